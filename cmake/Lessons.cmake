@@ -1,0 +1,2 @@
+function(warpdrill_add_all_lessons)
+endfunction()

@@ -1,0 +1,57 @@
+// What host code may ask of the CPU backend beyond CUDA's runtime API: the
+// order in which it runs a block's threads, the counters of the last launch,
+// and the error it throws when a kernel breaks CUDA's rules.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace warpdrill::cpu {
+
+// Between two sync points a thread runs alone; the order says which of the
+// block's ready threads runs first. A kernel whose result changes with the
+// order reads shared data that no barrier protects.
+enum class ThreadOrder { ascending, descending, shuffled };
+
+void set_thread_order(ThreadOrder order, std::uint64_t seed = 0);
+ThreadOrder thread_order();
+const char* to_string(ThreadOrder order);
+
+// Sets the order for the lifetime of the object, then restores the old one.
+class ScopedThreadOrder {
+  public:
+    explicit ScopedThreadOrder(ThreadOrder order, std::uint64_t seed = 0);
+    ~ScopedThreadOrder();
+    ScopedThreadOrder(const ScopedThreadOrder&) = delete;
+    ScopedThreadOrder& operator=(const ScopedThreadOrder&) = delete;
+
+  private:
+    ThreadOrder saved_;
+};
+
+// Counts for one launch. Collective operations count once per completion:
+// a __syncthreads() that 256 threads pass is one block barrier, a
+// __shfl_down_sync of a full warp is one shuffle.
+struct LaunchStats {
+    std::uint64_t blocks = 0;
+    std::uint64_t threads = 0;
+    std::uint64_t block_barriers = 0;
+    std::uint64_t warp_syncs = 0;
+    std::uint64_t shuffles = 0;
+    std::uint64_t votes = 0;
+    std::uint64_t atomics = 0;  // one per thread that calls an atomic
+
+    LaunchStats& operator+=(const LaunchStats& other);
+};
+
+LaunchStats last_launch_stats();
+
+// Thrown by a launch whose kernel broke a rule that a GPU would answer with a
+// hang or a wrong result: the message names the file, the line and the threads.
+class KernelFault : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+}  // namespace warpdrill::cpu

@@ -1,0 +1,366 @@
+// warpdrill's CPU backend: the part of CUDA C++ a kernel and its host code
+// see, for a plain C++20 compiler. Each CUDA thread runs as a fiber; the
+// fibers of one block share one OS thread and switch only at the sync points
+// (__syncthreads, __syncwarp, shuffles, votes), which is where the scheduler
+// checks that the threads involved agree and reports it when they do not.
+// Include "warpdrill/cuda.h", not this file.
+#pragma once
+
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <source_location>
+#include <tuple>
+#include <type_traits>
+
+#include "warpdrill/cpu/backend.h"
+
+// ---- qualifiers -----------------------------------------------------------
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __launch_bounds__(...)
+// A block's fibers share one OS thread, and an OS thread runs one block at a
+// time, so thread-local storage is exactly "one copy per block".
+#define __shared__ static thread_local
+
+// ---- vector types, with CUDA's sizes and alignments ------------------------
+struct uint3 { unsigned x, y, z; };
+struct dim3 {
+    unsigned x = 1, y = 1, z = 1;
+    constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    constexpr operator uint3() const { return {x, y, z}; }
+};
+
+#define WARPDRILL_VECTOR_TYPE(T, name, align, ...) \
+    struct alignas(align) name { T __VA_ARGS__; };
+WARPDRILL_VECTOR_TYPE(float, float2, 8, x, y)
+WARPDRILL_VECTOR_TYPE(float, float4, 16, x, y, z, w)
+WARPDRILL_VECTOR_TYPE(double, double2, 16, x, y)
+WARPDRILL_VECTOR_TYPE(int, int2, 8, x, y)
+WARPDRILL_VECTOR_TYPE(int, int4, 16, x, y, z, w)
+WARPDRILL_VECTOR_TYPE(unsigned, uint2, 8, x, y)
+WARPDRILL_VECTOR_TYPE(unsigned, uint4, 16, x, y, z, w)
+#undef WARPDRILL_VECTOR_TYPE
+
+inline float2 make_float2(float x, float y) { return {x, y}; }
+inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+inline double2 make_double2(double x, double y) { return {x, y}; }
+inline int2 make_int2(int x, int y) { return {x, y}; }
+inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+inline uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
+inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return {x, y, z, w}; }
+inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return {x, y, z}; }
+inline dim3 make_dim3(unsigned x, unsigned y, unsigned z) { return {x, y, z}; }
+
+// ---- the runtime API (host side) --------------------------------------------
+// The error codes are CUDA's own numbers.
+enum cudaError_t {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorNotReady = 600,
+    cudaErrorMisalignedAddress = 716,
+    cudaErrorLaunchFailure = 719,
+};
+using cudaError = cudaError_t;
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4,
+};
+using cudaStream_t = struct CUstream_st*;
+using cudaEvent_t = struct CUevent_st*;
+
+struct cudaDeviceProp {
+    char name[256];
+    int multiProcessorCount;
+    int warpSize;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    std::size_t sharedMemPerBlock;
+    std::size_t totalGlobalMem;
+    int major, minor;
+};
+
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
+template <class T>
+cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
+    return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+}
+cudaError_t cudaFree(void* ptr);
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaMemset(void* dst, int value, std::size_t bytes);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
+const char* cudaGetErrorString(cudaError_t error);
+const char* cudaGetErrorName(cudaError_t error);
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+// ---- built-in variables -------------------------------------------------------
+namespace warpdrill::cpu::detail {
+
+struct BuiltinVariables {
+    uint3 thread_idx;
+    uint3 block_idx;
+    dim3 block_dim;
+    dim3 grid_dim;
+};
+// Points at the running fiber's variables; the scheduler sets it before it
+// resumes a fiber.
+inline thread_local const BuiltinVariables* builtins = nullptr;
+
+}  // namespace warpdrill::cpu::detail
+
+#define threadIdx (::warpdrill::cpu::detail::builtins->thread_idx)
+#define blockIdx (::warpdrill::cpu::detail::builtins->block_idx)
+#define blockDim (::warpdrill::cpu::detail::builtins->block_dim)
+#define gridDim (::warpdrill::cpu::detail::builtins->grid_dim)
+inline constexpr int warpSize = 32;
+
+// ---- sync points: implemented by the scheduler (scheduler.cpp) ----------------
+namespace warpdrill::cpu::detail {
+
+enum class SyncKind : std::uint8_t {
+    syncthreads, syncthreads_count, syncthreads_and, syncthreads_or,  // the block
+    syncwarp, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all  // the warp
+};
+using Where = std::source_location;
+
+// Waits until every thread of the block arrives; returns the number of
+// threads whose predicate was non-zero.
+unsigned block_sync(SyncKind kind, int predicate, const Where& where);
+// Waits until every lane of `mask` arrives at the same intrinsic; returns
+// this lane's result (shuffled bits, or the vote).
+std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
+                        const Where& where);
+unsigned active_mask();
+void count_atomic();
+std::byte* dynamic_shared_memory();
+// Faults the kernel (a KernelFault naming the thread) when a 16-byte access is
+// misaligned, as a GPU would stop with cudaErrorMisalignedAddress.
+void check_alignment(const void* address, std::size_t alignment, const Where& where);
+
+void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
+              const std::function<void()>& thread_body);
+
+template <class T>
+std::uint64_t to_bits(const T& value) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    return bits;
+}
+template <class T>
+T from_bits(std::uint64_t bits) {
+    T value;
+    std::memcpy(&value, &bits, sizeof(T));
+    return value;
+}
+
+}  // namespace warpdrill::cpu::detail
+
+namespace warpdrill::cpu {
+
+// The CPU half of warpdrill::launch: the kernel's arguments are converted to
+// its parameter types once, as CUDA copies them, and every thread calls it.
+template <class... Params, class... Args>
+void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, void (*kernel)(Params...),
+            Args&&... args) {
+    const std::tuple<std::decay_t<Params>...> params(std::forward<Args>(args)...);
+    detail::run_grid(grid, block, dynamic_smem_bytes, [&] { std::apply(kernel, params); });
+}
+
+}  // namespace warpdrill::cpu
+
+// ---- block and warp intrinsics --------------------------------------------------
+namespace warpdrill::cpu::detail {
+template <class T>
+concept Shuffleable = std::is_trivially_copyable_v<T> && sizeof(T) <= 8;
+}
+
+inline void __syncthreads(const std::source_location& where = std::source_location::current()) {
+    using namespace warpdrill::cpu::detail;
+    block_sync(SyncKind::syncthreads, 0, where);
+}
+inline int __syncthreads_count(int predicate,
+                               const std::source_location& where = std::source_location::current()) {
+    using namespace warpdrill::cpu::detail;
+    return static_cast<int>(block_sync(SyncKind::syncthreads_count, predicate, where));
+}
+inline int __syncthreads_and(int predicate,
+                             const std::source_location& where = std::source_location::current()) {
+    using namespace warpdrill::cpu::detail;
+    return block_sync(SyncKind::syncthreads_and, predicate, where) == blockDim.x * blockDim.y * blockDim.z;
+}
+inline int __syncthreads_or(int predicate,
+                            const std::source_location& where = std::source_location::current()) {
+    using namespace warpdrill::cpu::detail;
+    return block_sync(SyncKind::syncthreads_or, predicate, where) != 0;
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu,
+                       const std::source_location& where = std::source_location::current()) {
+    using namespace warpdrill::cpu::detail;
+    warp_sync(SyncKind::syncwarp, mask, warpSize, 0, 0, where);
+}
+
+template <warpdrill::cpu::detail::Shuffleable T>
+T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize,
+              const std::source_location& where = std::source_location::current()) {
+    using namespace warpdrill::cpu::detail;
+    return from_bits<T>(warp_sync(SyncKind::shfl_idx, mask, width, src_lane, to_bits(var), where));
+}
+template <warpdrill::cpu::detail::Shuffleable T>
+T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
+                 const std::source_location& where = std::source_location::current()) {
+    using namespace warpdrill::cpu::detail;
+    return from_bits<T>(warp_sync(SyncKind::shfl_up, mask, width, static_cast<int>(delta), to_bits(var), where));
+}
+template <warpdrill::cpu::detail::Shuffleable T>
+T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
+                   const std::source_location& where = std::source_location::current()) {
+    using namespace warpdrill::cpu::detail;
+    return from_bits<T>(warp_sync(SyncKind::shfl_down, mask, width, static_cast<int>(delta), to_bits(var), where));
+}
+template <warpdrill::cpu::detail::Shuffleable T>
+T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize,
+                  const std::source_location& where = std::source_location::current()) {
+    using namespace warpdrill::cpu::detail;
+    return from_bits<T>(warp_sync(SyncKind::shfl_xor, mask, width, lane_mask, to_bits(var), where));
+}
+
+inline unsigned __ballot_sync(unsigned mask, int predicate,
+                              const std::source_location& where = std::source_location::current()) {
+    using namespace warpdrill::cpu::detail;
+    return static_cast<unsigned>(warp_sync(SyncKind::ballot, mask, warpSize, predicate != 0, 0, where));
+}
+inline int __any_sync(unsigned mask, int predicate,
+                      const std::source_location& where = std::source_location::current()) {
+    using namespace warpdrill::cpu::detail;
+    return static_cast<int>(warp_sync(SyncKind::any, mask, warpSize, predicate != 0, 0, where));
+}
+inline int __all_sync(unsigned mask, int predicate,
+                      const std::source_location& where = std::source_location::current()) {
+    using namespace warpdrill::cpu::detail;
+    return static_cast<int>(warp_sync(SyncKind::all, mask, warpSize, predicate != 0, 0, where));
+}
+// The lanes of this warp that have not exited (the CPU backend has no notion
+// of divergence between sync points).
+inline unsigned __activemask() { return warpdrill::cpu::detail::active_mask(); }
+
+// The pre-CUDA-9 shuffles and votes without a mask are gone since Volta: nvcc
+// rejects them for sm_70 and later, and so does this backend.
+template <class T, class... Rest>
+T __shfl(T, Rest...) {
+    static_assert(sizeof(T) == 0, "__shfl was removed in CUDA 9: use __shfl_sync(mask, ...)");
+}
+template <class T, class... Rest>
+T __shfl_up(T, Rest...) {
+    static_assert(sizeof(T) == 0, "__shfl_up was removed in CUDA 9: use __shfl_up_sync(mask, ...)");
+}
+template <class T, class... Rest>
+T __shfl_down(T, Rest...) {
+    static_assert(sizeof(T) == 0, "__shfl_down was removed in CUDA 9: use __shfl_down_sync(mask, ...)");
+}
+template <class T, class... Rest>
+T __shfl_xor(T, Rest...) {
+    static_assert(sizeof(T) == 0, "__shfl_xor was removed in CUDA 9: use __shfl_xor_sync(mask, ...)");
+}
+
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+// ---- atomics: real ones, since blocks run on several OS threads ---------------
+namespace warpdrill::cpu::detail {
+template <class T, class Update>
+T atomic_update(T* address, Update update) {
+    count_atomic();
+    std::atomic_ref<T> target(*address);
+    T old = target.load();
+    while (!target.compare_exchange_weak(old, update(old))) {
+    }
+    return old;
+}
+}  // namespace warpdrill::cpu::detail
+
+#define WARPDRILL_ATOMIC(name, T, expr)                                            \
+    inline T name(T* address, T val) {                                             \
+        return warpdrill::cpu::detail::atomic_update(address, [val]([[maybe_unused]] T old) { return expr; }); \
+    }
+WARPDRILL_ATOMIC(atomicAdd, int, old + val)
+WARPDRILL_ATOMIC(atomicAdd, unsigned, old + val)
+WARPDRILL_ATOMIC(atomicAdd, unsigned long long, old + val)
+WARPDRILL_ATOMIC(atomicAdd, float, old + val)
+WARPDRILL_ATOMIC(atomicAdd, double, old + val)
+WARPDRILL_ATOMIC(atomicSub, int, old - val)
+WARPDRILL_ATOMIC(atomicSub, unsigned, old - val)
+WARPDRILL_ATOMIC(atomicMax, int, old > val ? old : val)
+WARPDRILL_ATOMIC(atomicMax, unsigned, old > val ? old : val)
+WARPDRILL_ATOMIC(atomicMax, long long, old > val ? old : val)
+WARPDRILL_ATOMIC(atomicMax, unsigned long long, old > val ? old : val)
+WARPDRILL_ATOMIC(atomicMin, int, old < val ? old : val)
+WARPDRILL_ATOMIC(atomicMin, unsigned, old < val ? old : val)
+WARPDRILL_ATOMIC(atomicMin, long long, old < val ? old : val)
+WARPDRILL_ATOMIC(atomicMin, unsigned long long, old < val ? old : val)
+WARPDRILL_ATOMIC(atomicExch, int, val)
+WARPDRILL_ATOMIC(atomicExch, unsigned, val)
+WARPDRILL_ATOMIC(atomicExch, unsigned long long, val)
+WARPDRILL_ATOMIC(atomicExch, float, val)
+#undef WARPDRILL_ATOMIC
+
+#define WARPDRILL_ATOMIC_CAS(T)                                            \
+    inline T atomicCAS(T* address, T compare, T val) {                     \
+        warpdrill::cpu::detail::count_atomic();                            \
+        std::atomic_ref<T>(*address).compare_exchange_strong(compare, val); \
+        return compare;                                                    \
+    }
+WARPDRILL_ATOMIC_CAS(int)
+WARPDRILL_ATOMIC_CAS(unsigned)
+WARPDRILL_ATOMIC_CAS(unsigned long long)
+#undef WARPDRILL_ATOMIC_CAS
+
+// ---- device math that plain C++ lacks ---------------------------------------------
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline long long max(long long a, long long b) { return a > b ? a : b; }
+inline float min(float a, float b) { return fminf(a, b); }
+inline float max(float a, float b) { return fmaxf(a, b); }
+inline double min(double a, double b) { return fmin(a, b); }
+inline double max(double a, double b) { return fmax(a, b); }
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline float __fdividef(float a, float b) { return a / b; }
+inline int __float_as_int(float x) { return std::bit_cast<int>(x); }
+inline float __int_as_float(int x) { return std::bit_cast<float>(x); }
+inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
+inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
+inline int __popc(unsigned x) { return std::popcount(x); }
+inline int __ffs(int x) { return x == 0 ? 0 : std::countr_zero(static_cast<unsigned>(x)) + 1; }
+inline int __clz(int x) { return std::countl_zero(static_cast<unsigned>(x)); }
+template <class T>
+T __ldg(const T* address) {
+    return *address;
+}

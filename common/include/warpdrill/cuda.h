@@ -1,0 +1,68 @@
+// The backend switch. Every kernel file includes this header and nothing else
+// from CUDA: built with nvcc it is CUDA itself; built with a plain C++
+// compiler it is warpdrill's CPU backend, which runs each CUDA thread as a
+// fiber. Two CUDA constructs have no C++ spelling, so they go through one
+// small helper each, which is exactly the CUDA construct under nvcc:
+//
+//   warpdrill::launch(kernel, {grid, block, dynamic_smem_bytes}, args...)
+//       is  kernel<<<grid, block, dynamic_smem_bytes>>>(args...)
+//   WARPDRILL_DYNAMIC_SHARED(float, cache);
+//       is  extern __shared__ unsigned char ...[]; float* cache = ...;
+#pragma once
+
+#if !defined(WARPDRILL_BACKEND_GPU) && !defined(WARPDRILL_BACKEND_CPU)
+#if defined(__CUDACC__)
+#define WARPDRILL_BACKEND_GPU 1
+#else
+#define WARPDRILL_BACKEND_CPU 1
+#endif
+#endif
+
+#if defined(WARPDRILL_BACKEND_GPU)
+#include <cuda_runtime.h>
+#else
+#include "warpdrill/cpu/cuda_runtime.h"
+#endif
+
+#include <cstddef>
+#include <utility>
+
+namespace warpdrill {
+
+struct LaunchConfig {
+    dim3 grid;
+    dim3 block;
+    std::size_t dynamic_smem_bytes = 0;
+};
+
+#if defined(WARPDRILL_BACKEND_CPU)
+
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), const LaunchConfig& config, Args&&... args) {
+    cpu::launch(config.grid, config.block, config.dynamic_smem_bytes, kernel,
+                std::forward<Args>(args)...);
+}
+
+#elif defined(__CUDACC__)
+
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), const LaunchConfig& config, Args&&... args) {
+    kernel<<<config.grid, config.block, config.dynamic_smem_bytes>>>(std::forward<Args>(args)...);
+}
+
+#endif
+
+}  // namespace warpdrill
+
+// Declares `T* name` pointing at the block's dynamic shared memory (the third
+// launch parameter), aligned to 16 bytes. On the GPU the bytes are declared
+// once as unsigned char so that kernels of different element types can share
+// the name; on the CPU backend they are poisoned (all bits set) at block start.
+#if defined(WARPDRILL_BACKEND_CPU)
+#define WARPDRILL_DYNAMIC_SHARED(T, name) \
+    T* name = reinterpret_cast<T*>(::warpdrill::cpu::detail::dynamic_shared_memory())
+#else
+#define WARPDRILL_DYNAMIC_SHARED(T, name)                                       \
+    extern __shared__ __align__(16) unsigned char warpdrill_dynamic_smem_[]; \
+    T* name = reinterpret_cast<T*>(warpdrill_dynamic_smem_)
+#endif

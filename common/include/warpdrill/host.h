@@ -1,0 +1,65 @@
+// Host-side helpers shared by every lesson and tool: CUDA error checks that
+// throw with the file and line, and an owning device buffer.
+#pragma once
+
+#include <cstddef>
+#include <source_location>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "warpdrill/cuda.h"
+
+namespace warpdrill {
+
+class CudaError : public std::runtime_error {
+  public:
+    CudaError(cudaError_t code, const std::string& what) : std::runtime_error(what), code_(code) {}
+    cudaError_t code() const { return code_; }
+
+  private:
+    cudaError_t code_;
+};
+
+// Throws CudaError naming the call's file and line when `result` is an error.
+void check_cuda(cudaError_t result, const std::source_location& where = std::source_location::current());
+
+// After a launch: reports a bad launch configuration, then waits for the
+// kernel and reports what went wrong while it ran.
+void check_launch(const std::source_location& where = std::source_location::current());
+
+template <class T>
+class DeviceBuffer {
+  public:
+    explicit DeviceBuffer(std::size_t count) : count_(count) {
+        check_cuda(cudaMalloc(&data_, count * sizeof(T)));
+    }
+    explicit DeviceBuffer(std::span<const T> host) : DeviceBuffer(host.size()) { upload(host); }
+    ~DeviceBuffer() { cudaFree(data_); }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+    void upload(std::span<const T> host) {
+        if (host.size() > count_) throw std::length_error("DeviceBuffer::upload: more elements than the buffer holds");
+        check_cuda(cudaMemcpy(data_, host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
+    }
+    std::vector<T> download() const {
+        std::vector<T> host(count_);
+        check_cuda(cudaMemcpy(host.data(), data_, count_ * sizeof(T), cudaMemcpyDeviceToHost));
+        return host;
+    }
+    // Fills every byte with 0xff (NaN for floats, -1 for integers), so that an
+    // element the kernel never writes cannot pass for a result.
+    void poison() { check_cuda(cudaMemset(data_, 0xff, count_ * sizeof(T))); }
+
+    T* data() { return data_; }
+    const T* data() const { return data_; }
+    std::size_t size() const { return count_; }
+
+  private:
+    T* data_ = nullptr;
+    std::size_t count_ = 0;
+};
+
+}  // namespace warpdrill

@@ -1,0 +1,77 @@
+// What checks need beyond Catch2: the thread orders and launch counters of
+// the CPU backend (absent on a GPU, where checks skip what needs them), and
+// messages that say which element is wrong.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "warpdrill/cuda.h"
+
+namespace warpdrill {
+
+#if defined(WARPDRILL_BACKEND_CPU)
+inline constexpr bool cpu_backend = true;
+using LaunchStats = cpu::LaunchStats;
+#else
+inline constexpr bool cpu_backend = false;
+struct LaunchStats {
+    std::uint64_t blocks, threads, block_barriers, warp_syncs, shuffles, votes, atomics;
+};
+#endif
+
+const char* backend_name();
+
+// The counters of the last launch, on the CPU backend.
+std::optional<LaunchStats> last_launch_stats();
+
+// Runs `run` once in the backend's default thread order and, on the CPU
+// backend, again with each block's threads in descending order. Returns
+// what the second run differs in, described, or nothing.
+template <class Result, class Run>
+std::optional<std::string> order_dependence(Run run, std::string (*differs)(const Result&, const Result&)) {
+#if defined(WARPDRILL_BACKEND_CPU)
+    Result ascending;
+    Result descending;
+    {
+        cpu::ScopedThreadOrder order(cpu::ThreadOrder::ascending);
+        ascending = run();
+    }
+    {
+        cpu::ScopedThreadOrder order(cpu::ThreadOrder::descending);
+        descending = run();
+    }
+    std::string difference = differs(ascending, descending);
+    if (difference.empty()) return std::nullopt;
+    return "the result depends on the order in which threads run, so a barrier is missing: with the "
+           "threads of each block run in ascending order and then in descending order, " + difference;
+#else
+    (void)run;
+    (void)differs;
+    return std::nullopt;
+#endif
+}
+
+struct Mismatch {
+    std::size_t index;
+    double got;
+    double want;
+    double tolerance;
+};
+
+// The first element where |got - want| > tolerance[i] (NaN never passes).
+std::optional<Mismatch> first_mismatch(std::span<const float> got, std::span<const double> want,
+                                       std::span<const double> tolerance);
+std::optional<Mismatch> first_mismatch(std::span<const int> got, std::span<const int> want);
+
+// "block_sums[3] = 12.5, but the reference is 10.25 (off by 2.25, tolerance 1e-05)"
+std::string describe(const Mismatch& mismatch, const std::string& name);
+
+// Why an output might be wrong, judged from the value: never written
+// (still the poison pattern), NaN from elsewhere, or a plain wrong number.
+std::string likely_cause(const Mismatch& mismatch);
+
+}  // namespace warpdrill

@@ -1,0 +1,210 @@
+// run_grid: checks the launch configuration as CUDA does, spreads the blocks
+// over worker threads (one block at a time per worker, its fibers never leave
+// that worker), watches for kernels that never finish, and gathers counters.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <signal.h>
+#include <unistd.h>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "scheduler.h"
+#include "state.h"
+
+namespace warpdrill::cpu::detail {
+namespace {
+
+struct Settings {
+    ThreadOrder order = ThreadOrder::ascending;
+    std::uint64_t seed = 0;
+};
+Settings settings;
+std::mutex stats_mutex;
+LaunchStats last_stats;
+
+unsigned worker_count(std::uint64_t blocks) {
+    unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+    if (const char* env = std::getenv("WARPDRILL_CPU_WORKERS")) workers = std::max(1, std::atoi(env));
+    return static_cast<unsigned>(std::min<std::uint64_t>(workers, blocks));
+}
+
+std::chrono::seconds kernel_time_limit() {
+    const char* env = std::getenv("WARPDRILL_KERNEL_TIMEOUT_S");
+    const int seconds = env ? std::atoi(env) : 0;
+    return std::chrono::seconds(seconds > 0 ? seconds : 30);
+}
+
+// What each worker is running, for the watchdog and the crash handler.
+struct WorkerView {
+    std::atomic<BlockRunner*> block{nullptr};
+};
+
+thread_local WorkerView* this_worker = nullptr;
+
+std::string running_thread_text(const BlockRunner& block) {
+    const uint3 b = block.block_idx();
+    std::string text = "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) + ")";
+    if (const FiberThread* thread = block.running()) text += ", thread " + std::to_string(thread->rank);
+    return text;
+}
+
+void on_crash(int signal) {
+    if (this_worker) {
+        if (BlockRunner* block = this_worker->block.load()) {
+            const std::string text = "\nwarpdrill: the kernel crashed (" + std::string(signal == SIGSEGV ? "segmentation fault" : "bus error") +
+                                     ") in " + running_thread_text(*block) +
+                                     ": an access outside its buffers, or a fiber stack overflow "
+                                     "(raise WARPDRILL_FIBER_STACK_KB)\n";
+            [[maybe_unused]] auto written = ::write(2, text.data(), text.size());
+        }
+    }
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
+// A crash inside a fiber, a stack overflow especially, needs a stack of its
+// own to report from.
+void install_crash_handler() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction action {};
+        action.sa_handler = on_crash;
+        action.sa_flags = SA_ONSTACK;
+        sigaction(SIGSEGV, &action, nullptr);
+        sigaction(SIGBUS, &action, nullptr);
+    });
+    thread_local std::vector<char> alternate(1 << 16);
+    stack_t stack{};
+    stack.ss_sp = alternate.data();
+    stack.ss_size = alternate.size();
+    sigaltstack(&stack, nullptr);
+}
+
+cudaError_t check_config(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes) {
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0) {
+        return cudaErrorInvalidConfiguration;
+    }
+    // The answers a GPU gives (measured on an H100 with CUDA 13.0: see
+    // tests/data/shuffle_truth.txt).
+    const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
+    if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64) return cudaErrorInvalidValue;
+    if (grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu) return cudaErrorInvalidValue;
+    if (dynamic_smem_bytes > 48 * 1024) return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
+uint3 block_index(std::uint64_t linear, dim3 grid) {
+    return {static_cast<unsigned>(linear % grid.x), static_cast<unsigned>(linear / grid.x % grid.y),
+            static_cast<unsigned>(linear / (std::uint64_t{grid.x} * grid.y))};
+}
+
+}  // namespace
+
+void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body) {
+    if (const cudaError_t error = check_config(grid, block, dynamic_smem_bytes); error != cudaSuccess) {
+        set_last_error(error);
+        return;
+    }
+    install_crash_handler();
+    const GridShape shape{grid, block, dynamic_smem_bytes, &thread_body, settings.order, settings.seed};
+    const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
+    const unsigned workers = worker_count(blocks);
+
+    std::atomic<std::uint64_t> next_block{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;
+    LaunchStats stats;
+    std::mutex mutex;
+    std::condition_variable finished;
+    unsigned running = workers;
+    std::vector<WorkerView> views(workers);
+
+    auto work = [&](unsigned worker) {
+        install_crash_handler();
+        this_worker = &views[worker];
+        StackCache stacks;
+        BlockRunner runner(shape, stacks);
+        views[worker].block = &runner;
+        try {
+            for (std::uint64_t b; !failed && (b = next_block++) < blocks;) runner.run(block_index(b, grid));
+        } catch (...) {
+            std::lock_guard lock(mutex);
+            if (!error) error = std::current_exception();
+            failed = true;
+        }
+        views[worker].block = nullptr;
+        std::lock_guard lock(mutex);
+        stats += runner.stats();
+        if (--running == 0) finished.notify_one();
+    };
+
+    std::vector<std::thread> threads;
+    for (unsigned w = 0; w < workers; ++w) threads.emplace_back(work, w);
+    {
+        // A thread that loops without reaching a sync point cannot be
+        // interrupted: say where it is and end the program.
+        std::unique_lock lock(mutex);
+        if (!finished.wait_for(lock, kernel_time_limit(), [&] { return running == 0; })) {
+            std::string where;
+            for (const WorkerView& view : views) {
+                if (BlockRunner* runner = view.block.load()) where += "\n  " + running_thread_text(*runner);
+            }
+            std::fprintf(stderr,
+                         "\nwarpdrill: the kernel has not finished after %lld s; still running:%s\n"
+                         "a loop that never ends? (WARPDRILL_KERNEL_TIMEOUT_S sets the limit)\n",
+                         static_cast<long long>(kernel_time_limit().count()), where.c_str());
+            std::fflush(stderr);
+            std::_Exit(124);
+        }
+    }
+    for (std::thread& thread : threads) thread.join();
+    {
+        std::lock_guard lock(stats_mutex);
+        last_stats = stats;
+    }
+    if (error) std::rethrow_exception(error);
+}
+
+}  // namespace warpdrill::cpu::detail
+
+namespace warpdrill::cpu {
+
+void set_thread_order(ThreadOrder order, std::uint64_t seed) { detail::settings = {order, seed}; }
+ThreadOrder thread_order() { return detail::settings.order; }
+
+const char* to_string(ThreadOrder order) {
+    switch (order) {
+        case ThreadOrder::ascending: return "ascending";
+        case ThreadOrder::descending: return "descending";
+        case ThreadOrder::shuffled: return "shuffled";
+    }
+    return "?";
+}
+
+ScopedThreadOrder::ScopedThreadOrder(ThreadOrder order, std::uint64_t seed) : saved_(thread_order()) {
+    set_thread_order(order, seed);
+}
+ScopedThreadOrder::~ScopedThreadOrder() { set_thread_order(saved_); }
+
+LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
+    blocks += other.blocks;
+    threads += other.threads;
+    block_barriers += other.block_barriers;
+    warp_syncs += other.warp_syncs;
+    shuffles += other.shuffles;
+    votes += other.votes;
+    atomics += other.atomics;
+    return *this;
+}
+
+LaunchStats last_launch_stats() {
+    std::lock_guard lock(detail::stats_mutex);
+    return detail::last_stats;
+}
+
+}  // namespace warpdrill::cpu

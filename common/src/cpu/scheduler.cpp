@@ -1,0 +1,423 @@
+#include "scheduler.h"
+
+#include <algorithm>
+#include <bit>
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+namespace warpdrill::cpu::detail {
+namespace {
+
+namespace ctx = boost::context;
+
+constexpr int kWarpSize = 32;
+constexpr unsigned kFullMask = 0xffffffffu;
+
+thread_local BlockRunner* current_block = nullptr;
+
+bool is_block_kind(SyncKind kind) { return kind <= SyncKind::syncthreads_or; }
+bool is_shuffle(SyncKind kind) { return kind >= SyncKind::shfl_idx && kind <= SyncKind::shfl_xor; }
+
+const char* name_of(SyncKind kind) {
+    switch (kind) {
+        case SyncKind::syncthreads: return "__syncthreads()";
+        case SyncKind::syncthreads_count: return "__syncthreads_count()";
+        case SyncKind::syncthreads_and: return "__syncthreads_and()";
+        case SyncKind::syncthreads_or: return "__syncthreads_or()";
+        case SyncKind::syncwarp: return "__syncwarp()";
+        case SyncKind::shfl_idx: return "__shfl_sync()";
+        case SyncKind::shfl_up: return "__shfl_up_sync()";
+        case SyncKind::shfl_down: return "__shfl_down_sync()";
+        case SyncKind::shfl_xor: return "__shfl_xor_sync()";
+        case SyncKind::ballot: return "__ballot_sync()";
+        case SyncKind::any: return "__any_sync()";
+        case SyncKind::all: return "__all_sync()";
+    }
+    return "?";
+}
+
+std::string where_text(const Where& where) {
+    return std::string(where.file_name()) + ":" + std::to_string(where.line());
+}
+
+bool same_place(const Where& a, const Where& b) {
+    return a.line() == b.line() && std::string_view(a.file_name()) == b.file_name();
+}
+
+bool same_intrinsic(const SyncPoint& a, const SyncPoint& b) {
+    return a.kind == b.kind && a.mask == b.mask && a.width == b.width &&
+           (a.kind == SyncKind::syncwarp || same_place(a.where, b.where));
+}
+
+std::string hex(unsigned mask) {
+    std::ostringstream out;
+    out << "0x" << std::hex << mask;
+    return out.str();
+}
+
+// "0-15, 17, 20-31"
+std::string ranges(const std::vector<int>& ranks) {
+    std::string text;
+    for (std::size_t i = 0; i < ranks.size();) {
+        std::size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+        if (!text.empty()) text += ", ";
+        text += std::to_string(ranks[i]);
+        if (j > i) text += "-" + std::to_string(ranks[j]);
+        i = j + 1;
+    }
+    return text;
+}
+
+std::string dims(uint3 v) {
+    return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+}
+
+// The source lane a shuffle reads, exactly as the hardware computes it (PTX
+// ISA, shfl.sync): the width is encoded as a segment mask of 32 - width, and
+// only the low five bits of the lane or offset count. Lanes whose source
+// falls outside their segment read their own value. Verified against every
+// width and parameter measured on a GPU (tests/data/shuffle_truth.txt).
+int shuffle_source_lane(SyncKind kind, int lane, int param, int width) {
+    const int segment_mask = (kWarpSize - width) & 31;
+    const int b = param & 31;
+    const int clamp = kind == SyncKind::shfl_up ? 0 : 31;
+    const int max_lane = (lane & segment_mask) | (clamp & ~segment_mask & 31);
+    const int min_lane = lane & segment_mask;
+    int source = lane;
+    bool in_range = false;
+    switch (kind) {
+        case SyncKind::shfl_up: source = lane - b; in_range = source >= max_lane; break;
+        case SyncKind::shfl_down: source = lane + b; in_range = source <= max_lane; break;
+        case SyncKind::shfl_xor: source = lane ^ b; in_range = source <= max_lane; break;
+        default: source = min_lane | (b & ~segment_mask & 31); in_range = source <= max_lane; break;
+    }
+    return in_range ? source : lane;
+}
+
+}  // namespace
+
+BlockRunner::BlockRunner(const GridShape& shape, StackCache& stacks)
+    : shape_(shape),
+      stacks_(stacks),
+      thread_count_(static_cast<int>(shape.block.x * shape.block.y * shape.block.z)),
+      threads_(static_cast<std::size_t>(thread_count_)),
+      order_(static_cast<std::size_t>(thread_count_)),
+      dynamic_smem_(shape.dynamic_smem_bytes + 16) {
+    for (int rank = 0; rank < thread_count_; ++rank) {
+        order_[rank] = shape.order == ThreadOrder::descending ? thread_count_ - 1 - rank : rank;
+    }
+}
+
+void BlockRunner::run(uint3 block_idx) {
+    block_idx_ = block_idx;
+    exited_ = 0;
+    thread_error_ = nullptr;
+    shuffle_rng_.seed(shape_.seed ^ (0x9e3779b97f4a7c15ull * (block_idx.x + 1)) ^ block_idx.y ^
+                      (std::uint64_t{block_idx.z} << 32));
+    // Uninitialised shared memory reads as NaN (floats) or -1 (integers).
+    std::fill(dynamic_smem_.begin(), dynamic_smem_.end(), std::byte{0xff});
+    ++stats_.blocks;
+    stats_.threads += static_cast<std::uint64_t>(thread_count_);
+
+    current_block = this;
+    start_threads();
+    while (exited_ < thread_count_) {
+        run_ready_threads();
+        if (thread_error_) std::rethrow_exception(thread_error_);
+        if (exited_ == thread_count_) break;
+        if (complete_warp_syncs()) continue;
+        if (complete_block_barrier()) continue;
+        report_deadlock();
+    }
+    current_block = nullptr;
+}
+
+void BlockRunner::start_threads() {
+    const dim3 block = shape_.block;
+    for (int rank = 0; rank < thread_count_; ++rank) {
+        FiberThread& thread = threads_[rank];
+        const unsigned r = static_cast<unsigned>(rank);
+        thread.vars = {{r % block.x, r / block.x % block.y, r / (block.x * block.y)},
+                       block_idx_, block, shape_.grid};
+        thread.rank = rank;
+        thread.state = ThreadState::ready;
+        thread.fiber = ctx::fiber(std::allocator_arg, CachedStackAllocator{&stacks_},
+                                  [this, &thread](ctx::fiber&& scheduler) {
+                                      thread.scheduler = std::move(scheduler);
+                                      try {
+                                          (*shape_.thread_body)();
+                                      } catch (const ctx::detail::forced_unwind&) {
+                                          throw;  // the fiber is being destroyed: let it unwind
+                                      } catch (...) {
+                                          thread_error_ = std::current_exception();
+                                      }
+                                      thread.state = ThreadState::exited;
+                                      ++exited_;
+                                      return std::move(thread.scheduler);
+                                  });
+    }
+}
+
+void BlockRunner::resume(FiberThread& thread) {
+    running_ = &thread;
+    builtins = &thread.vars;
+    thread.fiber = std::move(thread.fiber).resume();
+    running_ = nullptr;
+}
+
+void BlockRunner::yield(FiberThread& thread) {
+    thread.state = ThreadState::waiting;
+    thread.scheduler = std::move(thread.scheduler).resume();
+}
+
+const std::vector<int>& BlockRunner::next_order() {
+    if (shape_.order == ThreadOrder::shuffled) std::shuffle(order_.begin(), order_.end(), shuffle_rng_);
+    return order_;
+}
+
+void BlockRunner::run_ready_threads() {
+    for (int rank : next_order()) {
+        FiberThread& thread = threads_[rank];
+        if (thread.state == ThreadState::ready) resume(thread);
+        if (thread_error_) return;
+    }
+}
+
+// ---- called from inside a fiber ------------------------------------------------
+
+unsigned BlockRunner::block_sync(SyncKind kind, int predicate, const Where& where) {
+    FiberThread& self = *running_;
+    self.sync = {kind, 0, 0, predicate, 0, where};
+    yield(self);
+    return static_cast<unsigned>(self.result);
+}
+
+std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, int param,
+                                     std::uint64_t bits, const Where& where) {
+    FiberThread& self = *running_;
+    const int lane = self.rank % kWarpSize;
+    const std::string call = std::string(name_of(kind)) + " at " + where_text(where);
+    if (!(mask >> lane & 1u)) {
+        fault_here(call + " was called with mask " + hex(mask) + ", which leaves out the calling lane " +
+                   std::to_string(lane) + ": every calling lane must be in its mask");
+    }
+    const unsigned missing = mask & ~existing_lanes(self.rank / kWarpSize);
+    if (missing) {
+        fault_here(call + " names lanes that do not exist (mask " + hex(mask) + ", missing " + hex(missing) +
+                   "): the block has " + std::to_string(thread_count_) +
+                   " threads, so its last warp is partial; use a mask of the lanes that exist");
+    }
+    if (is_shuffle(kind) && (width < 1 || width > kWarpSize)) {
+        fault_here(call + " was called with width " + std::to_string(width) +
+                   ": width must be a power of two from 1 to 32");
+    }
+    self.sync = {kind, mask, width, param, bits, where};
+    yield(self);
+    return self.result;
+}
+
+unsigned BlockRunner::active_mask() const {
+    const int warp = running_->rank / kWarpSize;
+    unsigned mask = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const int rank = warp * kWarpSize + lane;
+        if (rank < thread_count_ && threads_[rank].state != ThreadState::exited) mask |= 1u << lane;
+    }
+    return mask;
+}
+
+unsigned BlockRunner::existing_lanes(int warp) const {
+    const int lanes = std::min(kWarpSize, thread_count_ - warp * kWarpSize);
+    return lanes >= kWarpSize ? kFullMask : (1u << lanes) - 1;
+}
+
+// ---- completing sync points -------------------------------------------------------
+
+bool BlockRunner::complete_warp_syncs() {
+    bool progressed = false;
+    for (int rank = 0; rank < thread_count_; ++rank) {
+        const FiberThread& thread = threads_[rank];
+        if (thread.state == ThreadState::waiting && !is_block_kind(thread.sync.kind)) {
+            progressed |= complete_warp_sync_from(rank);
+        }
+    }
+    return progressed;
+}
+
+// Completes the warp intrinsic `rank` waits at if every lane of its mask is
+// there too; faults when a lane of the mask can never join it.
+bool BlockRunner::complete_warp_sync_from(int rank) {
+    const SyncPoint& mine = threads_[rank].sync;
+    const int base = rank / kWarpSize * kWarpSize;
+    const std::string call = describe_wait(rank);
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (!(mine.mask >> lane & 1u)) continue;
+        const FiberThread& other = threads_[base + lane];
+        if (other.state == ThreadState::exited) {
+            fault(call + " names lane " + std::to_string(lane) + " in its mask " + hex(mine.mask) + ", but " +
+                  describe_thread(base + lane) + " has already returned from the kernel");
+        }
+        if (is_block_kind(other.sync.kind)) return false;  // may still arrive, or a deadlock
+        if (!same_intrinsic(mine, other.sync)) return false;  // may still arrive, or a mismatch
+    }
+    complete_warp_sync(base, mine.mask);
+    return true;
+}
+
+void BlockRunner::complete_warp_sync(int base, unsigned mask) {
+    const SyncPoint& first = threads_[base + std::countr_zero(mask)].sync;
+    unsigned votes = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (mask >> lane & 1u && threads_[base + lane].sync.param) votes |= 1u << lane;
+    }
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (!(mask >> lane & 1u)) continue;
+        FiberThread& thread = threads_[base + lane];
+        switch (first.kind) {
+            case SyncKind::ballot: thread.result = votes; break;
+            case SyncKind::any: thread.result = votes != 0; break;
+            case SyncKind::all: thread.result = votes == mask; break;
+            case SyncKind::syncwarp: thread.result = 0; break;
+            default: {
+                const int source = shuffle_source_lane(first.kind, lane, thread.sync.param, first.width);
+                // Reading a lane outside the mask is undefined in CUDA: poison it.
+                thread.result = mask >> source & 1u ? threads_[base + source].sync.bits : ~std::uint64_t{0};
+            }
+        }
+        thread.state = ThreadState::ready;
+    }
+    if (first.kind == SyncKind::syncwarp) ++stats_.warp_syncs;
+    else if (is_shuffle(first.kind)) ++stats_.shuffles;
+    else ++stats_.votes;
+}
+
+bool BlockRunner::complete_block_barrier() {
+    std::vector<int> waiting;
+    for (const FiberThread& thread : threads_) {
+        if (thread.state != ThreadState::waiting) continue;
+        if (!is_block_kind(thread.sync.kind)) return false;
+        waiting.push_back(thread.rank);
+    }
+    if (waiting.empty()) return false;
+    const SyncPoint& first = threads_[waiting.front()].sync;
+    std::vector<int> elsewhere;
+    for (int rank : waiting) {
+        const SyncPoint& sync = threads_[rank].sync;
+        if (sync.kind != first.kind || !same_place(sync.where, first.where)) elsewhere.push_back(rank);
+    }
+    if (!elsewhere.empty()) {
+        std::erase_if(waiting, [&](int rank) { return std::ranges::count(elsewhere, rank) > 0; });
+        fault("threads " + ranges(waiting) + " wait at " + name_of(first.kind) + " at " + where_text(first.where) +
+              " while threads " + ranges(elsewhere) + " wait at " + describe_wait(elsewhere.front()) +
+              ": every thread of a block must reach the same __syncthreads(); a barrier inside a branch "
+              "that only some threads take never completes on a GPU");
+    }
+    if (exited_ > 0) {
+        std::vector<int> exited;
+        for (const FiberThread& thread : threads_) {
+            if (thread.state == ThreadState::exited) exited.push_back(thread.rank);
+        }
+        fault("threads " + ranges(exited) + " returned from the kernel while threads " + ranges(waiting) +
+              " wait at " + name_of(first.kind) + " at " + where_text(first.where) +
+              ": every thread of a block must reach every __syncthreads(); guard the loads and stores "
+              "with the bounds check instead of returning early");
+    }
+    unsigned count = 0;
+    for (int rank : waiting) count += threads_[rank].sync.param != 0;
+    for (int rank : waiting) {
+        threads_[rank].result = count;
+        threads_[rank].state = ThreadState::ready;
+    }
+    ++stats_.block_barriers;
+    return true;
+}
+
+// Nothing can move: name the first lane that waits for a lane which is
+// somewhere else.
+void BlockRunner::report_deadlock() const {
+    for (const FiberThread& thread : threads_) {
+        if (thread.state != ThreadState::waiting || is_block_kind(thread.sync.kind)) continue;
+        const SyncPoint& mine = thread.sync;
+        const int base = thread.rank / kWarpSize * kWarpSize;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            const SyncPoint& theirs = threads_[base + lane].sync;
+            if (!(mine.mask >> lane & 1u) || same_intrinsic(mine, theirs)) continue;
+            if (is_block_kind(theirs.kind)) {
+                fault("deadlock: " + describe_wait(thread.rank) + " with mask " + hex(mine.mask) +
+                      " and waits for lane " + std::to_string(lane) + ", but " + describe_wait(base + lane) +
+                      ": the lanes of a warp intrinsic's mask must all reach it");
+            }
+            fault("lanes of one mask disagree: " + describe_wait(thread.rank) + " with mask " + hex(mine.mask) +
+                  (is_shuffle(mine.kind) ? " and width " + std::to_string(mine.width) : "") + ", but " +
+                  describe_wait(base + lane) + " with mask " + hex(theirs.mask) +
+                  (is_shuffle(theirs.kind) ? " and width " + std::to_string(theirs.width) : "") +
+                  ": every lane of a mask must call the same intrinsic with the same mask and width");
+        }
+    }
+    fault("deadlock: no thread can proceed");
+}
+
+// ---- diagnostics ----------------------------------------------------------------------
+
+std::string BlockRunner::describe_thread(int rank) const {
+    const FiberThread& thread = threads_[rank];
+    std::string text = "thread " + std::to_string(rank);
+    if (shape_.block.y * shape_.block.z > 1) text += " (threadIdx " + dims(thread.vars.thread_idx) + ")";
+    return text + " (warp " + std::to_string(rank / kWarpSize) + ", lane " + std::to_string(rank % kWarpSize) + ")";
+}
+
+std::string BlockRunner::describe_wait(int rank) const {
+    const SyncPoint& sync = threads_[rank].sync;
+    return describe_thread(rank) + " is at " + name_of(sync.kind) + " at " + where_text(sync.where);
+}
+
+void BlockRunner::fault(const std::string& what) const {
+    throw KernelFault("in block " + dims(block_idx_) + ": " + what);
+}
+
+void BlockRunner::fault_here(const std::string& what) const {
+    fault(describe_thread(running_->rank) + ": " + what);
+}
+
+// ---- the entry points the intrinsics call -------------------------------------------------
+
+namespace {
+BlockRunner& block_of_caller() {
+    if (!current_block || !current_block->running()) {
+        throw KernelFault("a CUDA device intrinsic was called outside a kernel launched with warpdrill::launch");
+    }
+    return *current_block;
+}
+}  // namespace
+
+unsigned block_sync(SyncKind kind, int predicate, const Where& where) {
+    return block_of_caller().block_sync(kind, predicate, where);
+}
+
+std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits, const Where& where) {
+    return block_of_caller().warp_sync(kind, mask, width, param, bits, where);
+}
+
+unsigned active_mask() { return block_of_caller().active_mask(); }
+
+void count_atomic() {
+    if (current_block) current_block->count_atomic();
+}
+
+std::byte* dynamic_shared_memory() {
+    auto address = reinterpret_cast<std::uintptr_t>(block_of_caller().dynamic_shared_memory());
+    return reinterpret_cast<std::byte*>((address + 15) & ~std::uintptr_t{15});
+}
+
+void check_alignment(const void* address, std::size_t alignment, const Where& where) {
+    if (reinterpret_cast<std::uintptr_t>(address) % alignment != 0) {
+        block_of_caller().fault_here("misaligned " + std::to_string(alignment) + "-byte access at " +
+                                     where_text(where) + ": the address is not a multiple of " +
+                                     std::to_string(alignment) +
+                                     " (a GPU stops the kernel with cudaErrorMisalignedAddress)");
+    }
+}
+
+}  // namespace warpdrill::cpu::detail

@@ -1,0 +1,99 @@
+// The CPU backend's scheduler: runs one block's threads as fibers on one OS
+// thread, switching only at sync points, and checks at every sync point that
+// the threads involved agree. Internal to the backend.
+#pragma once
+
+#include <boost/context/fiber.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "stack_pool.h"
+#include "warpdrill/cpu/cuda_runtime.h"
+
+namespace warpdrill::cpu::detail {
+
+enum class ThreadState : std::uint8_t { ready, waiting, exited };
+
+// Where a waiting thread stands and what it brought to the sync point.
+struct SyncPoint {
+    SyncKind kind = SyncKind::syncthreads;
+    unsigned mask = 0;
+    int width = 0;
+    int param = 0;  // lane, offset, lane mask or predicate
+    std::uint64_t bits = 0;
+    Where where;
+};
+
+struct FiberThread {
+    BuiltinVariables vars{};
+    int rank = 0;  // linear index in the block
+    ThreadState state = ThreadState::ready;
+    SyncPoint sync;
+    std::uint64_t result = 0;
+    boost::context::fiber fiber;      // resumed by the scheduler
+    boost::context::fiber scheduler;  // resumed by the fiber to yield
+};
+
+struct GridShape {
+    dim3 grid;
+    dim3 block;
+    std::size_t dynamic_smem_bytes = 0;
+    const std::function<void()>* thread_body = nullptr;
+    ThreadOrder order = ThreadOrder::ascending;
+    std::uint64_t seed = 0;
+};
+
+class BlockRunner {
+  public:
+    BlockRunner(const GridShape& shape, StackCache& stacks);
+    // Runs every thread of one block to completion; throws KernelFault.
+    void run(uint3 block_idx);
+    const LaunchStats& stats() const { return stats_; }
+
+    // Called from inside a fiber.
+    unsigned block_sync(SyncKind kind, int predicate, const Where& where);
+    std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
+                            const Where& where);
+    unsigned active_mask() const;
+    void count_atomic() { ++stats_.atomics; }
+    std::byte* dynamic_shared_memory() { return dynamic_smem_.data(); }
+    [[noreturn]] void fault_here(const std::string& what) const;
+
+    FiberThread* running() const { return running_; }
+    uint3 block_idx() const { return block_idx_; }
+
+  private:
+    void start_threads();
+    void resume(FiberThread& thread);
+    void yield(FiberThread& thread);
+    void run_ready_threads();
+    const std::vector<int>& next_order();
+    bool complete_warp_syncs();
+    bool complete_warp_sync_from(int rank);
+    void complete_warp_sync(int base, unsigned mask);
+    bool complete_block_barrier();
+    [[noreturn]] void report_deadlock() const;
+    [[noreturn]] void fault(const std::string& what) const;
+    unsigned existing_lanes(int warp) const;
+    std::string describe_thread(int rank) const;
+    std::string describe_wait(int rank) const;
+
+    const GridShape& shape_;
+    StackCache& stacks_;
+    uint3 block_idx_{};
+    int thread_count_ = 0;
+    int exited_ = 0;
+    std::vector<FiberThread> threads_;
+    std::vector<int> order_;
+    std::mt19937_64 shuffle_rng_;
+    std::vector<std::byte> dynamic_smem_;
+    FiberThread* running_ = nullptr;
+    std::exception_ptr thread_error_;
+    LaunchStats stats_;
+};
+
+}  // namespace warpdrill::cpu::detail

@@ -1,0 +1,78 @@
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "warpdrill/host.h"
+#include "warpdrill/testing.h"
+
+namespace warpdrill {
+
+namespace {
+std::string where_text(const std::source_location& where) {
+    return std::string(where.file_name()) + ":" + std::to_string(where.line());
+}
+std::string number(double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.9g", value);
+    return text;
+}
+}  // namespace
+
+void check_cuda(cudaError_t result, const std::source_location& where) {
+    if (result == cudaSuccess) return;
+    throw CudaError(result, where_text(where) + ": " + cudaGetErrorName(result) + " (" +
+                                cudaGetErrorString(result) + ")");
+}
+
+void check_launch(const std::source_location& where) {
+    check_cuda(cudaGetLastError(), where);
+    check_cuda(cudaDeviceSynchronize(), where);
+}
+
+const char* backend_name() { return cpu_backend ? "CPU (fibers)" : "GPU (nvcc)"; }
+
+std::optional<LaunchStats> last_launch_stats() {
+#if defined(WARPDRILL_BACKEND_CPU)
+    return cpu::last_launch_stats();
+#else
+    return std::nullopt;
+#endif
+}
+
+std::optional<Mismatch> first_mismatch(std::span<const float> got, std::span<const double> want,
+                                       std::span<const double> tolerance) {
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        const double error = std::fabs(static_cast<double>(got[i]) - want[i]);
+        if (!(error <= tolerance[i])) return Mismatch{i, got[i], want[i], tolerance[i]};
+    }
+    return std::nullopt;
+}
+
+std::optional<Mismatch> first_mismatch(std::span<const int> got, std::span<const int> want) {
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        if (got[i] != want[i]) return Mismatch{i, static_cast<double>(got[i]), static_cast<double>(want[i]), 0.0};
+    }
+    return std::nullopt;
+}
+
+std::string describe(const Mismatch& mismatch, const std::string& name) {
+    std::string text = name + "[" + std::to_string(mismatch.index) + "] = " + number(mismatch.got) +
+                       ", but the reference is " + number(mismatch.want);
+    if (mismatch.tolerance > 0 && std::isfinite(mismatch.got)) {
+        text += " (off by " + number(std::fabs(mismatch.got - mismatch.want)) + ", tolerance " +
+                number(mismatch.tolerance) + ")";
+    }
+    return text;
+}
+
+std::string likely_cause(const Mismatch& mismatch) {
+    const float got = static_cast<float>(mismatch.got);
+    if (std::bit_cast<std::uint32_t>(got) == 0xffffffffu) {
+        return "the output still holds the poison written before the launch: the kernel never wrote it";
+    }
+    if (std::isnan(got)) return "NaN: something read memory that was never written (0xff bytes read as NaN)";
+    return "a wrong value";
+}
+
+}  // namespace warpdrill
