@@ -1,2 +1,40 @@
+# One executable of checks per lesson and per solution. A lesson directory
+# holds the learner's kernel files at its top and the given code in check/:
+#   lessons/NN-name/{reduce.cuh, shuffle.cuh, ...}   the learner edits these
+#   lessons/NN-name/check/{launch.cu, check.cpp}     host code and checks
+#   solutions/NN-name/                               the same kernel files, solved
+# lesson-NN builds check/ against lessons/NN-name, solution-NN against
+# solutions/NN-name (skipped when solutions/ is not handed out).
+
+function(_warpdrill_lesson_target target lesson_dir kernel_dir)
+  add_executable(${target} ${lesson_dir}/check/check.cpp)
+  warpdrill_kernel_sources(${target} ${lesson_dir}/check/launch.cu)
+  # The kernel directory comes first, so "reduce.cuh" is the learner's or the solution's.
+  target_include_directories(${target} PRIVATE ${kernel_dir})
+  target_link_libraries(${target} PRIVATE warpdrill::course)
+endfunction()
+
 function(warpdrill_add_all_lessons)
+  file(GLOB lesson_dirs LIST_DIRECTORIES true ${PROJECT_SOURCE_DIR}/lessons/[0-9][0-9]-*)
+  list(SORT lesson_dirs)
+  set(all_lessons "")
+  foreach(lesson_dir IN LISTS lesson_dirs)
+    get_filename_component(name ${lesson_dir} NAME)
+    string(SUBSTRING ${name} 0 2 number)
+    _warpdrill_lesson_target(lesson-${number} ${lesson_dir} ${lesson_dir})
+    list(APPEND all_lessons ${name})
+
+    set(solution_dir ${PROJECT_SOURCE_DIR}/solutions/${name})
+    if(IS_DIRECTORY ${solution_dir})
+      _warpdrill_lesson_target(solution-${number} ${lesson_dir} ${solution_dir})
+      add_test(NAME solution.${number} COMMAND solution-${number})
+      set_tests_properties(solution.${number} PROPERTIES LABELS "solution" TIMEOUT 300)
+      # The course's integrity: as shipped, each lesson compiles and its checks fail cleanly.
+      add_test(NAME lesson.${number}.fails-as-shipped
+        COMMAND ${CMAKE_COMMAND} -DCHECK=$<TARGET_FILE:lesson-${number}>
+                -P ${PROJECT_SOURCE_DIR}/cmake/ExpectCheckFailure.cmake)
+      set_tests_properties(lesson.${number}.fails-as-shipped PROPERTIES LABELS "integrity" TIMEOUT 300)
+    endif()
+  endforeach()
+  set(WARPDRILL_LESSONS ${all_lessons} CACHE INTERNAL "the course's lessons, in order")
 endfunction()

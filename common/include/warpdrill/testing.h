@@ -62,7 +62,8 @@ struct Mismatch {
     double tolerance;
 };
 
-// The first element where |got - want| > tolerance[i] (NaN never passes).
+// The first element where |got - want| > tolerance[i]; NaN passes only where
+// the reference is NaN too.
 std::optional<Mismatch> first_mismatch(std::span<const float> got, std::span<const double> want,
                                        std::span<const double> tolerance);
 std::optional<Mismatch> first_mismatch(std::span<const int> got, std::span<const int> want);

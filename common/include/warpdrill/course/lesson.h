@@ -1,0 +1,75 @@
+// What a lesson's given host code (check/launch.cu) offers its checks, and
+// the checks every reduction and shuffle lesson shares. A lesson's check.cpp
+// describes its kernels with these structs and calls the shared checks, so
+// every lesson is judged the same way and explains failures the same way.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "warpdrill/testing.h"
+
+namespace warpdrill::course {
+
+// A kernel that writes one partial sum per block; block b sums the elements
+// [b * block_size * elements_per_thread, (b + 1) * block_size * elements_per_thread).
+struct BlockSumKernel {
+    std::string name;
+    int elements_per_thread = 1;
+    std::vector<int> block_sizes;  // the block sizes the kernel supports
+    // Launches the kernel over d_in[0, n) with the given block size; writes
+    // one float per block to d_block_sums.
+    std::function<void(const float* d_in, float* d_block_sums, int n, int block_size)> launch;
+    // The hint shown when a block's sum is wrong.
+    std::string hint;
+    // Checks the backend's counters for the lesson's idea; returns what is
+    // wrong, or "". Runs on the CPU backend only.
+    std::function<std::string(const LaunchStats& stats, int block_size)> idea;
+};
+
+int block_count(const BlockSumKernel& kernel, int n, int block_size);
+
+// Sums of random floats at one size and block size: every block's sum within
+// its tolerance, the same in both thread orders, and the lesson's idea applied.
+void check_block_sums(const BlockSumKernel& kernel, int n, int block_size);
+// Sums of whole numbers, which float adds exactly: any difference is an element lost or counted twice.
+void check_block_sums_exact(const BlockSumKernel& kernel, int n, int block_size);
+// A NaN in the input makes its own block's sum NaN and leaves the others alone.
+void check_block_sums_nan(const BlockSumKernel& kernel, int n, int block_size);
+// Runs all of the above over the sizes a lesson must handle.
+void check_block_sum_lesson(const BlockSumKernel& kernel);
+
+// A warp-shuffle exercise: 64 threads (two warps), each holding
+// `values_per_thread` ints, exchange them in groups of `width` lanes.
+struct ShuffleExercise {
+    std::string name;
+    int values_per_thread = 1;
+    std::vector<int> params;  // the lane, offset or lane mask, as the exercise defines
+    std::function<void(const int* d_in, int* d_out, int threads, int param, int width)> launch;
+    // What each thread must hold afterwards.
+    std::function<std::vector<int>(const std::vector<int>& in, int param, int width)> reference;
+    std::string hint;
+};
+
+inline constexpr int kShuffleThreads = 64;
+
+// Every power-of-two width from 1 to 32 and every parameter.
+void check_shuffle_exercise(const ShuffleExercise& exercise);
+
+// Defined by each lesson's check/launch.cu, for the kernels it has: the
+// lesson's reduction kernel(s), without hint and idea, and its shuffle launch.
+BlockSumKernel block_sum_kernel();
+BlockSumKernel block_sum_kernel_xor();
+void launch_shuffle(const int* d_in, int* d_out, int threads, int param, int width);
+
+// Lesson 8: the sum of d_in[0, n) on the device (two passes of one kernel),
+// and the most elements one thread adds in a row at that size.
+float device_sum(const float* d_in, int n);
+int max_elements_per_thread(int n);
+
+// Lesson 9: y = x / max|x| per row of a row-major (rows, cols) matrix.
+void reduce_scale_block_per_row(const float* d_x, float* d_y, int rows, int cols);
+void reduce_scale_warp_per_row(const float* d_x, float* d_y, int rows, int cols);
+
+}  // namespace warpdrill::course

@@ -1,0 +1,29 @@
+// Lesson 6: the block size is a template parameter, so every loop bound is a
+// compile-time constant: the tree unrolls completely, the steps a block size
+// does not need vanish, and the shared array is sized statically.
+#pragma once
+
+#include "warpdrill/cuda.h"
+#include "warpdrill/reduce.cuh"
+
+// Block b writes the sum of in[b * 2 * kBlockSize, (b + 1) * 2 * kBlockSize)
+// to block_sums[b]. Launch with kBlockSize threads, a power of two >= 64.
+template <unsigned kBlockSize>
+__global__ void reduce_complete_unroll(const float* in, float* block_sums, int n) {
+    static_assert(kBlockSize >= 64 && (kBlockSize & (kBlockSize - 1)) == 0, "a power of two, at least 64");
+    __shared__ float partial[kBlockSize];
+    const unsigned tid = threadIdx.x;
+    const unsigned i = blockIdx.x * (2 * kBlockSize) + tid;
+    const unsigned count = static_cast<unsigned>(n);
+    float sum = i < count ? in[i] : 0.0f;
+    if (i + kBlockSize < count) sum += in[i + kBlockSize];
+    partial[tid] = sum;
+    __syncthreads();
+
+    // TODO(1): the tree steps with strides kBlockSize / 2 down to 64, written
+    // with kBlockSize (a constant) rather than blockDim.x, with #pragma unroll.
+
+    // TODO(2): the first warp finishes with warpdrill::last_warp_sum(partial, tid)
+    // (lesson 5's code, in common/include/warpdrill/reduce.cuh); thread 0
+    // writes the block's sum.
+}

@@ -1,0 +1,110 @@
+// Lesson 9's checks. Run them with `warpdrill check 9`.
+#include <cfloat>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "warpdrill/catch.h"
+#include "warpdrill/course/lesson.h"
+#include "warpdrill/data.h"
+#include "warpdrill/host.h"
+
+using namespace warpdrill;
+using namespace warpdrill::course;
+
+namespace {
+
+using ReduceScale = void (*)(const float*, float*, int, int);
+
+// y = x * (1 / max|x|) per row, in double. NaN does not count towards the
+// abs-max (as with fmaxf) and stays NaN; a zero row stays zero; an infinite
+// abs-max scales every finite element to 0 and the infinity itself to NaN.
+std::vector<double> reference(const std::vector<float>& x, int rows, int cols) {
+    std::vector<double> y(x.size());
+    for (int r = 0; r < rows; ++r) {
+        double abs_max = 0.0;
+        for (int c = 0; c < cols; ++c) abs_max = std::fmax(abs_max, std::fabs(x[r * cols + c]));
+        const double scale = abs_max > 0.0 ? 1.0 / static_cast<double>(static_cast<float>(abs_max)) : 0.0;
+        for (int c = 0; c < cols; ++c) y[r * cols + c] = x[r * cols + c] * scale;
+    }
+    return y;
+}
+
+void check_reduce_scale(const char* name, ReduceScale reduce_scale, std::vector<float> x, int rows, int cols,
+                        std::uint64_t seed) {
+    DeviceBuffer<float> d_x{std::span<const float>(x)};
+    DeviceBuffer<float> d_y(x.size());
+    d_y.poison();
+    reduce_scale(d_x.data(), d_y.data(), rows, cols);
+    check_launch();
+    const std::vector<float> y = d_y.download();
+    const std::vector<double> want = reference(x, rows, cols);
+    std::vector<double> tolerance(want.size());
+    // Two roundings: 1 / abs_max and the product.
+    for (std::size_t i = 0; i < want.size(); ++i) tolerance[i] = 2.5 * FLT_EPSILON * std::fabs(want[i]) + 1e-30;
+    if (const auto mismatch = first_mismatch(y, want, tolerance)) {
+        const std::size_t row = mismatch->index / static_cast<std::size_t>(cols);
+        FAIL(name << ": " << describe(*mismatch, "y") << ", row " << row << " column "
+                  << mismatch->index % static_cast<std::size_t>(cols) << " of a (" << rows << ", " << cols
+                  << ") matrix; input seed " << seed << ".\nLikely cause: " << likely_cause(*mismatch)
+                  << ".\nHint: each lane handles columns (k * 32 + lane) * kPack; every lane needs the row's "
+                     "abs-max (warp_all_reduce with Max), and columns past cols are neither loaded nor stored");
+    }
+}
+
+void check_shapes(const char* name, ReduceScale reduce_scale) {
+    INFO("backend: " << backend_name());
+    const int shapes[][2] = {{1, 1}, {3, 5}, {7, 32}, {33, 128}, {100, 130}, {9, 1023}, {5, 1024}, {1000, 256}};
+    for (const auto& [rows, cols] : shapes) {
+        const std::uint64_t seed = fresh_seed();
+        check_reduce_scale(name, reduce_scale, random_floats(static_cast<std::size_t>(rows) * cols, seed, -3.0f, 3.0f),
+                           rows, cols, seed);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("lesson 9: the block-per-row baseline (given)", "[lesson09][reduce_scale]") {
+    check_shapes("reduce_scale_block_per_row", reduce_scale_block_per_row);
+}
+
+TEST_CASE("lesson 9: reduce_scale_warp_per_row, one warp per row", "[lesson09][reduce_scale]") {
+    check_shapes("reduce_scale_warp_per_row", reduce_scale_warp_per_row);
+    if (const auto stats = last_launch_stats()) {
+        INFO("one warp per row needs no __syncthreads() and reduces with shuffles");
+        CHECK(stats->block_barriers == 0);
+        CHECK(stats->shuffles > 0);
+    }
+}
+
+TEST_CASE("lesson 9: zero rows, NaN, infinity, and shapes it refuses", "[lesson09][reduce_scale]") {
+    const int rows = 4, cols = 96;
+    const std::uint64_t seed = fresh_seed();
+    std::vector<float> x = random_floats(rows * cols, seed);
+    std::fill(x.begin(), x.begin() + cols, 0.0f);                  // row 0: zeros stay zeros
+    x[1 * cols + 17] = std::numeric_limits<float>::quiet_NaN();    // row 1: NaN stays NaN, the rest scale
+    x[2 * cols + 50] = std::numeric_limits<float>::infinity();     // row 2: finite values become 0
+    check_reduce_scale("reduce_scale_warp_per_row", reduce_scale_warp_per_row, x, rows, cols, seed);
+
+    DeviceBuffer<float> big(2 * 2048);
+    CHECK_THROWS_AS(reduce_scale_warp_per_row(big.data(), big.data(), 2, 2048), std::invalid_argument);
+    CHECK_NOTHROW(reduce_scale_warp_per_row(big.data(), big.data(), 0, 128));
+}
+
+TEST_CASE("lesson 9: rows that are not 16-byte aligned take the scalar path", "[lesson09][reduce_scale]") {
+    const int rows = 6, cols = 64;
+    const std::uint64_t seed = fresh_seed();
+    const std::vector<float> x = random_floats(rows * cols + 1, seed);
+    DeviceBuffer<float> d_x{std::span<const float>(x)};
+    DeviceBuffer<float> d_y(x.size());
+    d_y.poison();
+    reduce_scale_warp_per_row(d_x.data() + 1, d_y.data() + 1, rows, cols);
+    check_launch();
+    const std::vector<float> y = d_y.download();
+    const std::vector<double> want = reference({x.begin() + 1, x.end()}, rows, cols);
+    for (int i = 0; i < rows * cols; ++i) {
+        INFO("y[" << i << "]");
+        REQUIRE(std::fabs(y[i + 1] - want[i]) <= 2.5 * FLT_EPSILON * std::fabs(want[i]) + 1e-30);
+    }
+}

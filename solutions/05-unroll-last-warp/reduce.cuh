@@ -1,0 +1,41 @@
+// Lesson 5: once 32 threads or fewer still work, they are one warp, and a
+// __syncwarp() among them replaces the block-wide __syncthreads(). The old
+// "volatile, no sync, warps run in lock-step" version is a race since Volta.
+#pragma once
+
+#include "warpdrill/cuda.h"
+
+// Block b writes the sum of its 2 * blockDim.x elements of in[0, n) to block_sums[b].
+// blockDim.x is a power of two; the dynamic shared memory holds blockDim.x floats. blockDim.x is at least 64.
+__global__ void reduce_unroll_last_warp(const float* in, float* block_sums, int n) {
+    WARPDRILL_DYNAMIC_SHARED(float, partial);
+    const unsigned tid = threadIdx.x;
+    const unsigned i = blockIdx.x * (2 * blockDim.x) + tid;
+    const unsigned count = static_cast<unsigned>(n);
+    float sum = i < count ? in[i] : 0.0f;
+    if (i + blockDim.x < count) sum += in[i + blockDim.x];
+    partial[tid] = sum;
+    __syncthreads();
+
+    for (unsigned stride = blockDim.x / 2; stride > 32; stride /= 2) {
+        if (tid < stride) partial[tid] += partial[tid + stride];
+        __syncthreads();
+    }
+
+    // begin:last_warp
+    if (tid < 32) {
+        // Each step: every lane reads, the warp syncs, every lane writes, the
+        // warp syncs. Without the syncs a lane may read a neighbour's value
+        // before or after the neighbour updated it.
+        float sum = partial[tid];
+#pragma unroll
+        for (unsigned offset = 32; offset > 0; offset /= 2) {
+            sum += partial[tid + offset];
+            __syncwarp();
+            partial[tid] = sum;
+            __syncwarp();
+        }
+        if (tid == 0) block_sums[blockIdx.x] = sum;
+    }
+    // end:last_warp
+}

@@ -1,0 +1,69 @@
+// Lesson 7: the whole tree in registers. A warp sums its 32 values with five
+// shuffles, no shared memory and no barrier; a block needs shared memory only
+// to hand each warp's sum to the first warp (as PyTorch's block_reduce.cuh
+// and CUB's BlockReduce do). Two flavours: __shfl_down_sync leaves the sum in
+// lane 0; the __shfl_xor_sync butterfly leaves it in every lane.
+#pragma once
+
+#include "warpdrill/cuda.h"
+
+constexpr unsigned kFullMask = 0xffffffffu;
+constexpr int kWarpSize = 32;
+
+// begin:warp_reduce
+// Lane 0 gets the sum of the warp's 32 values; the other lanes get partial sums.
+__device__ __forceinline__ float warp_reduce_sum(float value) {
+#pragma unroll
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
+        value += __shfl_down_sync(kFullMask, value, offset);
+    }
+    return value;
+}
+
+// Every lane gets the sum of the warp's 32 values.
+__device__ __forceinline__ float warp_all_reduce_sum(float value) {
+#pragma unroll
+    for (int lane_mask = kWarpSize / 2; lane_mask > 0; lane_mask /= 2) {
+        value += __shfl_xor_sync(kFullMask, value, lane_mask);
+    }
+    return value;
+}
+// end:warp_reduce
+
+// begin:block_reduce
+// The first warp gets the block's sum: lane 0 with WarpReduce = warp_reduce_sum,
+// every lane with warp_all_reduce_sum. blockDim.x is a multiple of 32.
+template <float (*WarpReduce)(float)>
+__device__ float block_reduce_sum(float value) {
+    __shared__ float warp_sums[kWarpSize];
+    const unsigned lane = threadIdx.x % kWarpSize;
+    const unsigned warp = threadIdx.x / kWarpSize;
+
+    value = WarpReduce(value);
+    if (lane == 0) warp_sums[warp] = value;
+    __syncthreads();
+    if (warp == 0) value = WarpReduce(lane < blockDim.x / kWarpSize ? warp_sums[lane] : 0.0f);
+    return value;
+}
+// end:block_reduce
+
+// Lesson 4's load: two elements per thread, blockDim.x apart.
+__device__ __forceinline__ float load_two(const float* in, int n) {
+    const unsigned i = blockIdx.x * (2 * blockDim.x) + threadIdx.x;
+    const unsigned count = static_cast<unsigned>(n);
+    float sum = i < count ? in[i] : 0.0f;
+    if (i + blockDim.x < count) sum += in[i + blockDim.x];
+    return sum;
+}
+
+// Block b writes the sum of in[b * 2 * blockDim.x, (b + 1) * 2 * blockDim.x).
+__global__ void reduce_warp_shuffle(const float* in, float* block_sums, int n) {
+    const float sum = block_reduce_sum<warp_reduce_sum>(load_two(in, n));
+    if (threadIdx.x == 0) block_sums[blockIdx.x] = sum;
+}
+
+// The same, but thread 31 writes: after the butterfly every lane holds the sum.
+__global__ void reduce_warp_shuffle_xor(const float* in, float* block_sums, int n) {
+    const float sum = block_reduce_sum<warp_all_reduce_sum>(load_two(in, n));
+    if (threadIdx.x == kWarpSize - 1) block_sums[blockIdx.x] = sum;
+}
