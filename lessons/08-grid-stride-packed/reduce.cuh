@@ -26,8 +26,9 @@ __global__ void reduce_grid_stride(const float* in, float* partials, int n) {
 
     // TODO(2): the last n % 4 elements do not fill a pack: add them with a
     // grid-stride loop of plain loads starting at packs * kPackSize + thread.
-    (void)packs;
+    (void)thread;
     (void)threads;
+    (void)packs;
 
     sum = warpdrill::block_all_reduce(sum, warpdrill::Sum{});
     if (threadIdx.x == 0) partials[blockIdx.x] = sum;

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <filesystem>
+#include <functional>
+#include <iterator>
 #include <sstream>
 #include <string>
 
@@ -42,7 +43,9 @@ std::string where_text(const Where& where) {
 }
 
 bool same_place(const Where& a, const Where& b) {
-    return a.line() == b.line() && std::string_view(a.file_name()) == b.file_name();
+    // One file's name is usually one string literal: compare pointers first.
+    return a.line() == b.line() &&
+           (a.file_name() == b.file_name() || std::string_view(a.file_name()) == b.file_name());
 }
 
 bool same_intrinsic(const SyncPoint& a, const SyncPoint& b) {
@@ -294,7 +297,8 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
 }
 
 bool BlockRunner::complete_block_barrier() {
-    std::vector<int> waiting;
+    std::vector<int>& waiting = barrier_waiters_;
+    waiting.clear();
     for (const FiberThread& thread : threads_) {
         if (thread.state != ThreadState::waiting) continue;
         if (!is_block_kind(thread.sync.kind)) return false;
@@ -302,13 +306,14 @@ bool BlockRunner::complete_block_barrier() {
     }
     if (waiting.empty()) return false;
     const SyncPoint& first = threads_[waiting.front()].sync;
-    std::vector<int> elsewhere;
-    for (int rank : waiting) {
+    const auto at_first = [&](int rank) {
         const SyncPoint& sync = threads_[rank].sync;
-        if (sync.kind != first.kind || !same_place(sync.where, first.where)) elsewhere.push_back(rank);
-    }
-    if (!elsewhere.empty()) {
-        std::erase_if(waiting, [&](int rank) { return std::ranges::count(elsewhere, rank) > 0; });
+        return sync.kind == first.kind && same_place(sync.where, first.where);
+    };
+    if (!std::ranges::all_of(waiting, at_first)) {
+        std::vector<int> elsewhere;
+        std::ranges::copy_if(waiting, std::back_inserter(elsewhere), std::not_fn(at_first));
+        std::erase_if(waiting, std::not_fn(at_first));
         fault("threads " + ranges(waiting) + " wait at " + name_of(first.kind) + " at " + where_text(first.where) +
               " while threads " + ranges(elsewhere) + " wait at " + describe_wait(elsewhere.front()) +
               ": every thread of a block must reach the same __syncthreads(); a barrier inside a branch "

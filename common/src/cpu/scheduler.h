@@ -89,6 +89,7 @@ class BlockRunner {
     int exited_ = 0;
     std::vector<FiberThread> threads_;
     std::vector<int> order_;
+    std::vector<int> barrier_waiters_;  // reused by complete_block_barrier()
     std::mt19937_64 shuffle_rng_;
     std::vector<std::byte> dynamic_smem_;
     FiberThread* running_ = nullptr;

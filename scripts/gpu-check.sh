@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU: builds the GPU backend, runs every test
+# (the solutions' checks, each lesson failing as shipped, the shuffle table),
+# measures the shuffle table again and compares it with the committed one,
+# and runs the benchmark when asked (--bench). Writes logs to $OUT (or
+# ./gpu-results) and prints a short summary last.
+#   scripts/gpu-check.sh [--bench]
+# Catch2 must be findable by CMake; set CMAKE_PREFIX_PATH if it is not
+# installed system-wide (a machine without a package manager can use an
+# unpacked Debian catch2 package).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-gpu-results}
+mkdir -p "$out"
+export PATH=/usr/local/cuda/bin:$PATH
+summary=()
+
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/device.txt"
+nvcc --version | tail -2 >> "$out/device.txt"
+
+if cmake --preset gpu > "$out/configure.log" 2>&1 && cmake --build --preset gpu > "$out/build.log" 2>&1; then
+  summary+=("build: ok ($(grep -c 'Building' "$out/build.log") compile steps)")
+  ctest --preset gpu > "$out/ctest.log" 2>&1
+  summary+=("ctest: $(grep -E 'tests passed|tests failed' "$out/ctest.log")")
+  grep -E "Test +#" "$out/ctest.log"
+else
+  summary+=("build: FAILED (see $out/build.log)")
+  tail -40 "$out/configure.log" "$out/build.log"
+fi
+
+nvcc -std=c++17 -arch=native -o "$out/shuffle_truth" tests/gpu/shuffle_truth.cu
+"$out/shuffle_truth" > "$out/shuffle_truth.txt"
+if diff <(grep -v '^#' tests/data/shuffle_truth.txt) <(grep -v '^#' "$out/shuffle_truth.txt") > "$out/shuffle_truth.diff"; then
+  summary+=("shuffle table: identical to tests/data/shuffle_truth.txt ($(grep -vc '^#' "$out/shuffle_truth.txt") lines)")
+else
+  summary+=("shuffle table: DIFFERS from the committed one (see $out/shuffle_truth.diff)")
+fi
+rm -f "$out/shuffle_truth"
+
+if [[ "${1:-}" == "--bench" && -x build/gpu/bench/gpu_bench ]]; then
+  build/gpu/bench/gpu_bench --csv "$out/bench.csv" --svg "$out/bench.svg" | tee "$out/bench.txt"
+  summary+=("benchmark: $out/bench.txt, bench.csv, bench.svg")
+fi
+
+echo
+echo "== summary ($(head -1 "$out/device.txt"), $(date -u +%Y-%m-%d)) =="
+printf '%s\n' "${summary[@]}"
