@@ -1,0 +1,38 @@
+// Builds a lesson's checks and runs them, and says in a few lines what
+// happened: passed, failed (the first failing check's message), did not
+// compile (the compiler's messages about the learner's files), crashed, or
+// ran past the time limit.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "course.h"
+
+namespace warpdrill::runner {
+
+enum class Outcome { passed, failed, compile_error, crashed, timed_out };
+
+const char* to_string(Outcome outcome);
+
+struct CheckResult {
+    Outcome outcome = Outcome::failed;
+    std::string message;  // what the learner needs to see
+    std::string output;   // everything, for --verbose
+    double seconds = 0;
+};
+
+struct CheckOptions {
+    std::chrono::seconds time_limit{120};
+};
+
+CheckResult check_lesson(const Course& course, const Lesson& lesson, const CheckOptions& options);
+
+// The parts of compiler output that concern the learner's files; all of it
+// when none does (a problem elsewhere), shortened either way.
+std::string trim_compiler_output(const std::string& output, const Course& course, const Lesson& lesson);
+
+// The first failing Catch2 check's message block.
+std::string first_failure(const std::string& catch_output);
+
+}  // namespace warpdrill::runner

@@ -1,0 +1,72 @@
+#include "course.h"
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+namespace warpdrill::runner {
+
+const Lesson* Course::find(int number) const {
+    const auto it = std::ranges::find(lessons, number, &Lesson::number);
+    return it == lessons.end() ? nullptr : &*it;
+}
+
+std::string Course::target(const Lesson& lesson) const { return "lesson-" + lesson.name.substr(0, 2); }
+
+fs::path Course::relative(const fs::path& path) const { return path.lexically_relative(root); }
+
+namespace {
+
+// "# Lesson 3: sequential addressing" -> "sequential addressing"
+std::string read_title(const fs::path& readme) {
+    std::ifstream file(readme);
+    std::string line;
+    std::getline(file, line);
+    const auto colon = line.find(": ");
+    return colon == std::string::npos ? line : line.substr(colon + 2);
+}
+
+}  // namespace
+
+// Each "## Hint" heading starts the next hint.
+std::vector<std::string> read_hints(const fs::path& hints_file) {
+    std::ifstream file(hints_file);
+    std::vector<std::string> hints;
+    for (std::string line; std::getline(file, line);) {
+        if (line.rfind("## ", 0) == 0) {
+            hints.emplace_back();
+        } else if (!hints.empty() && !line.empty()) {
+            hints.back() += (hints.back().empty() ? "" : "\n") + line;
+        }
+    }
+    return hints;
+}
+
+Course load_course(const fs::path& root, const fs::path& build_dir, const std::string& backend) {
+    Course course{root, build_dir, backend, {}};
+    const fs::path lessons_dir = root / "lessons";
+    if (!fs::is_directory(lessons_dir)) throw std::runtime_error("no lessons/ directory under " + root.string());
+    static const std::regex lesson_name(R"((\d\d)-[a-z0-9-]+)");
+    for (const auto& entry : fs::directory_iterator(lessons_dir)) {
+        const std::string name = entry.path().filename().string();
+        if (!entry.is_directory() || !std::regex_match(name, lesson_name)) continue;
+        Lesson lesson;
+        lesson.number = std::stoi(name.substr(0, 2));
+        lesson.name = name;
+        lesson.dir = entry.path();
+        lesson.title = read_title(entry.path() / "README.md");
+        lesson.hints = read_hints(entry.path() / "hints.md");
+        lesson.has_solution = fs::is_directory(root / "solutions" / name);
+        for (const auto& file : fs::directory_iterator(entry.path())) {
+            if (file.path().extension() == ".cuh") lesson.edit_files.push_back(file.path());
+        }
+        std::ranges::sort(lesson.edit_files);
+        course.lessons.push_back(std::move(lesson));
+    }
+    std::ranges::sort(course.lessons, {}, &Lesson::number);
+    return course;
+}
+
+}  // namespace warpdrill::runner

@@ -1,0 +1,38 @@
+// The course as the runner sees it: the lessons on disk, in order, with the
+// files a learner edits, their hints, and where their checks are built.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpdrill::runner {
+
+namespace fs = std::filesystem;
+
+struct Lesson {
+    int number = 0;
+    std::string name;                 // "03-sequential-addressing"
+    std::string title;                // "sequential addressing", from its README
+    fs::path dir;                     // lessons/03-.../
+    std::vector<fs::path> edit_files; // the learner's kernel files
+    std::vector<std::string> hints;   // from hints.md, in order
+    bool has_solution = false;
+};
+
+struct Course {
+    fs::path root;
+    fs::path build_dir;
+    std::string backend;  // "cpu" or "gpu"
+    std::vector<Lesson> lessons;
+
+    const Lesson* find(int number) const;
+    std::string target(const Lesson& lesson) const;  // "lesson-03"
+    fs::path relative(const fs::path& path) const;    // for messages
+};
+
+Course load_course(const fs::path& root, const fs::path& build_dir, const std::string& backend);
+std::vector<std::string> read_hints(const fs::path& hints_file);
+
+}  // namespace warpdrill::runner

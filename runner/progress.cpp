@@ -1,0 +1,69 @@
+#include "progress.h"
+
+#include <chrono>
+#include <fstream>
+#include <stdexcept>
+#include <toml++/toml.h>
+#include <unistd.h>
+
+namespace warpdrill::runner {
+
+namespace fs = std::filesystem;
+
+bool Progress::load(std::string& message) {
+    lessons_.clear();
+    if (!fs::exists(file_)) return true;
+    try {
+        const toml::table table = toml::parse_file(file_.string());
+        if (table["version"].value_or(0) != 1) throw std::runtime_error("unknown version");
+        const toml::table* lessons = table["lessons"].as_table();
+        if (!lessons) throw std::runtime_error("no [lessons] table");
+        for (const auto& [name, value] : *lessons) {
+            const toml::table* entry = value.as_table();
+            if (!entry) throw std::runtime_error("lesson " + std::string(name.str()) + " is not a table");
+            LessonProgress& lesson = lessons_[std::string(name.str())];
+            lesson.passed = (*entry)["passed"].value_or(false);
+            lesson.tried = (*entry)["tried"].value_or(lesson.passed);
+            lesson.hints_shown = static_cast<int>((*entry)["hints_shown"].value_or(std::int64_t{0}));
+            if (auto gbps = (*entry)["best_gbps"].value<double>()) lesson.best_gbps = *gbps;
+        }
+        return true;
+    } catch (const std::exception& error) {
+        lessons_.clear();
+        fs::path aside = file_;
+        aside += ".damaged";
+        std::error_code ignored;
+        fs::rename(file_, aside, ignored);
+        message = "the progress file " + file_.string() + " could not be read (" + error.what() +
+                  "); it was moved to " + aside.string() + " and the progress is rebuilt from the checks";
+        return false;
+    }
+}
+
+const LessonProgress* Progress::find(const std::string& lesson) const {
+    const auto it = lessons_.find(lesson);
+    return it == lessons_.end() ? nullptr : &it->second;
+}
+
+void Progress::save() const {
+    toml::table lessons;
+    for (const auto& [name, lesson] : lessons_) {
+        toml::table entry{{"passed", lesson.passed}, {"tried", lesson.tried}, {"hints_shown", lesson.hints_shown}};
+        if (lesson.best_gbps) entry.insert("best_gbps", *lesson.best_gbps);
+        lessons.insert(name, std::move(entry));
+    }
+    const toml::table table{{"version", 1}, {"lessons", std::move(lessons)}};
+
+    fs::create_directories(file_.parent_path());
+    fs::path temporary = file_;
+    temporary += ".tmp." + std::to_string(getpid());
+    {
+        std::ofstream out(temporary);
+        out << "# warpdrill progress; if this file is damaged, warpdrill rebuilds it from the checks\n" << table << "\n";
+        out.flush();
+        if (!out) throw std::runtime_error("cannot write " + temporary.string());
+    }
+    fs::rename(temporary, file_);  // atomic: readers see the old file or the new one, never half of one
+}
+
+}  // namespace warpdrill::runner

@@ -1,0 +1,186 @@
+// `warpdrill watch`: shows the current lesson's state and rechecks it every
+// time one of its files is saved (inotify; polling where inotify is missing),
+// with keys for a hint, the next lesson, the list and quitting.
+#include <fmt/core.h>
+#include <poll.h>
+#include <sys/inotify.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <thread>
+
+#include "app.h"
+
+namespace warpdrill::runner {
+namespace {
+
+// Single keys without Enter, restored on exit.
+class RawTerminal {
+  public:
+    RawTerminal() : active_(isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved_) == 0) {
+        if (!active_) return;
+        termios raw = saved_;
+        raw.c_lflag &= static_cast<tcflag_t>(~(ICANON | ECHO));
+        raw.c_cc[VMIN] = 0;
+        raw.c_cc[VTIME] = 0;
+        tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+    }
+    ~RawTerminal() {
+        if (active_) tcsetattr(STDIN_FILENO, TCSANOW, &saved_);
+    }
+
+  private:
+    bool active_;
+    termios saved_{};
+};
+
+// Reports when a file in the lesson's directory changes.
+class FileWatcher {
+  public:
+    explicit FileWatcher(const Lesson& lesson) : lesson_(lesson), fd_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
+        // Editors save in place or write a new file and rename it: watch the directory.
+        if (fd_ >= 0 && inotify_add_watch(fd_, lesson.dir.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) < 0) {
+            close(fd_);
+            fd_ = -1;
+        }
+        snapshot_ = modification_times();
+    }
+    ~FileWatcher() {
+        if (fd_ >= 0) close(fd_);
+    }
+    int fd() const { return fd_; }
+    bool polling() const { return fd_ < 0; }
+
+    // True when something changed since the last call.
+    bool changed() {
+        if (fd_ >= 0) {
+            char buffer[4096];
+            bool any = false;
+            while (read(fd_, buffer, sizeof buffer) > 0) any = true;
+            return any;
+        }
+        auto now = modification_times();
+        const bool any = now != snapshot_;
+        snapshot_ = std::move(now);
+        return any;
+    }
+
+  private:
+    std::map<fs::path, fs::file_time_type> modification_times() const {
+        std::map<fs::path, fs::file_time_type> times;
+        std::error_code ignored;
+        for (const fs::path& file : lesson_.edit_files) times[file] = fs::last_write_time(file, ignored);
+        return times;
+    }
+
+    const Lesson& lesson_;
+    int fd_;
+    std::map<fs::path, fs::file_time_type> snapshot_;
+};
+
+void draw(const App& app, const Lesson& lesson, const CheckResult& result, const std::string& extra, bool polling) {
+    fmt::print("\x1b[2J\x1b[H");  // clear the screen
+    fmt::print("warpdrill   lesson {} of {}: {}   [{}]\n", lesson.number, app.course.lessons.size(), lesson.title,
+               app.backend_label());
+    fmt::print("{}\n\n", progress_bar(app.passed_count(), static_cast<int>(app.course.lessons.size()), 30));
+    fmt::print("Edit: ");
+    for (const fs::path& file : lesson.edit_files) fmt::print("{}  ", app.course.relative(file).string());
+    fmt::print("\n\n");
+    if (result.outcome == Outcome::passed) {
+        fmt::print("PASSED: every check of lesson {} passes. Press n for the next lesson.\n", lesson.number);
+    } else {
+        fmt::print("{}:\n{}\n", to_string(result.outcome), result.message);
+    }
+    if (!extra.empty()) fmt::print("\n{}\n", extra);
+    fmt::print("\n{}keys: h hint   n next lesson   l list   r recheck   q quit\n",
+               polling ? "(watching by polling)  " : "");
+    std::fflush(stdout);
+}
+
+std::string list_text(const App& app) {
+    std::string text;
+    for (const Lesson& lesson : app.course.lessons) {
+        const LessonProgress* entry = app.progress.find(lesson.name);
+        text += fmt::format("{:>2} {:<44} {}\n", lesson.number, lesson.title,
+                            !entry || !entry->tried ? "not tried" : entry->passed ? "done" : "failing");
+    }
+    return text;
+}
+
+const Lesson* next_lesson(const App& app, const Lesson& current) {
+    for (const Lesson& lesson : app.course.lessons) {
+        if (lesson.number > current.number) return &lesson;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+int run_watch(App& app, const Lesson* start) {
+    if (!start) {
+        fmt::print("Every lesson passes. Well done. (`warpdrill list`, or `warpdrill watch N` to revisit one.)\n");
+        return 0;
+    }
+    RawTerminal terminal;
+    const Lesson* lesson = start;
+    while (lesson) {
+        FileWatcher watcher(*lesson);
+        fmt::print("\x1b[2J\x1b[Hwarpdrill: building and checking lesson {} ...\n", lesson->number);
+        std::fflush(stdout);
+        CheckResult result = app.check(*lesson);
+        std::string extra;
+        draw(app, *lesson, result, extra, watcher.polling());
+        const Lesson* switch_to = nullptr;
+        for (bool quit = false; !quit && !switch_to;) {
+            pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {watcher.fd(), POLLIN, 0}};
+            poll(fds, watcher.polling() ? 1 : 2, watcher.polling() ? 1000 : -1);
+            bool recheck = watcher.changed();
+            char key = 0;
+            if (fds[0].revents & (POLLIN | POLLHUP)) {
+                if (read(STDIN_FILENO, &key, 1) <= 0) return 0;  // input closed
+            }
+            switch (key) {
+                case 'q': return 0;
+                case 'r': recheck = true; break;
+                case 'l': extra = list_text(app); break;
+                case 'h': {
+                    LessonProgress& entry = app.progress.of(lesson->name);
+                    if (lesson->hints.empty()) break;
+                    const int shown = std::min(entry.hints_shown, static_cast<int>(lesson->hints.size()) - 1);
+                    extra = fmt::format("Hint {} of {}:\n{}", shown + 1, lesson->hints.size(), lesson->hints[shown]);
+                    entry.hints_shown = shown + 1;
+                    app.progress.save();
+                    break;
+                }
+                case 'n':
+                    if (result.outcome == Outcome::passed) {
+                        switch_to = next_lesson(app, *lesson);
+                        if (!switch_to) {
+                            fmt::print("\nThat was the last lesson. Well done.\n");
+                            return 0;
+                        }
+                    } else {
+                        extra = "Lesson " + std::to_string(lesson->number) + " does not pass yet.";
+                    }
+                    break;
+                default: break;
+            }
+            if (recheck) {
+                // Let the editor finish writing before building.
+                std::this_thread::sleep_for(std::chrono::milliseconds(150));
+                watcher.changed();
+                fmt::print("\nrebuilding ...\n");
+                std::fflush(stdout);
+                result = app.check(*lesson);
+                extra.clear();
+            }
+            if (key || recheck) draw(app, *lesson, result, extra, watcher.polling());
+        }
+        lesson = switch_to;
+    }
+    return 0;
+}
+
+}  // namespace warpdrill::runner

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The warpdrill command end to end, on a scratch copy of the course, as a
+# learner and an instructor would use it: check, pass, list, hints, a damaged
+# progress file, a compile error, a kernel that never ends, reset, solution,
+# grade, the interactive watch under a pseudo-terminal, and a handout copy
+# without solutions/.
+#   tests/runner/e2e.sh SOURCE_DIR
+set -euo pipefail
+source_dir=$(cd "$1" && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+course="$scratch/course"
+fail() { echo "FAILED: $*" >&2; exit 1; }
+expect() {  # expect TEXT FILE: the file contains the text
+  grep -qF -- "$1" "$2" || { cat "$2"; fail "expected '$1'"; }
+}
+
+mkdir -p "$course"
+tar -C "$source_dir" --exclude=./build --exclude=./.progress --exclude=./.git --exclude=./.deps \
+  --exclude=./book/_build -cf - . | tar -C "$course" -xf -
+git -C "$course" init -q
+git -C "$course" add -A
+git -C "$course" -c user.name=learner -c user.email=learner@localhost commit -qm "the course as handed out"
+
+cmake -S "$course" -B "$course/build" -G Ninja -DWARPDRILL_BACKEND=cpu -DWARPDRILL_BUILD_TESTS=OFF > "$scratch/configure.log"
+cmake --build "$course/build" --target warpdrill > "$scratch/build.log"
+W=("$course/build/runner/warpdrill" --root "$course" --build-dir "$course/build")
+lesson1="$course/lessons/01-interleaved-divergent"
+out="$scratch/out.txt"
+
+echo "-- a lesson as shipped fails, and says what to edit"
+if "${W[@]}" check 1 > "$out" 2>&1; then fail "lesson 1 passes as shipped"; fi
+expect "lesson 1 (interleaved addressing with a divergent branch): failed" "$out"
+expect "block_sums[0]" "$out"
+expect "Edit: lessons/01-interleaved-divergent/reduce.cuh" "$out"
+
+echo "-- the solved lesson passes and the progress says so"
+cp "$course"/solutions/01-interleaved-divergent/*.cuh "$lesson1/"
+"${W[@]}" check 1 > "$out" 2>&1 || { cat "$out"; fail "the solved lesson 1 does not pass"; }
+expect "passed" "$out"
+expect "passed = true" "$course/.progress/progress.toml"
+"${W[@]}" list > "$out"
+expect "1/9 lessons done" "$out"
+"${W[@]}" check > "$out" 2>&1 || true
+expect "lesson 2 (" "$out"
+
+echo "-- hints come one after another"
+"${W[@]}" hint 2 > "$out"; expect "Hint 1 of" "$out"
+"${W[@]}" hint 2 > "$out"; expect "Hint 2 of" "$out"
+
+echo "-- a damaged progress file is set aside and rebuilt from the checks"
+echo "this is [[ not toml" > "$course/.progress/progress.toml"
+"${W[@]}" list > "$out" 2>&1
+expect "could not be read" "$out"
+expect "1/9 lessons done" "$out"
+[[ -f "$course/.progress/progress.toml.damaged" ]] || fail "the damaged file was not kept"
+
+echo "-- a compile error shows the compiler's message about the learner's file"
+echo "this is not C++;" >> "$lesson1/reduce.cuh"
+if "${W[@]}" check 1 > "$out" 2>&1; then fail "a broken file passes"; fi
+expect "compile error" "$out"
+expect "lessons/01-interleaved-divergent/reduce.cuh:" "$out"
+if grep -q "$course" "$out"; then fail "compiler messages should use paths relative to the course"; fi
+
+echo "-- reset restores the starting files and keeps the learner's"
+"${W[@]}" reset 1 --yes > "$out"
+expect "restored lessons/01-interleaved-divergent/reduce.cuh" "$out"
+git -C "$course" diff --quiet -- lessons || fail "reset did not restore the files"
+ls "$course/.progress/backup/lessons/01-interleaved-divergent/" | grep -q "reduce.cuh." || fail "no backup kept"
+
+echo "-- a kernel that never ends is stopped with a clear message"
+sed -i 's|// TODO(2): thread 0 writes|while (blockDim.x > 0) {}  // never ends\n    // TODO(2): thread 0 writes|' "$lesson1/reduce.cuh"
+start=$(date +%s)
+if "${W[@]}" --time-limit 6 check 1 > "$out" 2>&1; then fail "an endless kernel passes"; fi
+(( $(date +%s) - start < 60 )) || fail "the endless kernel was not stopped in time"
+expect "timed out" "$out"
+expect "has not finished after 3 s" "$out"
+"${W[@]}" reset 1 --yes > /dev/null
+
+echo "-- solution shows the difference, after asking"
+"${W[@]}" solution 1 --yes > "$out"
+expect "+++ solutions/01-interleaved-divergent/reduce.cuh" "$out"
+if "${W[@]}" solution 1 < /dev/null > "$out"; then fail "solution without confirmation"; fi
+
+echo "-- watch, under a pseudo-terminal: a hint, a save, quit"
+python3 "$source_dir/tests/runner/drive_watch.py" "$lesson1/reduce.cuh" "${W[@]}" watch 1
+
+echo "-- grade writes JUnit XML and JSON"
+cp "$course"/solutions/01-interleaved-divergent/*.cuh "$lesson1/"
+if "${W[@]}" grade --out "$scratch/grade" > "$out"; then fail "grade passed with 8 unsolved lessons"; fi
+expect "1 of 9 lessons pass" "$out"
+expect '<testsuite name="warpdrill" tests="9" failures="8"' "$scratch/grade/grade.xml"
+python3 -m json.tool "$scratch/grade/grade.json" > /dev/null || fail "grade.json is not JSON"
+expect '"status": "passed"' "$scratch/grade/grade.json"
+
+echo "-- a handout copy without solutions/ builds and runs"
+"$course/scripts/handout.sh" "$scratch/handout" > /dev/null
+[[ ! -e "$scratch/handout/solutions" ]] || fail "the handout has solutions/"
+cmake -S "$scratch/handout" -B "$scratch/handout/build" -G Ninja -DWARPDRILL_BACKEND=cpu > /dev/null
+cmake --build "$scratch/handout/build" --target warpdrill lesson-02 > /dev/null
+H=("$scratch/handout/build/runner/warpdrill" --root "$scratch/handout" --build-dir "$scratch/handout/build")
+"${H[@]}" solution 2 --yes > "$out" || true
+expect "has no solutions/" "$out"
+
+echo "runner end-to-end: all passed"
