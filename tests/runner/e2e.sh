@@ -22,7 +22,7 @@ git -C "$course" init -q
 git -C "$course" add -A
 git -C "$course" -c user.name=learner -c user.email=learner@localhost commit -qm "the course as handed out"
 
-cmake -S "$course" -B "$course/build" -G Ninja -DWARPDRILL_BACKEND=cpu -DWARPDRILL_BUILD_TESTS=OFF > "$scratch/configure.log"
+cmake -S "$course" -B "$course/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPDRILL_BACKEND=cpu -DWARPDRILL_BUILD_TESTS=OFF > "$scratch/configure.log"
 cmake --build "$course/build" --target warpdrill > "$scratch/build.log"
 W=("$course/build/runner/warpdrill" --root "$course" --build-dir "$course/build")
 lesson1="$course/lessons/01-interleaved-divergent"
@@ -69,7 +69,8 @@ git -C "$course" diff --quiet -- lessons || fail "reset did not restore the file
 ls "$course/.progress/backup/lessons/01-interleaved-divergent/" | grep -q "reduce.cuh." || fail "no backup kept"
 
 echo "-- a kernel that never ends is stopped with a clear message"
-sed -i 's|// TODO(2): thread 0 writes|while (blockDim.x > 0) {}  // never ends\n    // TODO(2): thread 0 writes|' "$lesson1/reduce.cuh"
+# The classic slip: `stride * 2` instead of `stride *= 2`.
+sed -i 's|// TODO(2): thread 0 writes|for (unsigned stride = 1; stride < blockDim.x; stride * 2) __syncthreads();\n    // TODO(2): thread 0 writes|' "$lesson1/reduce.cuh"
 start=$(date +%s)
 if "${W[@]}" --time-limit 6 check 1 > "$out" 2>&1; then fail "an endless kernel passes"; fi
 (( $(date +%s) - start < 60 )) || fail "the endless kernel was not stopped in time"
