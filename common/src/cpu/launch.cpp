@@ -49,7 +49,13 @@ thread_local WorkerView* this_worker = nullptr;
 std::string running_thread_text(const BlockRunner& block) {
     const uint3 b = block.block_idx();
     std::string text = "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) + ")";
-    if (const FiberThread* thread = block.running()) text += ", thread " + std::to_string(thread->rank);
+    if (const FiberThread* thread = block.running()) {
+        text += ", thread " + std::to_string(thread->rank);
+        const Where& last = thread->sync.where;
+        if (last.line() != 0) {
+            text += ", last at the sync point at " + std::string(last.file_name()) + ":" + std::to_string(last.line());
+        }
+    }
     return text;
 }
 
