@@ -192,28 +192,50 @@ int command_solution(App& app, int number) {
     return 0;
 }
 
+// The best GB/s the benchmark's CSV reports for "lesson N".
+std::optional<double> best_gbps(const fs::path& csv, int number) {
+    std::ifstream in(csv);
+    std::optional<double> best;
+    const std::string prefix = fmt::format("lesson {},", number);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind(prefix, 0) != 0) continue;
+        // kernel,"idea",floats,time_us,gbps,correct: the last two fields
+        const std::size_t start = line.rfind(',');
+        const std::string correct = line.substr(start + 1);
+        const std::size_t gbps_start = line.rfind(',', start - 1) + 1;
+        const double gbps = std::stod(line.substr(gbps_start, start - gbps_start));
+        if (correct == "yes" && (!best || gbps > *best)) best = gbps;
+    }
+    return best;
+}
+
 int command_bench(App& app, int number) {
     if (app.course.backend != "gpu") {
         fmt::print(stderr, "warpdrill bench measures bandwidth on a GPU; this build uses the CPU backend.\n"
                            "On a machine with an NVIDIA GPU and nvcc, the course builds for the GPU by itself.\n");
         return 2;
     }
-    const fs::path bench = app.course.build_dir / "bench" / "gpu_bench";
-    const fs::path out = app.course.root / ".progress" / "bench";
-    fs::create_directories(out);
-    std::vector<std::string> argv{bench.string(), "--csv", (out / "bench.csv").string(), "--svg", (out / "bench.svg").string()};
-    if (number > 0) {
-        const Lesson& lesson = lesson_or_throw(app, number);
-        argv.insert(argv.end(), {"--lesson-dir", lesson.dir.string()});
-    }
-    const ProcessResult build = run_process({"cmake", "--build", app.course.build_dir.string(), "--target", "gpu_bench"},
+    const std::string target = number > 0 ? app.course.target(lesson_or_throw(app, number)) : "";
+    const std::string bench = target.empty() ? "gpu_bench" : "gpu_bench_" + target;
+    const ProcessResult build = run_process({"cmake", "--build", app.course.build_dir.string(), "--target", bench},
                                             std::chrono::seconds(900));
     if (build.exit_code != 0) {
         fmt::print("{}", build.output);
         return 1;
     }
-    const ProcessResult run = run_process(argv, std::chrono::seconds(600));
+    const fs::path out = app.course.root / ".progress" / "bench";
+    fs::create_directories(out);
+    const ProcessResult run = run_process({(app.course.build_dir / "bench" / bench).string(), "--csv",
+                                           (out / "bench.csv").string(), "--svg", (out / "bench.svg").string()},
+                                          std::chrono::seconds(900));
     fmt::print("{}", run.output);
+    for (const Lesson& lesson : app.course.lessons) {
+        if (const auto gbps = best_gbps(out / "bench.csv", lesson.number); gbps && (number == 0 || number == lesson.number)) {
+            LessonProgress& entry = app.progress.of(lesson.name);
+            entry.best_gbps = std::max(entry.best_gbps.value_or(0.0), *gbps);
+        }
+    }
+    app.progress.save();
     fmt::print("table: {}  plot: {}\n", app.course.relative(out / "bench.csv").string(),
                app.course.relative(out / "bench.svg").string());
     return run.exit_code;

@@ -1,0 +1,347 @@
+// The GPU benchmark: every lesson's sum kernel, cub::DeviceReduce::Sum and a
+// device-to-device copy at 2^16 to 2^28 floats, and ReduceScale on a
+// (442368, 128) matrix against a cub::BlockReduce block-per-row baseline.
+// Inputs rotate over enough buffers that L2 cannot serve them; each figure is
+// the median of 50 timed runs (CUDA events) after 5 warm-ups, and every
+// kernel's result is checked against a double-precision reference first.
+//   gpu_bench [--csv FILE] [--svg FILE] [--quick]
+#include <cub/cub.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench_kernels.h"  // the lessons' kernels: solutions/, or one lesson from lessons/
+#include "warpdrill/data.h"
+#include "warpdrill/host.h"
+#include "warpdrill/reference.h"
+
+namespace {
+
+using warpdrill::check_cuda;
+using warpdrill::check_launch;
+using warpdrill::DeviceBuffer;
+
+constexpr int kWarmups = 5;
+constexpr int kRuns = 50;
+constexpr unsigned kBlock = 256;
+constexpr std::size_t kRotationBytes = std::size_t{512} << 20;  // many times any L2
+
+// Reduces n floats at `in` to one float at `out`, using `scratch` as needed.
+using SumFn = std::function<void(const float* in, float* out, int n, float* scratch)>;
+
+struct SumKernel {
+    std::string lesson;
+    std::string idea;
+    SumFn run;
+};
+
+// Applies a block-sum kernel to its own output until one value is left, as
+// the classic reduction samples do.
+template <class Kernel>
+SumFn repeat_until_one(Kernel kernel, int elements_per_thread, bool dynamic_shared) {
+    return [=](const float* in, float* out, int n, float* scratch) {
+        const int span = static_cast<int>(kBlock) * elements_per_thread;
+        const float* from = in;
+        float* buffers[2] = {scratch, scratch + (n + span - 1) / span};
+        for (int pass = 0;; ++pass) {
+            const int blocks = (n + span - 1) / span;
+            float* to = blocks == 1 ? out : buffers[pass % 2];
+            warpdrill::launch(kernel, {static_cast<unsigned>(blocks), kBlock, dynamic_shared ? kBlock * sizeof(float) : 0},
+                              from, to, n);
+            if (blocks == 1) return;
+            from = to;
+            n = blocks;
+        }
+    };
+}
+
+std::vector<SumKernel> sum_kernels() {
+    return {
+        {"1", "interleaved, divergent", repeat_until_one(reduce_interleaved_divergent, 1, true)},
+        {"2", "interleaved, strided index", repeat_until_one(reduce_interleaved_strided, 1, true)},
+        {"3", "sequential addressing", repeat_until_one(reduce_sequential, 1, true)},
+        {"4", "first add during load", repeat_until_one(reduce_first_add, 2, true)},
+        {"5", "last warp unrolled", repeat_until_one(reduce_unroll_last_warp, 2, true)},
+        {"6", "complete unroll", repeat_until_one(reduce_complete_unroll<kBlock>, 2, false)},
+        {"7", "warp shuffles", repeat_until_one(reduce_warp_shuffle, 2, false)},
+        {"8", "grid-stride, 16-byte loads", [](const float* in, float* out, int n, float* scratch) {
+             const int sms = [] {
+                 int count = 0;
+                 check_cuda(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, 0));
+                 return count;
+             }();
+             const int blocks = std::clamp((n / 4 + static_cast<int>(kBlock) - 1) / static_cast<int>(kBlock), 1, 4 * sms);
+             warpdrill::launch(reduce_grid_stride, {static_cast<unsigned>(blocks), kBlock}, in, scratch, n);
+             warpdrill::launch(reduce_grid_stride, {1, kBlock}, scratch, out, blocks);
+         }},
+    };
+}
+
+// A set of input buffers that together exceed L2 many times over.
+struct RotatingInputs {
+    std::vector<std::unique_ptr<DeviceBuffer<float>>> buffers;
+    std::vector<float> first;  // the host copy of buffer 0, for the reference
+
+    RotatingInputs(std::size_t n, std::uint64_t seed) : first(warpdrill::random_floats(n, seed)) {
+        const std::size_t count = std::clamp<std::size_t>(kRotationBytes / (n * sizeof(float)), 2, 4096);
+        for (std::size_t b = 0; b < count; ++b) {
+            buffers.push_back(std::make_unique<DeviceBuffer<float>>(n));
+            buffers.back()->upload(first);  // same values: the content does not change the timing
+        }
+    }
+    const float* at(int run) const { return buffers[static_cast<std::size_t>(run) % buffers.size()]->data(); }
+};
+
+// Median milliseconds of kRuns launches of body(run), after kWarmups.
+double median_ms(const std::function<void(int run)>& body) {
+    cudaEvent_t start, stop;
+    check_cuda(cudaEventCreate(&start));
+    check_cuda(cudaEventCreate(&stop));
+    for (int run = 0; run < kWarmups; ++run) body(run);
+    check_launch();
+    std::vector<double> times;
+    for (int run = 0; run < kRuns; ++run) {
+        check_cuda(cudaEventRecord(start));
+        body(kWarmups + run);
+        check_cuda(cudaEventRecord(stop));
+        check_cuda(cudaEventSynchronize(stop));
+        float ms = 0;
+        check_cuda(cudaEventElapsedTime(&ms, start, stop));
+        times.push_back(ms);
+    }
+    check_launch();
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    std::ranges::sort(times);
+    return times[times.size() / 2];
+}
+
+struct Row {
+    std::string what;   // "lesson 3", "cub::DeviceReduce::Sum", "copy"
+    std::string idea;
+    std::size_t n;
+    double ms;
+    double gbps;        // bytes read (and written, for copy and ReduceScale) per second
+    bool correct;
+};
+
+// Sum kernels, CUB and the copy at one size.
+std::vector<Row> measure_size(std::size_t n, const std::vector<SumKernel>& kernels) {
+    const RotatingInputs inputs(n, warpdrill::fresh_seed());
+    const double want = warpdrill::reference_sum(inputs.first);
+    const double tolerance = warpdrill::sum_tolerance(n, warpdrill::reference_sum_abs(inputs.first), n / 1024 + 64);
+    const double bytes = static_cast<double>(n) * sizeof(float);
+    DeviceBuffer<float> scratch(n / 256 + 4096);
+    DeviceBuffer<float> out(1);
+    const int count = static_cast<int>(n);
+
+    auto correct = [&](const SumFn& run) {
+        out.poison();
+        run(inputs.at(0), out.data(), count, scratch.data());
+        check_launch();
+        return std::fabs(out.download()[0] - want) <= tolerance;
+    };
+    std::vector<Row> rows;
+    for (const SumKernel& kernel : kernels) {
+        const bool ok = correct(kernel.run);
+        const double ms = median_ms([&](int run) { kernel.run(inputs.at(run), out.data(), count, scratch.data()); });
+        rows.push_back({"lesson " + kernel.lesson, kernel.idea, n, ms, bytes / ms / 1e6, ok});
+    }
+
+    std::size_t temp_bytes = 0;
+    check_cuda(cub::DeviceReduce::Sum(nullptr, temp_bytes, inputs.at(0), out.data(), count));
+    DeviceBuffer<unsigned char> temp(temp_bytes);
+    const SumFn cub_sum = [&](const float* in, float* result, int size, float*) {
+        check_cuda(cub::DeviceReduce::Sum(temp.data(), temp_bytes, in, result, size));
+    };
+    const bool cub_ok = correct(cub_sum);
+    const double cub_ms = median_ms([&](int run) { cub_sum(inputs.at(run), out.data(), count, nullptr); });
+    rows.push_back({"cub", "cub::DeviceReduce::Sum", n, cub_ms, bytes / cub_ms / 1e6, cub_ok});
+
+    DeviceBuffer<float> copy_to(n);
+    const double copy_ms = median_ms([&](int run) {
+        check_cuda(cudaMemcpyAsync(copy_to.data(), inputs.at(run), n * sizeof(float), cudaMemcpyDeviceToDevice));
+    });
+    rows.push_back({"copy", "device-to-device copy (read + write)", n, copy_ms, 2 * bytes / copy_ms / 1e6, true});
+    return rows;
+}
+
+// ---- ReduceScale -------------------------------------------------------------
+
+// The baseline the lesson is measured against: one block per row, CUB's
+// BlockReduce for the abs-max, the row read twice.
+template <int kThreads>
+__global__ void reduce_scale_cub_block_per_row(const float* x, float* y, int cols) {
+    using BlockReduce = cub::BlockReduce<float, kThreads>;
+    __shared__ typename BlockReduce::TempStorage temp;
+    __shared__ float row_scale;
+    const float* x_row = x + static_cast<std::size_t>(blockIdx.x) * cols;
+    float* y_row = y + static_cast<std::size_t>(blockIdx.x) * cols;
+    float abs_max = 0.0f;
+    for (int c = threadIdx.x; c < cols; c += kThreads) abs_max = fmaxf(abs_max, fabsf(x_row[c]));
+    abs_max = BlockReduce(temp).Reduce(abs_max, [](float a, float b) { return fmaxf(a, b); });
+    if (threadIdx.x == 0) row_scale = abs_max > 0.0f ? 1.0f / abs_max : 0.0f;
+    __syncthreads();
+    for (int c = threadIdx.x; c < cols; c += kThreads) y_row[c] = x_row[c] * row_scale;
+}
+
+std::vector<Row> measure_reduce_scale(int rows, int cols) {
+    const std::size_t n = static_cast<std::size_t>(rows) * cols;
+    const std::vector<float> x = warpdrill::random_floats(n, warpdrill::fresh_seed(), -3.0f, 3.0f);
+    DeviceBuffer<float> d_x{std::span<const float>(x)};
+    DeviceBuffer<float> d_y(n);
+    const double bytes = 2.0 * static_cast<double>(n) * sizeof(float);
+
+    auto correct = [&](const std::function<void()>& run) {
+        d_y.poison();
+        run();
+        check_launch();
+        const std::vector<float> y = d_y.download();
+        for (int r = 0; r < rows; r += 997) {
+            double abs_max = 0;
+            for (int c = 0; c < cols; ++c) abs_max = std::fmax(abs_max, std::fabs(x[r * cols + c]));
+            for (int c = 0; c < cols; ++c) {
+                const double want = x[r * cols + c] / abs_max;
+                if (std::fabs(y[r * cols + c] - want) > 3e-7 * std::fabs(want) + 1e-30) return false;
+            }
+        }
+        return true;
+    };
+    const std::vector<std::pair<std::string, std::function<void()>>> variants = {
+        {"block per row, cub::BlockReduce",
+         [&] { warpdrill::launch(reduce_scale_cub_block_per_row<128>, {static_cast<unsigned>(rows), 128}, d_x.data(), d_y.data(), cols); }},
+        {"lesson 9 baseline, block per row",
+         [&] { warpdrill::launch(reduce_scale_block_per_row_kernel, {static_cast<unsigned>(rows), 128}, d_x.data(), d_y.data(), cols); }},
+        {"lesson 9, warp per row, float4",
+         [&] {
+             constexpr int kWarpsPerBlock = 4;
+             warpdrill::launch(reduce_scale_warp_per_row_kernel<4, 1>,
+                               {static_cast<unsigned>((rows + kWarpsPerBlock - 1) / kWarpsPerBlock), kWarpsPerBlock * 32},
+                               d_x.data(), d_y.data(), rows, cols);
+         }},
+    };
+    std::vector<Row> result;
+    for (const auto& [name, run] : variants) {
+        const bool ok = correct(run);
+        const double ms = median_ms([&](int) { run(); });
+        result.push_back({name, "ReduceScale (" + std::to_string(rows) + ", " + std::to_string(cols) + ")", n, ms,
+                          bytes / ms / 1e6, ok});
+    }
+    DeviceBuffer<float> copy_to(n);
+    const double copy_ms = median_ms([&](int) {
+        check_cuda(cudaMemcpyAsync(d_y.data(), d_x.data(), n * sizeof(float), cudaMemcpyDeviceToDevice));
+    });
+    result.push_back({"copy", "device-to-device copy (read + write)", n, copy_ms, bytes / copy_ms / 1e6, true});
+    return result;
+}
+
+// ---- output -------------------------------------------------------------------
+
+void print_size_table(const std::vector<Row>& rows) {
+    const Row& lesson1 = rows.front();
+    const Row& copy = rows.back();
+    std::printf("\n2^%d floats (%.1f MB)\n", static_cast<int>(std::log2(rows.front().n)), rows.front().n * 4 / 1e6);
+    std::printf("%-10s %-38s %10s %9s %9s %9s\n", "kernel", "idea", "time us", "GB/s", "% copy", "vs 1");
+    for (const Row& row : rows) {
+        std::printf("%-10s %-38s %10.1f %9.0f %8.0f%% %8.1fx%s\n", row.what.c_str(), row.idea.c_str(), row.ms * 1e3,
+                    row.gbps, 100 * row.gbps / copy.gbps, lesson1.ms / row.ms, row.correct ? "" : "  WRONG RESULT");
+    }
+}
+
+void write_csv(const std::string& path, const std::vector<Row>& rows) {
+    std::ofstream csv(path);
+    csv << "kernel,idea,floats,time_us,gbps,correct\n";
+    for (const Row& row : rows) {
+        csv << row.what << ",\"" << row.idea << "\"," << row.n << "," << row.ms * 1e3 << "," << row.gbps << ","
+            << (row.correct ? "yes" : "no") << "\n";
+    }
+}
+
+// GB/s against size, one line per kernel, log2 size on x.
+void write_svg(const std::string& path, const std::vector<Row>& rows, const std::string& device) {
+    std::vector<std::string> names;
+    double max_gbps = 1;
+    for (const Row& row : rows) {
+        if (row.idea.rfind("ReduceScale", 0) == 0) continue;
+        if (std::ranges::find(names, row.what) == names.end()) names.push_back(row.what);
+        max_gbps = std::max(max_gbps, row.gbps);
+    }
+    const double width = 760, height = 440, left = 70, right = 200, top = 40, bottom = 50;
+    const double min_log = 16, max_log = 28;
+    auto x = [&](std::size_t n) { return left + (std::log2(n) - min_log) / (max_log - min_log) * (width - left - right); };
+    auto y = [&](double gbps) { return top + (1 - gbps / max_gbps) * (height - top - bottom); };
+    const char* colours[] = {"#bbbbbb", "#999999", "#777777", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#d62728", "#000000", "#8c564b"};
+    std::ofstream svg(path);
+    svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+        << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    svg << "<text x=\"" << left << "\" y=\"22\" font-size=\"14\">Sum of n floats: GB/s read (copy: read + write), "
+        << device << "</text>\n";
+    for (int p = 16; p <= 28; p += 2) {
+        svg << "<line x1=\"" << x(std::size_t{1} << p) << "\" x2=\"" << x(std::size_t{1} << p) << "\" y1=\"" << top
+            << "\" y2=\"" << height - bottom << "\" stroke=\"#eee\"/><text x=\"" << x(std::size_t{1} << p) - 12
+            << "\" y=\"" << height - bottom + 18 << "\">2^" << p << "</text>\n";
+    }
+    for (int g = 0; g <= 4; ++g) {
+        const double gbps = max_gbps * g / 4;
+        svg << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << y(gbps) << "\" y2=\"" << y(gbps)
+            << "\" stroke=\"#eee\"/><text x=\"8\" y=\"" << y(gbps) + 4 << "\">" << static_cast<int>(gbps) << "</text>\n";
+    }
+    svg << "<text x=\"" << (width - right) / 2 << "\" y=\"" << height - 12 << "\">floats (n)</text>\n";
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        std::string points;
+        for (const Row& row : rows) {
+            if (row.what == names[k] && row.idea.rfind("ReduceScale", 0) != 0) {
+                points += std::to_string(x(row.n)) + "," + std::to_string(y(row.gbps)) + " ";
+            }
+        }
+        const char* colour = colours[k % std::size(colours)];
+        svg << "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" << colour << "\" points=\"" << points << "\"/>\n";
+        svg << "<text x=\"" << width - right + 10 << "\" y=\"" << top + 16 * k + 10 << "\" fill=\"" << colour << "\">"
+            << names[k] << "</text>\n";
+    }
+    svg << "</svg>\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string csv_path, svg_path;
+    bool quick = false;
+    for (int a = 1; a < argc; ++a) {
+        if (!std::strcmp(argv[a], "--csv") && a + 1 < argc) csv_path = argv[++a];
+        else if (!std::strcmp(argv[a], "--svg") && a + 1 < argc) svg_path = argv[++a];
+        else if (!std::strcmp(argv[a], "--quick")) quick = true;
+    }
+    try {
+        cudaDeviceProp prop{};
+        check_cuda(cudaGetDeviceProperties(&prop, 0));
+        std::printf("device: %s, %d SMs, L2 %d MB; median of %d runs after %d warm-ups, inputs rotated over %zu MB\n",
+                    prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, kRuns, kWarmups, kRotationBytes >> 20);
+        const std::vector<SumKernel> kernels = sum_kernels();
+        std::vector<Row> all;
+        for (int p = 16; p <= (quick ? 20 : 28); p += 2) {
+            const std::vector<Row> rows = measure_size(std::size_t{1} << p, kernels);
+            print_size_table(rows);
+            all.insert(all.end(), rows.begin(), rows.end());
+        }
+        const std::vector<Row> scale = measure_reduce_scale(442368, 128);
+        std::printf("\nReduceScale on (442368, 128) floats: GB/s read + write\n");
+        for (const Row& row : scale) {
+            std::printf("%-36s %10.1f us %9.0f GB/s %8.0f%% of copy%s\n", row.what.c_str(), row.ms * 1e3, row.gbps,
+                        100 * row.gbps / scale.back().gbps, row.correct ? "" : "  WRONG RESULT");
+        }
+        all.insert(all.end(), scale.begin(), scale.end());
+        if (!csv_path.empty()) write_csv(csv_path, all);
+        if (!svg_path.empty()) write_svg(svg_path, all, prop.name);
+        return std::ranges::all_of(all, &Row::correct) ? 0 : 1;
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "gpu_bench: %s\n", error.what());
+        return 2;
+    }
+}
