@@ -47,9 +47,10 @@ int main(int argc, char** argv) {
         return 1;
     }
     const char* workers = std::getenv("WARPDRILL_CPU_WORKERS");
-    std::printf("tree reduction of 2^20 floats, 256 threads a block, %s worker thread(s): median %.3f s, "
-                "%.3g CUDA threads a second\n",
-                workers ? workers : "all", median, kN / median);
+    std::printf(
+        "tree reduction of 2^20 floats, 256 threads a block, %s worker thread(s): median %.3f s, "
+        "%.3g CUDA threads a second\n",
+        workers ? workers : "all", median, kN / median);
     if (max_seconds > 0 && median > max_seconds) {
         std::printf("slower than the %.2f s allowed\n", max_seconds);
         return 1;

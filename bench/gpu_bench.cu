@@ -52,8 +52,9 @@ SumFn repeat_until_one(Kernel kernel, int elements_per_thread, bool dynamic_shar
         for (int pass = 0;; ++pass) {
             const int blocks = (n + span - 1) / span;
             float* to = blocks == 1 ? out : buffers[pass % 2];
-            warpdrill::launch(kernel, {static_cast<unsigned>(blocks), kBlock, dynamic_shared ? kBlock * sizeof(float) : 0},
-                              from, to, n);
+            warpdrill::launch(
+                kernel, {static_cast<unsigned>(blocks), kBlock, dynamic_shared ? kBlock * sizeof(float) : 0},
+                from, to, n);
             if (blocks == 1) return;
             from = to;
             n = blocks;
@@ -70,13 +71,15 @@ std::vector<SumKernel> sum_kernels() {
         {"5", "last warp unrolled", repeat_until_one(reduce_unroll_last_warp, 2, true)},
         {"6", "complete unroll", repeat_until_one(reduce_complete_unroll<kBlock>, 2, false)},
         {"7", "warp shuffles", repeat_until_one(reduce_warp_shuffle, 2, false)},
-        {"8", "grid-stride, 16-byte loads", [](const float* in, float* out, int n, float* scratch) {
+        {"8", "grid-stride, 16-byte loads",
+         [](const float* in, float* out, int n, float* scratch) {
              const int sms = [] {
                  int count = 0;
                  check_cuda(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, 0));
                  return count;
              }();
-             const int blocks = std::clamp((n / 4 + static_cast<int>(kBlock) - 1) / static_cast<int>(kBlock), 1, 4 * sms);
+             const int blocks =
+                 std::clamp((n / 4 + static_cast<int>(kBlock) - 1) / static_cast<int>(kBlock), 1, 4 * sms);
              warpdrill::launch(reduce_grid_stride, {static_cast<unsigned>(blocks), kBlock}, in, scratch, n);
              warpdrill::launch(reduce_grid_stride, {1, kBlock}, scratch, out, blocks);
          }},
@@ -123,11 +126,11 @@ double median_ms(const std::function<void(int run)>& body) {
 }
 
 struct Row {
-    std::string what;   // "lesson 3", "cub::DeviceReduce::Sum", "copy"
+    std::string what;  // "lesson 3", "cub::DeviceReduce::Sum", "copy"
     std::string idea;
     std::size_t n;
     double ms;
-    double gbps;        // bytes read (and written, for copy and ReduceScale) per second
+    double gbps;  // bytes read (and written, for copy and ReduceScale) per second
     bool correct;
 };
 
@@ -135,7 +138,8 @@ struct Row {
 std::vector<Row> measure_size(std::size_t n, const std::vector<SumKernel>& kernels) {
     const RotatingInputs inputs(n, warpdrill::fresh_seed());
     const double want = warpdrill::reference_sum(inputs.first);
-    const double tolerance = warpdrill::sum_tolerance(n, warpdrill::reference_sum_abs(inputs.first), n / 1024 + 64);
+    const double tolerance =
+        warpdrill::sum_tolerance(n, warpdrill::reference_sum_abs(inputs.first), n / 1024 + 64);
     const double bytes = static_cast<double>(n) * sizeof(float);
     DeviceBuffer<float> scratch(n / 256 + 4096);
     DeviceBuffer<float> out(1);
@@ -150,7 +154,8 @@ std::vector<Row> measure_size(std::size_t n, const std::vector<SumKernel>& kerne
     std::vector<Row> rows;
     for (const SumKernel& kernel : kernels) {
         const bool ok = correct(kernel.run);
-        const double ms = median_ms([&](int run) { kernel.run(inputs.at(run), out.data(), count, scratch.data()); });
+        const double ms =
+            median_ms([&](int run) { kernel.run(inputs.at(run), out.data(), count, scratch.data()); });
         rows.push_back({"lesson " + kernel.lesson, kernel.idea, n, ms, bytes / ms / 1e6, ok});
     }
 
@@ -166,9 +171,11 @@ std::vector<Row> measure_size(std::size_t n, const std::vector<SumKernel>& kerne
 
     DeviceBuffer<float> copy_to(n);
     const double copy_ms = median_ms([&](int run) {
-        check_cuda(cudaMemcpyAsync(copy_to.data(), inputs.at(run), n * sizeof(float), cudaMemcpyDeviceToDevice));
+        check_cuda(
+            cudaMemcpyAsync(copy_to.data(), inputs.at(run), n * sizeof(float), cudaMemcpyDeviceToDevice));
     });
-    rows.push_back({"copy", "device-to-device copy (read + write)", n, copy_ms, 2 * bytes / copy_ms / 1e6, true});
+    rows.push_back(
+        {"copy", "device-to-device copy (read + write)", n, copy_ms, 2 * bytes / copy_ms / 1e6, true});
     return rows;
 }
 
@@ -215,29 +222,37 @@ std::vector<Row> measure_reduce_scale(int rows, int cols) {
     };
     const std::vector<std::pair<std::string, std::function<void()>>> variants = {
         {"block per row, cub::BlockReduce",
-         [&] { warpdrill::launch(reduce_scale_cub_block_per_row<128>, {static_cast<unsigned>(rows), 128}, d_x.data(), d_y.data(), cols); }},
+         [&] {
+             warpdrill::launch(reduce_scale_cub_block_per_row<128>, {static_cast<unsigned>(rows), 128},
+                               d_x.data(), d_y.data(), cols);
+         }},
         {"lesson 9 baseline, block per row",
-         [&] { warpdrill::launch(reduce_scale_block_per_row_kernel, {static_cast<unsigned>(rows), 128}, d_x.data(), d_y.data(), cols); }},
+         [&] {
+             warpdrill::launch(reduce_scale_block_per_row_kernel, {static_cast<unsigned>(rows), 128},
+                               d_x.data(), d_y.data(), cols);
+         }},
         {"lesson 9, warp per row, float4",
          [&] {
              constexpr int kWarpsPerBlock = 4;
-             warpdrill::launch(reduce_scale_warp_per_row_kernel<4, 1>,
-                               {static_cast<unsigned>((rows + kWarpsPerBlock - 1) / kWarpsPerBlock), kWarpsPerBlock * 32},
-                               d_x.data(), d_y.data(), rows, cols);
+             warpdrill::launch(
+                 reduce_scale_warp_per_row_kernel<4, 1>,
+                 {static_cast<unsigned>((rows + kWarpsPerBlock - 1) / kWarpsPerBlock), kWarpsPerBlock * 32},
+                 d_x.data(), d_y.data(), rows, cols);
          }},
     };
     std::vector<Row> result;
     for (const auto& [name, run] : variants) {
         const bool ok = correct(run);
         const double ms = median_ms([&](int) { run(); });
-        result.push_back({name, "ReduceScale (" + std::to_string(rows) + ", " + std::to_string(cols) + ")", n, ms,
-                          bytes / ms / 1e6, ok});
+        result.push_back({name, "ReduceScale (" + std::to_string(rows) + ", " + std::to_string(cols) + ")", n,
+                          ms, bytes / ms / 1e6, ok});
     }
     DeviceBuffer<float> copy_to(n);
     const double copy_ms = median_ms([&](int) {
         check_cuda(cudaMemcpyAsync(d_y.data(), d_x.data(), n * sizeof(float), cudaMemcpyDeviceToDevice));
     });
-    result.push_back({"copy", "device-to-device copy (read + write)", n, copy_ms, bytes / copy_ms / 1e6, true});
+    result.push_back(
+        {"copy", "device-to-device copy (read + write)", n, copy_ms, bytes / copy_ms / 1e6, true});
     return result;
 }
 
@@ -246,11 +261,13 @@ std::vector<Row> measure_reduce_scale(int rows, int cols) {
 void print_size_table(const std::vector<Row>& rows) {
     const Row& lesson1 = rows.front();
     const Row& copy = rows.back();
-    std::printf("\n2^%d floats (%.1f MB)\n", static_cast<int>(std::log2(rows.front().n)), rows.front().n * 4 / 1e6);
+    std::printf("\n2^%d floats (%.1f MB)\n", static_cast<int>(std::log2(rows.front().n)),
+                rows.front().n * 4 / 1e6);
     std::printf("%-10s %-38s %10s %9s %9s %9s\n", "kernel", "idea", "time us", "GB/s", "% copy", "vs 1");
     for (const Row& row : rows) {
-        std::printf("%-10s %-38s %10.1f %9.0f %8.0f%% %8.1fx%s\n", row.what.c_str(), row.idea.c_str(), row.ms * 1e3,
-                    row.gbps, 100 * row.gbps / copy.gbps, lesson1.ms / row.ms, row.correct ? "" : "  WRONG RESULT");
+        std::printf("%-10s %-38s %10.1f %9.0f %8.0f%% %8.1fx%s\n", row.what.c_str(), row.idea.c_str(),
+                    row.ms * 1e3, row.gbps, 100 * row.gbps / copy.gbps, lesson1.ms / row.ms,
+                    row.correct ? "" : "  WRONG RESULT");
     }
 }
 
@@ -258,8 +275,8 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
     std::ofstream csv(path);
     csv << "kernel,idea,floats,time_us,gbps,correct\n";
     for (const Row& row : rows) {
-        csv << row.what << ",\"" << row.idea << "\"," << row.n << "," << row.ms * 1e3 << "," << row.gbps << ","
-            << (row.correct ? "yes" : "no") << "\n";
+        csv << row.what << ",\"" << row.idea << "\"," << row.n << "," << row.ms * 1e3 << "," << row.gbps
+            << "," << (row.correct ? "yes" : "no") << "\n";
     }
 }
 
@@ -274,23 +291,30 @@ void write_svg(const std::string& path, const std::vector<Row>& rows, const std:
     }
     const double width = 760, height = 440, left = 70, right = 200, top = 40, bottom = 50;
     const double min_log = 16, max_log = 28;
-    auto x = [&](std::size_t n) { return left + (std::log2(n) - min_log) / (max_log - min_log) * (width - left - right); };
+    auto x = [&](std::size_t n) {
+        return left + (std::log2(n) - min_log) / (max_log - min_log) * (width - left - right);
+    };
     auto y = [&](double gbps) { return top + (1 - gbps / max_gbps) * (height - top - bottom); };
-    const char* colours[] = {"#bbbbbb", "#999999", "#777777", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#d62728", "#000000", "#8c564b"};
+    const char* colours[] = {"#bbbbbb", "#999999", "#777777", "#1f77b4", "#2ca02c",
+                             "#9467bd", "#ff7f0e", "#d62728", "#000000", "#8c564b"};
     std::ofstream svg(path);
     svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-        << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    svg << "<text x=\"" << left << "\" y=\"22\" font-size=\"14\">Sum of n floats: GB/s read (copy: read + write), "
-        << device << "</text>\n";
+        << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" "
+           "fill=\"white\"/>\n";
+    svg << "<text x=\"" << left
+        << "\" y=\"22\" font-size=\"14\">Sum of n floats: GB/s read (copy: read + write), " << device
+        << "</text>\n";
     for (int p = 16; p <= 28; p += 2) {
-        svg << "<line x1=\"" << x(std::size_t{1} << p) << "\" x2=\"" << x(std::size_t{1} << p) << "\" y1=\"" << top
-            << "\" y2=\"" << height - bottom << "\" stroke=\"#eee\"/><text x=\"" << x(std::size_t{1} << p) - 12
-            << "\" y=\"" << height - bottom + 18 << "\">2^" << p << "</text>\n";
+        svg << "<line x1=\"" << x(std::size_t{1} << p) << "\" x2=\"" << x(std::size_t{1} << p) << "\" y1=\""
+            << top << "\" y2=\"" << height - bottom << "\" stroke=\"#eee\"/><text x=\""
+            << x(std::size_t{1} << p) - 12 << "\" y=\"" << height - bottom + 18 << "\">2^" << p
+            << "</text>\n";
     }
     for (int g = 0; g <= 4; ++g) {
         const double gbps = max_gbps * g / 4;
-        svg << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << y(gbps) << "\" y2=\"" << y(gbps)
-            << "\" stroke=\"#eee\"/><text x=\"8\" y=\"" << y(gbps) + 4 << "\">" << static_cast<int>(gbps) << "</text>\n";
+        svg << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << y(gbps) << "\" y2=\""
+            << y(gbps) << "\" stroke=\"#eee\"/><text x=\"8\" y=\"" << y(gbps) + 4 << "\">"
+            << static_cast<int>(gbps) << "</text>\n";
     }
     svg << "<text x=\"" << (width - right) / 2 << "\" y=\"" << height - 12 << "\">floats (n)</text>\n";
     for (std::size_t k = 0; k < names.size(); ++k) {
@@ -301,9 +325,10 @@ void write_svg(const std::string& path, const std::vector<Row>& rows, const std:
             }
         }
         const char* colour = colours[k % std::size(colours)];
-        svg << "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" << colour << "\" points=\"" << points << "\"/>\n";
-        svg << "<text x=\"" << width - right + 10 << "\" y=\"" << top + 16 * k + 10 << "\" fill=\"" << colour << "\">"
-            << names[k] << "</text>\n";
+        svg << "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" << colour << "\" points=\"" << points
+            << "\"/>\n";
+        svg << "<text x=\"" << width - right + 10 << "\" y=\"" << top + 16 * k + 10 << "\" fill=\"" << colour
+            << "\">" << names[k] << "</text>\n";
     }
     svg << "</svg>\n";
 }
@@ -314,15 +339,20 @@ int main(int argc, char** argv) {
     std::string csv_path, svg_path;
     bool quick = false;
     for (int a = 1; a < argc; ++a) {
-        if (!std::strcmp(argv[a], "--csv") && a + 1 < argc) csv_path = argv[++a];
-        else if (!std::strcmp(argv[a], "--svg") && a + 1 < argc) svg_path = argv[++a];
-        else if (!std::strcmp(argv[a], "--quick")) quick = true;
+        if (!std::strcmp(argv[a], "--csv") && a + 1 < argc)
+            csv_path = argv[++a];
+        else if (!std::strcmp(argv[a], "--svg") && a + 1 < argc)
+            svg_path = argv[++a];
+        else if (!std::strcmp(argv[a], "--quick"))
+            quick = true;
     }
     try {
         cudaDeviceProp prop{};
         check_cuda(cudaGetDeviceProperties(&prop, 0));
-        std::printf("device: %s, %d SMs, L2 %d MB; median of %d runs after %d warm-ups, inputs rotated over %zu MB\n",
-                    prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, kRuns, kWarmups, kRotationBytes >> 20);
+        std::printf(
+            "device: %s, %d SMs, L2 %d MB; median of %d runs after %d warm-ups, inputs rotated over %zu MB\n",
+            prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, kRuns, kWarmups,
+            kRotationBytes >> 20);
         const std::vector<SumKernel> kernels = sum_kernels();
         std::vector<Row> all;
         for (int p = 16; p <= (quick ? 20 : 28); p += 2) {
@@ -333,8 +363,8 @@ int main(int argc, char** argv) {
         const std::vector<Row> scale = measure_reduce_scale(442368, 128);
         std::printf("\nReduceScale on (442368, 128) floats: GB/s read + write\n");
         for (const Row& row : scale) {
-            std::printf("%-36s %10.1f us %9.0f GB/s %8.0f%% of copy%s\n", row.what.c_str(), row.ms * 1e3, row.gbps,
-                        100 * row.gbps / scale.back().gbps, row.correct ? "" : "  WRONG RESULT");
+            std::printf("%-36s %10.1f us %9.0f GB/s %8.0f%% of copy%s\n", row.what.c_str(), row.ms * 1e3,
+                        row.gbps, 100 * row.gbps / scale.back().gbps, row.correct ? "" : "  WRONG RESULT");
         }
         all.insert(all.end(), scale.begin(), scale.end());
         if (!csv_path.empty()) write_csv(csv_path, all);

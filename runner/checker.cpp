@@ -17,14 +17,16 @@ std::vector<std::string> lines_of(const std::string& text) {
 }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-    for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
+    for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+        text.replace(at, from.size(), to);
     return text;
 }
 
 std::string last_lines(const std::string& text, std::size_t count) {
     const std::vector<std::string> lines = lines_of(text);
     std::string tail;
-    for (std::size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i) tail += lines[i] + "\n";
+    for (std::size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i)
+        tail += lines[i] + "\n";
     return tail;
 }
 
@@ -71,8 +73,10 @@ std::string first_failure(const std::string& catch_output) {
         if (!inside && line.find("FAILED:") != std::string::npos) inside = true;
         if (!inside) continue;
         if (line.rfind("-------", 0) == 0 || line.rfind("=======", 0) == 0) break;
-        if (line.find("FAILED:") == std::string::npos && line.find("explicitly with message") == std::string::npos) {
-            const std::size_t indent = std::min(line.find_first_not_of(' '), std::size_t{2});  // Catch2's own indent
+        if (line.find("FAILED:") == std::string::npos &&
+            line.find("explicitly with message") == std::string::npos) {
+            const std::size_t indent =
+                std::min(line.find_first_not_of(' '), std::size_t{2});  // Catch2's own indent
             block += line.substr(std::min(indent, line.size())) + "\n";
         }
     }
@@ -81,8 +85,9 @@ std::string first_failure(const std::string& catch_output) {
 
 CheckResult check_lesson(const Course& course, const Lesson& lesson, const CheckOptions& options) {
     CheckResult result;
-    const ProcessResult build = run_process(
-        {"cmake", "--build", course.build_dir.string(), "--target", course.target(lesson)}, std::chrono::seconds(900));
+    const ProcessResult build =
+        run_process({"cmake", "--build", course.build_dir.string(), "--target", course.target(lesson)},
+                    std::chrono::seconds(900));
     result.seconds = build.seconds;
     if (build.exit_code != 0) {
         result.outcome = Outcome::compile_error;
@@ -93,19 +98,21 @@ CheckResult check_lesson(const Course& course, const Lesson& lesson, const Check
 
     // The CPU backend's own watchdog names the running thread: let it speak first.
     const auto backend_limit = std::max<long long>(1, options.time_limit.count() / 2);
-    const ProcessResult run = run_process({(course.build_dir / course.target(lesson)).string()}, options.time_limit,
-                                          {"WARPDRILL_KERNEL_TIMEOUT_S=" + std::to_string(backend_limit)});
+    const ProcessResult run =
+        run_process({(course.build_dir / course.target(lesson)).string()}, options.time_limit,
+                    {"WARPDRILL_KERNEL_TIMEOUT_S=" + std::to_string(backend_limit)});
     result.seconds += run.seconds;
     result.output = run.output;
     if (run.timed_out || run.exit_code == 124) {
         result.outcome = Outcome::timed_out;
-        result.message = last_lines(run.output, 12) + "\nThe checks did not finish in time (limit " +
-                         std::to_string(run.timed_out ? options.time_limit.count() : backend_limit) +
-                         " s) and were stopped: a loop that never ends, or threads waiting for each other forever.";
+        result.message =
+            last_lines(run.output, 12) + "\nThe checks did not finish in time (limit " +
+            std::to_string(run.timed_out ? options.time_limit.count() : backend_limit) +
+            " s) and were stopped: a loop that never ends, or threads waiting for each other forever.";
     } else if (run.signal != 0) {
         result.outcome = Outcome::crashed;
-        result.message = last_lines(run.output, 12) + "\nThe checks crashed (signal " + std::to_string(run.signal) +
-                         "): often an index past the end of a buffer.";
+        result.message = last_lines(run.output, 12) + "\nThe checks crashed (signal " +
+                         std::to_string(run.signal) + "): often an index past the end of a buffer.";
     } else if (run.exit_code == 0) {
         result.outcome = Outcome::passed;
         result.message = "all checks pass";

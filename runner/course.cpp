@@ -47,7 +47,8 @@ std::vector<std::string> read_hints(const fs::path& hints_file) {
 Course load_course(const fs::path& root, const fs::path& build_dir, const std::string& backend) {
     Course course{root, build_dir, backend, {}};
     const fs::path lessons_dir = root / "lessons";
-    if (!fs::is_directory(lessons_dir)) throw std::runtime_error("no lessons/ directory under " + root.string());
+    if (!fs::is_directory(lessons_dir))
+        throw std::runtime_error("no lessons/ directory under " + root.string());
     static const std::regex lesson_name(R"((\d\d)-[a-z0-9-]+)");
     for (const auto& entry : fs::directory_iterator(lessons_dir)) {
         const std::string name = entry.path().filename().string();

@@ -13,11 +13,11 @@ namespace fs = std::filesystem;
 
 struct Lesson {
     int number = 0;
-    std::string name;                 // "03-sequential-addressing"
-    std::string title;                // "sequential addressing", from its README
-    fs::path dir;                     // lessons/03-.../
-    std::vector<fs::path> edit_files; // the learner's kernel files
-    std::vector<std::string> hints;   // from hints.md, in order
+    std::string name;                  // "03-sequential-addressing"
+    std::string title;                 // "sequential addressing", from its README
+    fs::path dir;                      // lessons/03-.../
+    std::vector<fs::path> edit_files;  // the learner's kernel files
+    std::vector<std::string> hints;    // from hints.md, in order
     bool has_solution = false;
 };
 
@@ -29,7 +29,7 @@ struct Course {
 
     const Lesson* find(int number) const;
     std::string target(const Lesson& lesson) const;  // "lesson-03"
-    fs::path relative(const fs::path& path) const;    // for messages
+    fs::path relative(const fs::path& path) const;   // for messages
 };
 
 Course load_course(const fs::path& root, const fs::path& build_dir, const std::string& backend);

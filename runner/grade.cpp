@@ -33,8 +33,10 @@ std::string json_escape(const std::string& text) {
             case '\n': escaped += "\\n"; break;
             case '\t': escaped += "\\t"; break;
             default:
-                if (static_cast<unsigned char>(c) < 0x20) escaped += fmt::format("\\u{:04x}", static_cast<int>(c));
-                else escaped += c;
+                if (static_cast<unsigned char>(c) < 0x20)
+                    escaped += fmt::format("\\u{:04x}", static_cast<int>(c));
+                else
+                    escaped += c;
         }
     }
     return escaped;
@@ -63,26 +65,28 @@ int run_grade(App& app, const std::string& out_dir) {
     const fs::path dir = fs::absolute(out_dir);
     fs::create_directories(dir);
     std::ofstream xml(dir / "grade.xml");
-    xml << fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
-                       "<testsuite name=\"warpdrill\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n"
-                       "<properties><property name=\"backend\" value=\"{}\"/></properties>\n",
-                       graded.size(), failures, total_seconds, app.course.backend);
+    xml << fmt::format(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+        "<testsuite name=\"warpdrill\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n"
+        "<properties><property name=\"backend\" value=\"{}\"/></properties>\n",
+        graded.size(), failures, total_seconds, app.course.backend);
     std::ofstream json(dir / "grade.json");
     json << fmt::format("{{\n  \"backend\": \"{}\",\n  \"lessons\": [\n", app.course.backend);
     for (std::size_t i = 0; i < graded.size(); ++i) {
         const auto& [lesson, result] = graded[i];
-        xml << fmt::format("<testcase classname=\"warpdrill.lessons\" name=\"{}\" time=\"{:.3f}\">", lesson->name,
-                           result.seconds);
+        xml << fmt::format("<testcase classname=\"warpdrill.lessons\" name=\"{}\" time=\"{:.3f}\">",
+                           lesson->name, result.seconds);
         if (result.outcome != Outcome::passed) {
             xml << fmt::format("<failure type=\"{}\" message=\"{}\">{}</failure>", to_string(result.outcome),
                                xml_escape(to_string(result.outcome)), xml_escape(result.message));
         }
         xml << "</testcase>\n";
-        json << fmt::format("    {{\"lesson\": {}, \"name\": \"{}\", \"status\": \"{}\", \"seconds\": {:.3f}, "
-                            "\"backend\": \"{}\", \"message\": \"{}\"}}{}\n",
-                            lesson->number, lesson->name, to_string(result.outcome), result.seconds,
-                            app.course.backend, json_escape(result.outcome == Outcome::passed ? "" : result.message),
-                            i + 1 < graded.size() ? "," : "");
+        json << fmt::format(
+            "    {{\"lesson\": {}, \"name\": \"{}\", \"status\": \"{}\", \"seconds\": {:.3f}, "
+            "\"backend\": \"{}\", \"message\": \"{}\"}}{}\n",
+            lesson->number, lesson->name, to_string(result.outcome), result.seconds, app.course.backend,
+            json_escape(result.outcome == Outcome::passed ? "" : result.message),
+            i + 1 < graded.size() ? "," : "");
     }
     xml << "</testsuite>\n</testsuites>\n";
     json << "  ]\n}\n";

@@ -81,8 +81,8 @@ namespace {
 
 const Lesson& lesson_or_throw(const App& app, int number) {
     if (const Lesson* lesson = app.course.find(number)) return *lesson;
-    throw CLI::ValidationError("lesson", fmt::format("there is no lesson {} (lessons 1 to {})", number,
-                                                     app.course.lessons.size()));
+    throw CLI::ValidationError(
+        "lesson", fmt::format("there is no lesson {} (lessons 1 to {})", number, app.course.lessons.size()));
 }
 
 void print_result(const App& app, const Lesson& lesson, const CheckResult& result) {
@@ -102,9 +102,11 @@ int command_list(App& app) {
         const LessonProgress* entry = app.progress.find(lesson.name);
         const char* status = !entry || !entry->tried ? "not tried" : entry->passed ? "done" : "failing";
         const std::string gbps = entry && entry->best_gbps ? fmt::format("{:.0f}", *entry->best_gbps) : "-";
-        fmt::print("{:>2}  {:<26} {:<62} {:<10} {}\n", lesson.number, lesson.name, lesson.title, status, gbps);
+        fmt::print("{:>2}  {:<26} {:<62} {:<10} {}\n", lesson.number, lesson.name, lesson.title, status,
+                   gbps);
     }
-    fmt::print("\n{}   backend: {}\n", progress_bar(app.passed_count(), static_cast<int>(app.course.lessons.size()), 20),
+    fmt::print("\n{}   backend: {}\n",
+               progress_bar(app.passed_count(), static_cast<int>(app.course.lessons.size()), 20),
                app.backend_label());
     return 0;
 }
@@ -128,7 +130,8 @@ int command_hint(App& app, int number) {
     }
     LessonProgress& entry = app.progress.of(lesson.name);
     const int shown = std::min(entry.hints_shown, static_cast<int>(lesson.hints.size()) - 1);
-    fmt::print("Hint {} of {} for lesson {}:\n{}\n", shown + 1, lesson.hints.size(), number, lesson.hints[shown]);
+    fmt::print("Hint {} of {} for lesson {}:\n{}\n", shown + 1, lesson.hints.size(), number,
+               lesson.hints[shown]);
     entry.hints_shown = shown + 1;
     app.progress.save();
     return 0;
@@ -148,7 +151,9 @@ std::optional<std::string> starting_version(const App& app, const fs::path& file
 
 int command_reset(App& app, int number) {
     const Lesson& lesson = lesson_or_throw(app, number);
-    if (!app.assume_yes && !confirm(fmt::format("Restore lesson {}'s starting files? Yours are kept in .progress/backup/", number))) {
+    if (!app.assume_yes &&
+        !confirm(
+            fmt::format("Restore lesson {}'s starting files? Yours are kept in .progress/backup/", number))) {
         fmt::print("Nothing changed.\n");
         return 1;
     }
@@ -156,14 +161,17 @@ int command_reset(App& app, int number) {
     for (const fs::path& file : lesson.edit_files) {
         const auto original = starting_version(app, file);
         if (!original) {
-            fmt::print(stderr, "no starting version of {} found; left as it is\n", app.course.relative(file).string());
+            fmt::print(stderr, "no starting version of {} found; left as it is\n",
+                       app.course.relative(file).string());
             continue;
         }
-        const fs::path backup = app.course.root / ".progress" / "backup" / (app.course.relative(file).string() + "." + stamp);
+        const fs::path backup =
+            app.course.root / ".progress" / "backup" / (app.course.relative(file).string() + "." + stamp);
         fs::create_directories(backup.parent_path());
         fs::copy_file(file, backup, fs::copy_options::overwrite_existing);
         std::ofstream(file, std::ios::trunc) << *original;
-        fmt::print("restored {} (yours: {})\n", app.course.relative(file).string(), app.course.relative(backup).string());
+        fmt::print("restored {} (yours: {})\n", app.course.relative(file).string(),
+                   app.course.relative(backup).string());
     }
     LessonProgress& entry = app.progress.of(lesson.name);
     entry.passed = false;
@@ -177,17 +185,19 @@ int command_solution(App& app, int number) {
         fmt::print("This copy of the course has no solutions/ (your instructor keeps them).\n");
         return 1;
     }
-    if (!app.assume_yes && !confirm(fmt::format("Show the solution to lesson {}? Trying once more teaches more.", number))) {
+    if (!app.assume_yes &&
+        !confirm(fmt::format("Show the solution to lesson {}? Trying once more teaches more.", number))) {
         return 1;
     }
     for (const fs::path& file : lesson.edit_files) {
         const fs::path solution = app.course.root / "solutions" / lesson.name / file.filename();
-        const ProcessResult diff = run_process(
-            {"diff", "-u", "--label", "yours/" + app.course.relative(file).string(), "--label",
-             app.course.relative(solution).string(), file.string(), solution.string()},
-            std::chrono::seconds(30));
-        fmt::print("{}", diff.exit_code == 0 ? "(" + app.course.relative(file).string() + " matches the solution)\n"
-                                             : diff.output);
+        const ProcessResult diff =
+            run_process({"diff", "-u", "--label", "yours/" + app.course.relative(file).string(), "--label",
+                         app.course.relative(solution).string(), file.string(), solution.string()},
+                        std::chrono::seconds(30));
+        fmt::print("{}", diff.exit_code == 0
+                             ? "(" + app.course.relative(file).string() + " matches the solution)\n"
+                             : diff.output);
     }
     return 0;
 }
@@ -211,26 +221,29 @@ std::optional<double> best_gbps(const fs::path& csv, int number) {
 
 int command_bench(App& app, int number) {
     if (app.course.backend != "gpu") {
-        fmt::print(stderr, "warpdrill bench measures bandwidth on a GPU; this build uses the CPU backend.\n"
-                           "On a machine with an NVIDIA GPU and nvcc, the course builds for the GPU by itself.\n");
+        fmt::print(stderr,
+                   "warpdrill bench measures bandwidth on a GPU; this build uses the CPU backend.\n"
+                   "On a machine with an NVIDIA GPU and nvcc, the course builds for the GPU by itself.\n");
         return 2;
     }
     const std::string target = number > 0 ? app.course.target(lesson_or_throw(app, number)) : "";
     const std::string bench = target.empty() ? "gpu_bench" : "gpu_bench_" + target;
-    const ProcessResult build = run_process({"cmake", "--build", app.course.build_dir.string(), "--target", bench},
-                                            std::chrono::seconds(900));
+    const ProcessResult build = run_process(
+        {"cmake", "--build", app.course.build_dir.string(), "--target", bench}, std::chrono::seconds(900));
     if (build.exit_code != 0) {
         fmt::print("{}", build.output);
         return 1;
     }
     const fs::path out = app.course.root / ".progress" / "bench";
     fs::create_directories(out);
-    const ProcessResult run = run_process({(app.course.build_dir / "bench" / bench).string(), "--csv",
-                                           (out / "bench.csv").string(), "--svg", (out / "bench.svg").string()},
-                                          std::chrono::seconds(900));
+    const ProcessResult run =
+        run_process({(app.course.build_dir / "bench" / bench).string(), "--csv", (out / "bench.csv").string(),
+                     "--svg", (out / "bench.svg").string()},
+                    std::chrono::seconds(900));
     fmt::print("{}", run.output);
     for (const Lesson& lesson : app.course.lessons) {
-        if (const auto gbps = best_gbps(out / "bench.csv", lesson.number); gbps && (number == 0 || number == lesson.number)) {
+        if (const auto gbps = best_gbps(out / "bench.csv", lesson.number);
+            gbps && (number == 0 || number == lesson.number)) {
             LessonProgress& entry = app.progress.of(lesson.name);
             entry.best_gbps = std::max(entry.best_gbps.value_or(0.0), *gbps);
         }
@@ -284,13 +297,15 @@ int main(int argc, char** argv) {
     solution->add_option("lesson", number)->required();
     auto* bench = cli.add_subcommand("bench", "on a GPU: bandwidth of the lessons' kernels, CUB and a copy");
     bench->add_option("lesson", number, "compare this lesson's kernel (default: the solutions)");
-    auto* grade = cli.add_subcommand("grade", "check every lesson; write JUnit XML and JSON (for instructors)");
+    auto* grade =
+        cli.add_subcommand("grade", "check every lesson; write JUnit XML and JSON (for instructors)");
     grade->add_option("--out", grade_dir, "directory for grade.xml and grade.json")->capture_default_str();
     cli.require_subcommand(0, 1);
     CLI11_PARSE(cli, argc, argv);
 
     try {
-        App app{load_course(root, build_dir, WARPDRILL_ACTIVE_BACKEND), Progress(fs::path(root) / ".progress" / "progress.toml"),
+        App app{load_course(root, build_dir, WARPDRILL_ACTIVE_BACKEND),
+                Progress(fs::path(root) / ".progress" / "progress.toml"),
                 CheckOptions{std::chrono::seconds(time_limit)}, yes};
         save_pristine_copies(app.course);
         app.load_progress();

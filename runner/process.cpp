@@ -41,7 +41,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
     const auto deadline = start + limit;
     char buffer[4096];
     for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             result.timed_out = true;
             kill(-pid, SIGKILL);

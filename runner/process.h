@@ -8,10 +8,10 @@
 namespace warpdrill::runner {
 
 struct ProcessResult {
-    int exit_code = -1;     // when it exited
-    int signal = 0;         // when a signal ended it
-    bool timed_out = false; // stopped after the time limit
-    std::string output;     // stdout and stderr, interleaved
+    int exit_code = -1;      // when it exited
+    int signal = 0;          // when a signal ended it
+    bool timed_out = false;  // stopped after the time limit
+    std::string output;      // stdout and stderr, interleaved
     double seconds = 0;
 };
 

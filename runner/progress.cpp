@@ -48,7 +48,8 @@ const LessonProgress* Progress::find(const std::string& lesson) const {
 void Progress::save() const {
     toml::table lessons;
     for (const auto& [name, lesson] : lessons_) {
-        toml::table entry{{"passed", lesson.passed}, {"tried", lesson.tried}, {"hints_shown", lesson.hints_shown}};
+        toml::table entry{
+            {"passed", lesson.passed}, {"tried", lesson.tried}, {"hints_shown", lesson.hints_shown}};
         if (lesson.best_gbps) entry.insert("best_gbps", *lesson.best_gbps);
         lessons.insert(name, std::move(entry));
     }
@@ -59,7 +60,8 @@ void Progress::save() const {
     temporary += ".tmp." + std::to_string(getpid());
     {
         std::ofstream out(temporary);
-        out << "# warpdrill progress; if this file is damaged, warpdrill rebuilds it from the checks\n" << table << "\n";
+        out << "# warpdrill progress; if this file is damaged, warpdrill rebuilds it from the checks\n"
+            << table << "\n";
         out.flush();
         if (!out) throw std::runtime_error("cannot write " + temporary.string());
     }

@@ -39,9 +39,11 @@ class RawTerminal {
 // Reports when a file in the lesson's directory changes.
 class FileWatcher {
   public:
-    explicit FileWatcher(const Lesson& lesson) : lesson_(lesson), fd_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
+    explicit FileWatcher(const Lesson& lesson)
+        : lesson_(lesson), fd_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
         // Editors save in place or write a new file and rename it: watch the directory.
-        if (fd_ >= 0 && inotify_add_watch(fd_, lesson.dir.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) < 0) {
+        if (fd_ >= 0 &&
+            inotify_add_watch(fd_, lesson.dir.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) < 0) {
             close(fd_);
             fd_ = -1;
         }
@@ -80,10 +82,11 @@ class FileWatcher {
     std::map<fs::path, fs::file_time_type> snapshot_;
 };
 
-void draw(const App& app, const Lesson& lesson, const CheckResult& result, const std::string& extra, bool polling) {
+void draw(const App& app, const Lesson& lesson, const CheckResult& result, const std::string& extra,
+          bool polling) {
     fmt::print("\x1b[2J\x1b[H");  // clear the screen
-    fmt::print("warpdrill   lesson {} of {}: {}   [{}]\n", lesson.number, app.course.lessons.size(), lesson.title,
-               app.backend_label());
+    fmt::print("warpdrill   lesson {} of {}: {}   [{}]\n", lesson.number, app.course.lessons.size(),
+               lesson.title, app.backend_label());
     fmt::print("{}\n\n", progress_bar(app.passed_count(), static_cast<int>(app.course.lessons.size()), 30));
     fmt::print("Edit: ");
     for (const fs::path& file : lesson.edit_files) fmt::print("{}  ", app.course.relative(file).string());
@@ -104,7 +107,9 @@ std::string list_text(const App& app) {
     for (const Lesson& lesson : app.course.lessons) {
         const LessonProgress* entry = app.progress.find(lesson.name);
         text += fmt::format("{:>2} {:<44} {}\n", lesson.number, lesson.title,
-                            !entry || !entry->tried ? "not tried" : entry->passed ? "done" : "failing");
+                            !entry || !entry->tried ? "not tried"
+                            : entry->passed         ? "done"
+                                                    : "failing");
     }
     return text;
 }
@@ -120,7 +125,8 @@ const Lesson* next_lesson(const App& app, const Lesson& current) {
 
 int run_watch(App& app, const Lesson* start) {
     if (!start) {
-        fmt::print("Every lesson passes. Well done. (`warpdrill list`, or `warpdrill watch N` to revisit one.)\n");
+        fmt::print(
+            "Every lesson passes. Well done. (`warpdrill list`, or `warpdrill watch N` to revisit one.)\n");
         return 0;
     }
     RawTerminal terminal;
@@ -149,7 +155,8 @@ int run_watch(App& app, const Lesson* start) {
                     LessonProgress& entry = app.progress.of(lesson->name);
                     if (lesson->hints.empty()) break;
                     const int shown = std::min(entry.hints_shown, static_cast<int>(lesson->hints.size()) - 1);
-                    extra = fmt::format("Hint {} of {}:\n{}", shown + 1, lesson->hints.size(), lesson->hints[shown]);
+                    extra = fmt::format("Hint {} of {}:\n{}", shown + 1, lesson->hints.size(),
+                                        lesson->hints[shown]);
                     entry.hints_shown = shown + 1;
                     app.progress.save();
                     break;

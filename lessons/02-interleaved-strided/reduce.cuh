@@ -6,8 +6,9 @@
 
 #include "warpdrill/cuda.h"
 
-// Block b writes the sum of its blockDim.x elements of in[0, n) to block_sums[b].
-// blockDim.x is a power of two; the dynamic shared memory holds blockDim.x floats.
+// Block b writes the sum of its blockDim.x elements of in[0, n) to
+// block_sums[b]. blockDim.x is a power of two; the dynamic shared memory
+// holds blockDim.x floats.
 __global__ void reduce_interleaved_strided(const float* in, float* block_sums, int n) {
     WARPDRILL_DYNAMIC_SHARED(float, partial);
     const unsigned tid = threadIdx.x;

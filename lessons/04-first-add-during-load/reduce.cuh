@@ -5,8 +5,9 @@
 
 #include "warpdrill/cuda.h"
 
-// Block b writes the sum of its 2 * blockDim.x elements of in[0, n) to block_sums[b].
-// blockDim.x is a power of two; the dynamic shared memory holds blockDim.x floats.
+// Block b writes the sum of its 2 * blockDim.x elements of in[0, n) to
+// block_sums[b]. blockDim.x is a power of two; the dynamic shared memory
+// holds blockDim.x floats.
 __global__ void reduce_first_add(const float* in, float* block_sums, int n) {
     WARPDRILL_DYNAMIC_SHARED(float, partial);
     const unsigned tid = threadIdx.x;

@@ -4,17 +4,15 @@
 #pragma once
 
 #include "warpdrill/cuda.h"
+#include "warpdrill/reduce.cuh"
 
-// Block b writes the sum of its 2 * blockDim.x elements of in[0, n) to block_sums[b].
-// blockDim.x is a power of two; the dynamic shared memory holds blockDim.x floats. blockDim.x is at least 64.
+// Block b writes the sum of its 2 * blockDim.x elements of in[0, n) to
+// block_sums[b]. blockDim.x is a power of two, at least 64; the dynamic
+// shared memory holds blockDim.x floats.
 __global__ void reduce_unroll_last_warp(const float* in, float* block_sums, int n) {
     WARPDRILL_DYNAMIC_SHARED(float, partial);
     const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * (2 * blockDim.x) + tid;
-    const unsigned count = static_cast<unsigned>(n);
-    float sum = i < count ? in[i] : 0.0f;
-    if (i + blockDim.x < count) sum += in[i + blockDim.x];
-    partial[tid] = sum;
+    partial[tid] = warpdrill::load_sum_of_two(in, n);  // lesson 4
     __syncthreads();
 
     for (unsigned stride = blockDim.x / 2; stride > 32; stride /= 2) {

@@ -13,11 +13,7 @@ __global__ void reduce_complete_unroll(const float* in, float* block_sums, int n
     static_assert(kBlockSize >= 64 && (kBlockSize & (kBlockSize - 1)) == 0, "a power of two, at least 64");
     __shared__ float partial[kBlockSize];
     const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * (2 * kBlockSize) + tid;
-    const unsigned count = static_cast<unsigned>(n);
-    float sum = i < count ? in[i] : 0.0f;
-    if (i + kBlockSize < count) sum += in[i + kBlockSize];
-    partial[tid] = sum;
+    partial[tid] = warpdrill::load_sum_of_two(in, n);  // lesson 4
     __syncthreads();
 
     // TODO(1): the tree steps with strides kBlockSize / 2 down to 64, written

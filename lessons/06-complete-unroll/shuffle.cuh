@@ -14,9 +14,9 @@ __global__ void shuffle_swap_arrays(const int* in, int* out, int lane_mask, int 
 #pragma unroll
     for (int k = 0; k < kSwapValues; ++k) values[k] = in[t * kSwapValues + k];
 
-    // TODO: replace every values[k] with the partner lane's values[k]
-    // (__shfl_xor_sync with lane_mask and width), in a loop the compiler
-    // unrolls, so that `values` stays in registers.
+        // TODO: replace every values[k] with the partner lane's values[k]
+        // (__shfl_xor_sync with lane_mask and width), in a loop the compiler
+        // unrolls, so that `values` stays in registers.
 
 #pragma unroll
     for (int k = 0; k < kSwapValues; ++k) out[t * kSwapValues + k] = values[k];

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "warpdrill/cuda.h"
+#include "warpdrill/reduce.cuh"
 
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr int kWarpSize = 32;
@@ -41,23 +42,14 @@ __device__ float block_reduce_sum(float value) {
     return value;
 }
 
-// Lesson 4's load: two elements per thread, blockDim.x apart.
-__device__ __forceinline__ float load_two(const float* in, int n) {
-    const unsigned i = blockIdx.x * (2 * blockDim.x) + threadIdx.x;
-    const unsigned count = static_cast<unsigned>(n);
-    float sum = i < count ? in[i] : 0.0f;
-    if (i + blockDim.x < count) sum += in[i + blockDim.x];
-    return sum;
-}
-
 // Block b writes the sum of in[b * 2 * blockDim.x, (b + 1) * 2 * blockDim.x).
 __global__ void reduce_warp_shuffle(const float* in, float* block_sums, int n) {
-    const float sum = block_reduce_sum<warp_reduce_sum>(load_two(in, n));
+    const float sum = block_reduce_sum<warp_reduce_sum>(warpdrill::load_sum_of_two(in, n));
     if (threadIdx.x == 0) block_sums[blockIdx.x] = sum;
 }
 
 // The same, but thread 31 writes: after the butterfly every lane holds the sum.
 __global__ void reduce_warp_shuffle_xor(const float* in, float* block_sums, int n) {
-    const float sum = block_reduce_sum<warp_all_reduce_sum>(load_two(in, n));
+    const float sum = block_reduce_sum<warp_all_reduce_sum>(warpdrill::load_sum_of_two(in, n));
     if (threadIdx.x == kWarpSize - 1) block_sums[blockIdx.x] = sum;
 }

@@ -13,11 +13,7 @@ __global__ void reduce_complete_unroll(const float* in, float* block_sums, int n
     static_assert(kBlockSize >= 64 && (kBlockSize & (kBlockSize - 1)) == 0, "a power of two, at least 64");
     __shared__ float partial[kBlockSize];
     const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * (2 * kBlockSize) + tid;
-    const unsigned count = static_cast<unsigned>(n);
-    float sum = i < count ? in[i] : 0.0f;
-    if (i + kBlockSize < count) sum += in[i + kBlockSize];
-    partial[tid] = sum;
+    partial[tid] = warpdrill::load_sum_of_two(in, n);  // lesson 4
     __syncthreads();
 
     // begin:unrolled_tree
@@ -27,7 +23,7 @@ __global__ void reduce_complete_unroll(const float* in, float* block_sums, int n
         __syncthreads();
     }
     if (tid < 32) {
-        sum = warpdrill::last_warp_sum(partial, tid);
+        const float sum = warpdrill::last_warp_sum(partial, tid);
         if (tid == 0) block_sums[blockIdx.x] = sum;
     }
     // end:unrolled_tree

@@ -14,11 +14,12 @@ __global__ void shuffle_swap_arrays(const int* in, int* out, int lane_mask, int 
 #pragma unroll
     for (int k = 0; k < kSwapValues; ++k) values[k] = in[t * kSwapValues + k];
 
-    // begin:swap
-    // Constant indices only, so `values` stays in registers.
+        // begin:swap
+        // Constant indices only, so `values` stays in registers.
 #pragma unroll
-    for (int k = 0; k < kSwapValues; ++k) values[k] = __shfl_xor_sync(0xffffffffu, values[k], lane_mask, width);
-    // end:swap
+    for (int k = 0; k < kSwapValues; ++k)
+        values[k] = __shfl_xor_sync(0xffffffffu, values[k], lane_mask, width);
+        // end:swap
 
 #pragma unroll
     for (int k = 0; k < kSwapValues; ++k) out[t * kSwapValues + k] = values[k];

@@ -16,7 +16,8 @@ template <int kPack, int kPacksPerLane>
 __global__ void reduce_scale_warp_per_row_kernel(const float* x, float* y, int rows, int cols) {
     using RowPack = warpdrill::Pack<float, kPack>;
     const int lane = static_cast<int>(threadIdx.x % warpdrill::kWarpSize);
-    const int row = static_cast<int>(blockIdx.x * (blockDim.x / warpdrill::kWarpSize) + threadIdx.x / warpdrill::kWarpSize);
+    const int row = static_cast<int>(blockIdx.x * (blockDim.x / warpdrill::kWarpSize) +
+                                     threadIdx.x / warpdrill::kWarpSize);
     if (row >= rows) return;  // the whole warp leaves together
     const float* x_row = x + static_cast<std::size_t>(row) * cols;
     float* y_row = y + static_cast<std::size_t>(row) * cols;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tree_reduce.cuh"  // bench/: the kernel the backend's speed is measured with
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/host.h"
@@ -34,7 +35,9 @@ std::string fault_of(Body body) {
     return message;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 // ---- correct kernels ---------------------------------------------------------
 
@@ -45,20 +48,6 @@ __global__ void record_indices(uint3* thread_ids, uint3* block_ids, dim3* dims) 
     thread_ids[i] = threadIdx;
     block_ids[i] = blockIdx;
     dims[i] = blockDim;
-}
-
-template <int kBlock>
-__global__ void tree_sum(const float* in, float* block_sums, int n) {
-    __shared__ float partial[kBlock];
-    const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * kBlock + tid;
-    partial[tid] = i < static_cast<unsigned>(n) ? in[i] : 0.0f;
-    __syncthreads();
-    for (unsigned stride = kBlock / 2; stride > 0; stride /= 2) {
-        if (tid < stride) partial[tid] += partial[tid + stride];
-        __syncthreads();
-    }
-    if (tid == 0) block_sums[blockIdx.x] = partial[0];
 }
 
 __global__ void votes(const int* predicate, unsigned* ballot, int* any, int* all, int* count) {
@@ -152,7 +141,9 @@ __global__ void full_mask_in_partial_warp(int* out) {
     out[threadIdx.x] = __shfl_sync(kFull, static_cast<int>(threadIdx.x), 0);
 }
 
-__global__ void bad_width(int* out) { out[threadIdx.x] = __shfl_sync(kFull, static_cast<int>(threadIdx.x), 0, 33); }
+__global__ void bad_width(int* out) {
+    out[threadIdx.x] = __shfl_sync(kFull, static_cast<int>(threadIdx.x), 0, 33);
+}
 
 // The classic last-warp unroll from before Volta: no __syncwarp between the
 // steps, so each lane may read a neighbour's value before or after it changed.
@@ -227,7 +218,7 @@ TEST_CASE("a shared-memory tree reduction is right in every thread order", "[bac
         DeviceBuffer<float> d_in{std::span<const float>(in)};
         DeviceBuffer<float> sums(4);
         sums.poison();
-        launch(tree_sum<256>, {4, 256}, d_in.data(), sums.data(), n);
+        launch(tree_reduce<256>, {4, 256}, d_in.data(), sums.data(), n);
         warpdrill::check_launch();
         const auto got = sums.download();
         CHECK(got[0] == 256.0f * 257.0f / 2.0f);
@@ -310,7 +301,8 @@ TEST_CASE("__syncthreads() reached by only part of a block", "[backend][diagnost
     DeviceBuffer<float> out(32);
     const std::string message = fault_of([&] { launch(barrier_in_branch, {1, 32}, out.data()); });
     INFO(message);
-    CHECK(contains(message, "threads 16-31 returned from the kernel while threads 0-15 wait at __syncthreads()"));
+    CHECK(contains(message,
+                   "threads 16-31 returned from the kernel while threads 0-15 wait at __syncthreads()"));
     CHECK(contains(message, "tests/backend/test_cpu_backend.cpp:"));
 }
 
@@ -318,7 +310,8 @@ TEST_CASE("__syncthreads() at two different places", "[backend][diagnostics]") {
     DeviceBuffer<float> out(32);
     const std::string message = fault_of([&] { launch(barrier_in_both_branches, {1, 8}, out.data()); });
     INFO(message);
-    CHECK(contains(message, "threads 0, 2, 4, 6 wait at __syncthreads() at tests/backend/test_cpu_backend.cpp:"));
+    CHECK(contains(message,
+                   "threads 0, 2, 4, 6 wait at __syncthreads() at tests/backend/test_cpu_backend.cpp:"));
     CHECK(contains(message, "while threads 1, 3, 5, 7 wait at thread 1"));
 }
 
@@ -327,7 +320,8 @@ TEST_CASE("a thread that returns while others wait at a barrier", "[backend][dia
     DeviceBuffer<float> d_in{std::span<const float>(in)}, out(64);
     const std::string message = fault_of([&] { launch(early_return, {1, 64}, d_in.data(), out.data(), 40); });
     INFO(message);
-    CHECK(contains(message, "in block (0,0,0): threads 40-63 returned from the kernel while threads 0-39 wait"));
+    CHECK(contains(message,
+                   "in block (0,0,0): threads 40-63 returned from the kernel while threads 0-39 wait"));
     CHECK(contains(message, "guard the loads and stores"));
 }
 
@@ -336,7 +330,9 @@ TEST_CASE("a shuffle whose mask names a lane that returned", "[backend][diagnost
     const std::string message = fault_of([&] { launch(shuffle_with_exited_lane, {1, 32}, out.data()); });
     INFO(message);
     CHECK(contains(message, "__shfl_down_sync() at tests/backend/test_cpu_backend.cpp:"));
-    CHECK(contains(message, "names lane 31 in its mask 0xffffffff, but thread 31 (warp 0, lane 31) has already returned"));
+    CHECK(contains(
+        message,
+        "names lane 31 in its mask 0xffffffff, but thread 31 (warp 0, lane 31) has already returned"));
 }
 
 TEST_CASE("a shuffle whose other lanes wait at __syncthreads()", "[backend][diagnostics]") {
@@ -351,24 +347,29 @@ TEST_CASE("lanes of one mask at different intrinsics or widths", "[backend][diag
     DeviceBuffer<int> out(32);
     std::string message = fault_of([&] { launch(different_intrinsics, {1, 32}, out.data()); });
     INFO(message);
-    CHECK(contains(message, "lanes of one mask disagree: thread 0 (warp 0, lane 0) is at __shfl_down_sync()"));
+    CHECK(
+        contains(message, "lanes of one mask disagree: thread 0 (warp 0, lane 0) is at __shfl_down_sync()"));
     CHECK(contains(message, "thread 16 (warp 0, lane 16) is at __shfl_xor_sync()"));
     message = fault_of([&] { launch(different_widths, {1, 32}, out.data()); });
     CHECK(contains(message, "with mask 0xffffffff and width 16, but thread 16"));
 }
 
-TEST_CASE("masks that leave out the caller or name lanes that do not exist, and bad widths", "[backend][diagnostics]") {
+TEST_CASE("masks that leave out the caller or name lanes that do not exist, and bad widths",
+          "[backend][diagnostics]") {
     DeviceBuffer<int> out(48);
     std::string message = fault_of([&] { launch(mask_without_self, {1, 32}, out.data()); });
     CHECK(contains(message, "thread 1 (warp 0, lane 1): __shfl_sync() at"));
     CHECK(contains(message, "mask 0x1, which leaves out the calling lane 1"));
     message = fault_of([&] { launch(full_mask_in_partial_warp, {1, 48}, out.data()); });
-    CHECK(contains(message, "names lanes that do not exist (mask 0xffffffff, missing 0xffff0000): the block has 48 threads"));
+    CHECK(contains(
+        message,
+        "names lanes that do not exist (mask 0xffffffff, missing 0xffff0000): the block has 48 threads"));
     message = fault_of([&] { launch(bad_width, {1, 32}, out.data()); });
     CHECK(contains(message, "width 33: width must be a power of two from 1 to 32"));
 }
 
-TEST_CASE("the volatile last-warp unroll depends on thread order; __syncwarp fixes it", "[backend][diagnostics]") {
+TEST_CASE("the volatile last-warp unroll depends on thread order; __syncwarp fixes it",
+          "[backend][diagnostics]") {
     std::vector<float> in(64);
     std::iota(in.begin(), in.end(), 1.0f);
     DeviceBuffer<float> d_in{std::span<const float>(in)}, out(1);
@@ -391,6 +392,8 @@ TEST_CASE("the volatile last-warp unroll depends on thread order; __syncwarp fix
 
 TEST_CASE("a misaligned 16-byte access faults as on a GPU", "[backend][diagnostics]") {
     DeviceBuffer<float> in(64), out(32);
-    const std::string message = fault_of([&] { launch(misaligned_vector_load, {1, 32}, in.data(), out.data()); });
+    const std::string message = fault_of([&] {
+        launch(misaligned_vector_load, {1, 32}, in.data(), out.data());
+    });
     CHECK(contains(message, "thread 1 (warp 0, lane 1): misaligned 16-byte access"));
 }

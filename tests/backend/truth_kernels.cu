@@ -15,7 +15,9 @@ __global__ void read_source_lanes(const ShuffleCase* cases, int* source_lane) {
     switch (c.op) {
         case ShuffleOp::idx: got = __shfl_sync(full, lane, c.param, c.width); break;
         case ShuffleOp::up: got = __shfl_up_sync(full, lane, static_cast<unsigned>(c.param), c.width); break;
-        case ShuffleOp::down: got = __shfl_down_sync(full, lane, static_cast<unsigned>(c.param), c.width); break;
+        case ShuffleOp::down:
+            got = __shfl_down_sync(full, lane, static_cast<unsigned>(c.param), c.width);
+            break;
         case ShuffleOp::xor_: got = __shfl_xor_sync(full, lane, c.param, c.width); break;
     }
     source_lane[blockIdx.x * 32 + lane] = got;
@@ -27,7 +29,8 @@ std::vector<int> run_shuffle_cases(const std::vector<ShuffleCase>& cases) {
     warpdrill::DeviceBuffer<ShuffleCase> d_cases{std::span<const ShuffleCase>(cases)};
     warpdrill::DeviceBuffer<int> d_source_lane(cases.size() * 32);
     d_source_lane.poison();
-    warpdrill::launch(read_source_lanes, {static_cast<unsigned>(cases.size()), 32}, d_cases.data(), d_source_lane.data());
+    warpdrill::launch(read_source_lanes, {static_cast<unsigned>(cases.size()), 32}, d_cases.data(),
+                      d_source_lane.data());
     warpdrill::check_launch();
     return d_source_lane.download();
 }

@@ -39,15 +39,14 @@ struct LaunchConfig {
 
 template <class... Params, class... Args>
 void launch(void (*kernel)(Params...), const LaunchConfig& config, Args&&... args) {
-    cpu::launch(config.grid, config.block, config.dynamic_smem_bytes, kernel,
-                std::forward<Args>(args)...);
+    cpu::launch(config.grid, config.block, config.dynamic_smem_bytes, kernel, std::forward<Args>(args)...);
 }
 
 #elif defined(__CUDACC__)
 
 template <class... Params, class... Args>
 void launch(void (*kernel)(Params...), const LaunchConfig& config, Args&&... args) {
-    kernel<<<config.grid, config.block, config.dynamic_smem_bytes>>>(std::forward<Args>(args)...);
+    kernel<<<config.grid, config.block, config.dynamic_smem_bytes> > >(std::forward<Args>(args)...);
 }
 
 #endif
@@ -62,7 +61,7 @@ void launch(void (*kernel)(Params...), const LaunchConfig& config, Args&&... arg
 #define WARPDRILL_DYNAMIC_SHARED(T, name) \
     T* name = reinterpret_cast<T*>(::warpdrill::cpu::detail::dynamic_shared_memory())
 #else
-#define WARPDRILL_DYNAMIC_SHARED(T, name)                                       \
+#define WARPDRILL_DYNAMIC_SHARED(T, name)                                    \
     extern __shared__ __align__(16) unsigned char warpdrill_dynamic_smem_[]; \
     T* name = reinterpret_cast<T*>(warpdrill_dynamic_smem_)
 #endif

@@ -41,7 +41,8 @@ class DeviceBuffer {
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
     void upload(std::span<const T> host) {
-        if (host.size() > count_) throw std::length_error("DeviceBuffer::upload: more elements than the buffer holds");
+        if (host.size() > count_)
+            throw std::length_error("DeviceBuffer::upload: more elements than the buffer holds");
         check_cuda(cudaMemcpy(data_, host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
     }
     std::vector<T> download() const {

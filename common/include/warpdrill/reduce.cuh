@@ -50,6 +50,17 @@ __device__ float block_all_reduce(float value, Op op) {
     return value;
 }
 
+// Lesson 4's load: block b covers 2 * blockDim.x elements from
+// b * 2 * blockDim.x; each thread adds the two it owns, blockDim.x apart
+// (either may lie past n and count as 0).
+__device__ __forceinline__ float load_sum_of_two(const float* in, int n) {
+    const unsigned i = blockIdx.x * (2 * blockDim.x) + threadIdx.x;
+    const unsigned count = static_cast<unsigned>(n);
+    float sum = i < count ? in[i] : 0.0f;
+    if (i + blockDim.x < count) sum += in[i + blockDim.x];
+    return sum;
+}
+
 // The last six steps of a shared-memory tree, done by the first warp alone
 // (lesson 5): call with tid < 32 and 64 partial sums in partial[0, 64).
 // Returns the sum in every lane.

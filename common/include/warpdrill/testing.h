@@ -47,7 +47,8 @@ std::optional<std::string> order_dependence(Run run, std::string (*differs)(cons
     std::string difference = differs(ascending, descending);
     if (difference.empty()) return std::nullopt;
     return "the result depends on the order in which threads run, so a barrier is missing: with the "
-           "threads of each block run in ascending order and then in descending order, " + difference;
+           "threads of each block run in ascending order and then in descending order, " +
+           difference;
 #else
     (void)run;
     (void)differs;

@@ -58,13 +58,14 @@ void expect_block_sums(const BlockSumKernel& kernel, const std::vector<float>& i
         const std::size_t first = b * span;
         const auto block = std::span<const float>(input).subspan(first, std::min(span, input.size() - first));
         want[b] = reference_sum(block);
-        tolerance[b] = exact ? 0.0 : sum_tolerance(block.size(), reference_sum_abs(block), kernel.elements_per_thread);
+        tolerance[b] =
+            exact ? 0.0 : sum_tolerance(block.size(), reference_sum_abs(block), kernel.elements_per_thread);
     }
     if (const auto mismatch = first_mismatch(run.sums, want, tolerance)) {
         FAIL(kernel.name << ": " << describe(*mismatch, "block_sums") << ".\n"
-                               << block_range(kernel, mismatch->index, n, block_size) << "; "
-                               << describe_size(kernel, n, block_size, seed) << ".\nLikely cause: "
-                               << likely_cause(*mismatch) << ".\nHint: " << kernel.hint);
+                         << block_range(kernel, mismatch->index, n, block_size) << "; "
+                         << describe_size(kernel, n, block_size, seed)
+                         << ".\nLikely cause: " << likely_cause(*mismatch) << ".\nHint: " << kernel.hint);
     }
 }
 
@@ -96,7 +97,8 @@ void check_block_sums(const BlockSumKernel& kernel, int n, int block_size) {
 
     const auto dependence = order_dependence<BlockSumRun>(
         [&] { return run_block_sums(kernel, input, block_size); }, first_difference);
-    if (dependence) FAIL(kernel.name << ": " << *dependence << "; " << describe_size(kernel, n, block_size, seed));
+    if (dependence)
+        FAIL(kernel.name << ": " << *dependence << "; " << describe_size(kernel, n, block_size, seed));
     if (kernel.idea) {
         const std::string problem = kernel.idea(run.stats, block_size);
         if (!problem.empty()) FAIL(kernel.name << ": " << problem << " (block size " << block_size << ")");
@@ -181,12 +183,13 @@ void check_shuffle_exercise(const ShuffleExercise& exercise) {
             if (const auto mismatch = first_mismatch(got, want)) {
                 const std::size_t thread = mismatch->index / exercise.values_per_thread;
                 FAIL(exercise.name << " with width " << width << " and parameter " << param << ": thread "
-                                         << thread << " (lane " << thread % 32 << ", group of lanes "
-                                         << thread % 32 / width * width << "-" << thread % 32 / width * width + width - 1
-                                         << ") holds " << source_of(in, got[mismatch->index], exercise.values_per_thread)
-                                         << ", but should hold "
-                                         << source_of(in, want[mismatch->index], exercise.values_per_thread)
-                                         << " (out[" << mismatch->index << "]).\nHint: " << exercise.hint);
+                                   << thread << " (lane " << thread % 32 << ", group of lanes "
+                                   << thread % 32 / width * width << "-"
+                                   << thread % 32 / width * width + width - 1 << ") holds "
+                                   << source_of(in, got[mismatch->index], exercise.values_per_thread)
+                                   << ", but should hold "
+                                   << source_of(in, want[mismatch->index], exercise.values_per_thread)
+                                   << " (out[" << mismatch->index << "]).\nHint: " << exercise.hint);
             }
             if (const auto stats = last_launch_stats(); stats && width > 1 && stats->shuffles == 0) {
                 FAIL(exercise.name << ": the right values, but no warp shuffle moved them; use __shfl*_sync");

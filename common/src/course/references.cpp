@@ -72,7 +72,8 @@ std::vector<int> swap_arrays_reference(const std::vector<int>& in, int lane_mask
 int tree_barriers(int tree_size) { return 1 + std::countr_zero(static_cast<unsigned>(tree_size)); }
 
 std::string expect_block_barriers(const LaunchStats& stats, int per_block) {
-    if (stats.blocks == 0 || stats.block_barriers == stats.blocks * static_cast<std::uint64_t>(per_block)) return "";
+    if (stats.blocks == 0 || stats.block_barriers == stats.blocks * static_cast<std::uint64_t>(per_block))
+        return "";
     return "expected " + std::to_string(per_block) + " __syncthreads() per block, counted " +
            std::to_string(stats.block_barriers) + " in " + std::to_string(stats.blocks) + " blocks";
 }

@@ -48,12 +48,14 @@ thread_local WorkerView* this_worker = nullptr;
 
 std::string running_thread_text(const BlockRunner& block) {
     const uint3 b = block.block_idx();
-    std::string text = "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) + ")";
+    std::string text =
+        "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) + ")";
     if (const FiberThread* thread = block.running()) {
         text += ", thread " + std::to_string(thread->rank);
         const Where& last = thread->sync.where;
         if (last.line() != 0) {
-            text += ", last at the sync point at " + std::string(last.file_name()) + ":" + std::to_string(last.line());
+            text += ", last at the sync point at " + std::string(last.file_name()) + ":" +
+                    std::to_string(last.line());
         }
     }
     return text;
@@ -62,7 +64,8 @@ std::string running_thread_text(const BlockRunner& block) {
 void on_crash(int signal) {
     if (this_worker) {
         if (BlockRunner* block = this_worker->block.load()) {
-            const std::string text = "\nwarpdrill: the kernel crashed (" + std::string(signal == SIGSEGV ? "segmentation fault" : "bus error") +
+            const std::string text = "\nwarpdrill: the kernel crashed (" +
+                                     std::string(signal == SIGSEGV ? "segmentation fault" : "bus error") +
                                      ") in " + running_thread_text(*block) +
                                      ": an access outside its buffers, or a fiber stack overflow "
                                      "(raise WARPDRILL_FIBER_STACK_KB)\n";
@@ -111,7 +114,8 @@ uint3 block_index(std::uint64_t linear, dim3 grid) {
 
 }  // namespace
 
-void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body) {
+void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
+              const std::function<void()>& thread_body) {
     if (const cudaError_t error = check_config(grid, block, dynamic_smem_bytes); error != cudaSuccess) {
         set_last_error(error);
         return;

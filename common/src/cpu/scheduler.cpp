@@ -91,10 +91,22 @@ int shuffle_source_lane(SyncKind kind, int lane, int param, int width) {
     int source = lane;
     bool in_range = false;
     switch (kind) {
-        case SyncKind::shfl_up: source = lane - b; in_range = source >= max_lane; break;
-        case SyncKind::shfl_down: source = lane + b; in_range = source <= max_lane; break;
-        case SyncKind::shfl_xor: source = lane ^ b; in_range = source <= max_lane; break;
-        default: source = min_lane | (b & ~segment_mask & 31); in_range = source <= max_lane; break;
+        case SyncKind::shfl_up:
+            source = lane - b;
+            in_range = source >= max_lane;
+            break;
+        case SyncKind::shfl_down:
+            source = lane + b;
+            in_range = source <= max_lane;
+            break;
+        case SyncKind::shfl_xor:
+            source = lane ^ b;
+            in_range = source <= max_lane;
+            break;
+        default:
+            source = min_lane | (b & ~segment_mask & 31);
+            in_range = source <= max_lane;
+            break;
     }
     return in_range ? source : lane;
 }
@@ -142,8 +154,8 @@ void BlockRunner::start_threads() {
     for (int rank = 0; rank < thread_count_; ++rank) {
         FiberThread& thread = threads_[rank];
         const unsigned r = static_cast<unsigned>(rank);
-        thread.vars = {{r % block.x, r / block.x % block.y, r / (block.x * block.y)},
-                       block_idx_, block, shape_.grid};
+        thread.vars = {
+            {r % block.x, r / block.x % block.y, r / (block.x * block.y)}, block_idx_, block, shape_.grid};
         thread.rank = rank;
         thread.state = ThreadState::ready;
         thread.fiber = ctx::fiber(std::allocator_arg, CachedStackAllocator{&stacks_},
@@ -197,8 +209,8 @@ unsigned BlockRunner::block_sync(SyncKind kind, int predicate, const Where& wher
     return static_cast<unsigned>(self.result);
 }
 
-std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, int param,
-                                     std::uint64_t bits, const Where& where) {
+std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
+                                     const Where& where) {
     FiberThread& self = *running_;
     const int lane = self.rank % kWarpSize;
     const std::string call = std::string(name_of(kind)) + " at " + where_text(where);
@@ -262,7 +274,7 @@ bool BlockRunner::complete_warp_sync_from(int rank) {
             fault(call + " names lane " + std::to_string(lane) + " in its mask " + hex(mine.mask) + ", but " +
                   describe_thread(base + lane) + " has already returned from the kernel");
         }
-        if (is_block_kind(other.sync.kind)) return false;  // may still arrive, or a deadlock
+        if (is_block_kind(other.sync.kind)) return false;     // may still arrive, or a deadlock
         if (!same_intrinsic(mine, other.sync)) return false;  // may still arrive, or a mismatch
     }
     complete_warp_sync(base, mine.mask);
@@ -291,9 +303,12 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
         }
         thread.state = ThreadState::ready;
     }
-    if (first.kind == SyncKind::syncwarp) ++stats_.warp_syncs;
-    else if (is_shuffle(first.kind)) ++stats_.shuffles;
-    else ++stats_.votes;
+    if (first.kind == SyncKind::syncwarp)
+        ++stats_.warp_syncs;
+    else if (is_shuffle(first.kind))
+        ++stats_.shuffles;
+    else
+        ++stats_.votes;
 }
 
 bool BlockRunner::complete_block_barrier() {
@@ -314,8 +329,9 @@ bool BlockRunner::complete_block_barrier() {
         std::vector<int> elsewhere;
         std::ranges::copy_if(waiting, std::back_inserter(elsewhere), std::not_fn(at_first));
         std::erase_if(waiting, std::not_fn(at_first));
-        fault("threads " + ranges(waiting) + " wait at " + name_of(first.kind) + " at " + where_text(first.where) +
-              " while threads " + ranges(elsewhere) + " wait at " + describe_wait(elsewhere.front()) +
+        fault("threads " + ranges(waiting) + " wait at " + name_of(first.kind) + " at " +
+              where_text(first.where) + " while threads " + ranges(elsewhere) + " wait at " +
+              describe_wait(elsewhere.front()) +
               ": every thread of a block must reach the same __syncthreads(); a barrier inside a branch "
               "that only some threads take never completes on a GPU");
     }
@@ -354,9 +370,9 @@ void BlockRunner::report_deadlock() const {
                       " and waits for lane " + std::to_string(lane) + ", but " + describe_wait(base + lane) +
                       ": the lanes of a warp intrinsic's mask must all reach it");
             }
-            fault("lanes of one mask disagree: " + describe_wait(thread.rank) + " with mask " + hex(mine.mask) +
-                  (is_shuffle(mine.kind) ? " and width " + std::to_string(mine.width) : "") + ", but " +
-                  describe_wait(base + lane) + " with mask " + hex(theirs.mask) +
+            fault("lanes of one mask disagree: " + describe_wait(thread.rank) + " with mask " +
+                  hex(mine.mask) + (is_shuffle(mine.kind) ? " and width " + std::to_string(mine.width) : "") +
+                  ", but " + describe_wait(base + lane) + " with mask " + hex(theirs.mask) +
                   (is_shuffle(theirs.kind) ? " and width " + std::to_string(theirs.width) : "") +
                   ": every lane of a mask must call the same intrinsic with the same mask and width");
         }
@@ -370,7 +386,8 @@ std::string BlockRunner::describe_thread(int rank) const {
     const FiberThread& thread = threads_[rank];
     std::string text = "thread " + std::to_string(rank);
     if (shape_.block.y * shape_.block.z > 1) text += " (threadIdx " + dims(thread.vars.thread_idx) + ")";
-    return text + " (warp " + std::to_string(rank / kWarpSize) + ", lane " + std::to_string(rank % kWarpSize) + ")";
+    return text + " (warp " + std::to_string(rank / kWarpSize) + ", lane " +
+           std::to_string(rank % kWarpSize) + ")";
 }
 
 std::string BlockRunner::describe_wait(int rank) const {
@@ -391,7 +408,8 @@ void BlockRunner::fault_here(const std::string& what) const {
 namespace {
 BlockRunner& block_of_caller() {
     if (!current_block || !current_block->running()) {
-        throw KernelFault("a CUDA device intrinsic was called outside a kernel launched with warpdrill::launch");
+        throw KernelFault(
+            "a CUDA device intrinsic was called outside a kernel launched with warpdrill::launch");
     }
     return *current_block;
 }
@@ -401,7 +419,8 @@ unsigned block_sync(SyncKind kind, int predicate, const Where& where) {
     return block_of_caller().block_sync(kind, predicate, where);
 }
 
-std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits, const Where& where) {
+std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
+                        const Where& where) {
     return block_of_caller().warp_sync(kind, mask, width, param, bits, where);
 }
 

@@ -52,7 +52,8 @@ std::optional<Mismatch> first_mismatch(std::span<const float> got, std::span<con
 
 std::optional<Mismatch> first_mismatch(std::span<const int> got, std::span<const int> want) {
     for (std::size_t i = 0; i < want.size(); ++i) {
-        if (got[i] != want[i]) return Mismatch{i, static_cast<double>(got[i]), static_cast<double>(want[i]), 0.0};
+        if (got[i] != want[i])
+            return Mismatch{i, static_cast<double>(got[i]), static_cast<double>(want[i]), 0.0};
     }
     return std::nullopt;
 }

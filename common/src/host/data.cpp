@@ -27,7 +27,8 @@ std::vector<float> random_small_integers(std::size_t n, std::uint64_t seed) {
     std::uniform_int_distribution<int> magnitude(1, 8);
     std::bernoulli_distribution negative(0.5);
     std::vector<float> values(n);
-    std::ranges::generate(values, [&] { return static_cast<float>(negative(rng) ? -magnitude(rng) : magnitude(rng)); });
+    std::ranges::generate(
+        values, [&] { return static_cast<float>(negative(rng) ? -magnitude(rng) : magnitude(rng)); });
     return values;
 }
 

@@ -17,7 +17,11 @@ TEST_CASE("lesson 1: reduce_interleaved_divergent sums every block", "[lesson01]
 }
 
 TEST_CASE("lesson 1: shuffle_broadcast sends one lane's value to its group", "[lesson01][shuffle]") {
-    check_shuffle_exercise({"shuffle_broadcast", 1, {0, 1, 3, 5, 31, 33, -1}, launch_shuffle, broadcast_reference,
+    check_shuffle_exercise({"shuffle_broadcast",
+                            1,
+                            {0, 1, 3, 5, 31, 33, -1},
+                            launch_shuffle,
+                            broadcast_reference,
                             "__shfl_sync(0xffffffff, value, src_lane, width): the hardware takes src_lane "
                             "modulo width within each group"});
 }

@@ -6,7 +6,8 @@
 namespace warpdrill::course {
 
 BlockSumKernel block_sum_kernel() {
-    return dynamic_shared_block_sums(reduce_interleaved_strided, "reduce_interleaved_strided", 1, {32, 64, 128, 256, 512});
+    return dynamic_shared_block_sums(reduce_interleaved_strided, "reduce_interleaved_strided", 1,
+                                     {32, 64, 128, 256, 512});
 }
 
 void launch_shuffle(const int* in, int* out, int threads, int param, int width) {

@@ -7,7 +7,9 @@ using namespace warpdrill::course;
 
 TEST_CASE("lesson 4: reduce_first_add sums every block", "[lesson04][reduce]") {
     BlockSumKernel kernel = block_sum_kernel();
-    kernel.hint = "each block covers 2 * blockDim.x elements starting at blockIdx.x * 2 * blockDim.x; both loads need their own bounds check";
+    kernel.hint =
+        "each block covers 2 * blockDim.x elements starting at blockIdx.x * 2 * blockDim.x; both loads need "
+        "their own bounds check";
     kernel.idea = [](const warpdrill::LaunchStats& stats, int block_size) {
         return expect_block_barriers(stats, tree_barriers(block_size));
     };
@@ -15,6 +17,11 @@ TEST_CASE("lesson 4: reduce_first_add sums every block", "[lesson04][reduce]") {
 }
 
 TEST_CASE("lesson 4: shuffle_rotate", "[lesson04][shuffle]") {
-    check_shuffle_exercise({"shuffle_rotate", 1, {0, 1, 3, 5, 17, 31}, launch_shuffle, rotate_reference,
-                            "__shfl_sync(0xffffffff, value, (lane + shift) % width, width) with lane = threadIdx.x % 32"});
+    check_shuffle_exercise(
+        {"shuffle_rotate",
+         1,
+         {0, 1, 3, 5, 17, 31},
+         launch_shuffle,
+         rotate_reference,
+         "__shfl_sync(0xffffffff, value, (lane + shift) % width, width) with lane = threadIdx.x % 32"});
 }

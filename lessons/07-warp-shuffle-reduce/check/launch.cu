@@ -7,7 +7,8 @@ namespace warpdrill::course {
 // The kernels use static shared memory only; the helper's dynamic shared
 // memory goes unused.
 BlockSumKernel block_sum_kernel() {
-    return dynamic_shared_block_sums(reduce_warp_shuffle, "reduce_warp_shuffle", 2, {32, 64, 128, 256, 512, 1024});
+    return dynamic_shared_block_sums(reduce_warp_shuffle, "reduce_warp_shuffle", 2,
+                                     {32, 64, 128, 256, 512, 1024});
 }
 
 BlockSumKernel block_sum_kernel_xor() {

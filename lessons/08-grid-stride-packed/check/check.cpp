@@ -17,7 +17,8 @@ using namespace warpdrill::course;
 namespace {
 
 const char* kHint =
-    "a grid-stride loop over n / 4 packs (start at this thread's global index, step by gridDim.x * blockDim.x), "
+    "a grid-stride loop over n / 4 packs (start at this thread's global index, step by gridDim.x * "
+    "blockDim.x), "
     "then the last n % 4 elements one by one";
 
 float sum_on_device(const std::vector<float>& input) {
@@ -30,9 +31,10 @@ void expect_sum(const std::vector<float>& input, float got, double tolerance, st
     if (std::isnan(want) && std::isnan(got)) return;
     if (!(std::fabs(got - want) <= tolerance)) {
         std::ostringstream text;
-        text << "device_sum = " << got << ", but the reference is " << want << " (off by " << std::fabs(got - want)
-             << ", tolerance " << tolerance << "); n = " << input.size() << " (n % 4 = " << input.size() % 4
-             << "), input seed " << seed << " (WARPDRILL_SEED=" << seed << " replays it).\nHint: " << kHint;
+        text << "device_sum = " << got << ", but the reference is " << want << " (off by "
+             << std::fabs(got - want) << ", tolerance " << tolerance << "); n = " << input.size()
+             << " (n % 4 = " << input.size() % 4 << "), input seed " << seed << " (WARPDRILL_SEED=" << seed
+             << " replays it).\nHint: " << kHint;
         if (got == 0.0f) text << ".\nA result of exactly 0: did the loops add anything?";
         FAIL(text.str());
     }
@@ -46,13 +48,15 @@ TEST_CASE("lesson 8: reduce_grid_stride sums random floats of every size", "[les
     for (int n : {1, 3, 4, 5, 31, 32, 33, 255, 256, 257, 1000, 4099, (1 << 20) + 3, 1 << 22}) {
         const std::uint64_t seed = fresh_seed();
         const std::vector<float> input = random_floats(static_cast<std::size_t>(n), seed);
-        const double tolerance = sum_tolerance(input.size(), reference_sum_abs(input), max_elements_per_thread(n));
+        const double tolerance =
+            sum_tolerance(input.size(), reference_sum_abs(input), max_elements_per_thread(n));
         expect_sum(input, sum_on_device(input), tolerance, seed);
         if (cpu_backend && n < (1 << 20)) {
             const auto dependence = order_dependence<float>(
                 [&] { return sum_on_device(input); },
                 +[](const float& a, const float& b) {
-                    return a == b ? std::string() : "the sum was " + std::to_string(a) + " and then " + std::to_string(b);
+                    return a == b ? std::string()
+                                  : "the sum was " + std::to_string(a) + " and then " + std::to_string(b);
                 });
             if (dependence) FAIL(*dependence);
         }

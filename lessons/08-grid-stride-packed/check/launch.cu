@@ -33,8 +33,9 @@ float device_sum(const float* d_in, int n) {
     if (n < 0) throw std::invalid_argument("device_sum: n = " + std::to_string(n) + " is negative");
     if (n == 0) return 0.0f;
     if (reinterpret_cast<std::uintptr_t>(d_in) % sizeof(FloatPack) != 0) {
-        throw std::invalid_argument("device_sum: the input must be 16-byte aligned for 4-float loads; "
-                                    "cudaMalloc's pointers are, a pointer into the middle of a buffer may not be");
+        throw std::invalid_argument(
+            "device_sum: the input must be 16-byte aligned for 4-float loads; "
+            "cudaMalloc's pointers are, a pointer into the middle of a buffer may not be");
     }
     const int blocks = first_pass_blocks(n);
     DeviceBuffer<float> partials(static_cast<std::size_t>(blocks));

@@ -42,24 +42,28 @@ void check_reduce_scale(const char* name, ReduceScale reduce_scale, std::vector<
     const std::vector<double> want = reference(x, rows, cols);
     std::vector<double> tolerance(want.size());
     // Two roundings: 1 / abs_max and the product.
-    for (std::size_t i = 0; i < want.size(); ++i) tolerance[i] = 2.5 * FLT_EPSILON * std::fabs(want[i]) + 1e-30;
+    for (std::size_t i = 0; i < want.size(); ++i)
+        tolerance[i] = 2.5 * FLT_EPSILON * std::fabs(want[i]) + 1e-30;
     if (const auto mismatch = first_mismatch(y, want, tolerance)) {
         const std::size_t row = mismatch->index / static_cast<std::size_t>(cols);
-        FAIL(name << ": " << describe(*mismatch, "y") << ", row " << row << " column "
-                  << mismatch->index % static_cast<std::size_t>(cols) << " of a (" << rows << ", " << cols
-                  << ") matrix; input seed " << seed << ".\nLikely cause: " << likely_cause(*mismatch)
-                  << ".\nHint: each lane handles columns (k * 32 + lane) * kPack; every lane needs the row's "
-                     "abs-max (warp_all_reduce with Max), and columns past cols are neither loaded nor stored");
+        FAIL(name
+             << ": " << describe(*mismatch, "y") << ", row " << row << " column "
+             << mismatch->index % static_cast<std::size_t>(cols) << " of a (" << rows << ", " << cols
+             << ") matrix; input seed " << seed << ".\nLikely cause: " << likely_cause(*mismatch)
+             << ".\nHint: each lane handles columns (k * 32 + lane) * kPack; every lane needs the row's "
+                "abs-max (warp_all_reduce with Max), and columns past cols are neither loaded nor stored");
     }
 }
 
 void check_shapes(const char* name, ReduceScale reduce_scale) {
     INFO("backend: " << backend_name());
-    const int shapes[][2] = {{1, 1}, {3, 5}, {7, 32}, {33, 128}, {100, 130}, {9, 1023}, {5, 1024}, {1000, 256}};
+    const int shapes[][2] = {{1, 1},     {3, 5},    {7, 32},   {33, 128},
+                             {100, 130}, {9, 1023}, {5, 1024}, {1000, 256}};
     for (const auto& [rows, cols] : shapes) {
         const std::uint64_t seed = fresh_seed();
-        check_reduce_scale(name, reduce_scale, random_floats(static_cast<std::size_t>(rows) * cols, seed, -3.0f, 3.0f),
-                           rows, cols, seed);
+        check_reduce_scale(name, reduce_scale,
+                           random_floats(static_cast<std::size_t>(rows) * cols, seed, -3.0f, 3.0f), rows,
+                           cols, seed);
     }
 }
 
@@ -82,9 +86,9 @@ TEST_CASE("lesson 9: zero rows, NaN, infinity, and shapes it refuses", "[lesson0
     const int rows = 4, cols = 96;
     const std::uint64_t seed = fresh_seed();
     std::vector<float> x = random_floats(rows * cols, seed);
-    std::fill(x.begin(), x.begin() + cols, 0.0f);                  // row 0: zeros stay zeros
-    x[1 * cols + 17] = std::numeric_limits<float>::quiet_NaN();    // row 1: NaN stays NaN, the rest scale
-    x[2 * cols + 50] = std::numeric_limits<float>::infinity();     // row 2: finite values become 0
+    std::fill(x.begin(), x.begin() + cols, 0.0f);                // row 0: zeros stay zeros
+    x[1 * cols + 17] = std::numeric_limits<float>::quiet_NaN();  // row 1: NaN stays NaN, the rest scale
+    x[2 * cols + 50] = std::numeric_limits<float>::infinity();   // row 2: finite values become 0
     check_reduce_scale("reduce_scale_warp_per_row", reduce_scale_warp_per_row, x, rows, cols, seed);
 
     DeviceBuffer<float> big(2 * 2048);

@@ -13,13 +13,15 @@ namespace {
 constexpr int kWarpsPerBlock = 4;
 constexpr int kMaxCols = 1024;
 
-bool aligned(const void* pointer, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0; }
+bool aligned(const void* pointer, std::size_t bytes) {
+    return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0;
+}
 
 template <int kPack, int kPacksPerLane>
 void launch_warp_per_row(const float* x, float* y, int rows, int cols) {
     const unsigned blocks = static_cast<unsigned>((rows + kWarpsPerBlock - 1) / kWarpsPerBlock);
-    launch(reduce_scale_warp_per_row_kernel<kPack, kPacksPerLane>, {blocks, kWarpsPerBlock * kWarpSize}, x, y, rows,
-           cols);
+    launch(reduce_scale_warp_per_row_kernel<kPack, kPacksPerLane>, {blocks, kWarpsPerBlock * kWarpSize}, x, y,
+           rows, cols);
 }
 
 // The fewest packs per lane that hold the row: each instantiation keeps its
@@ -54,12 +56,13 @@ void reduce_scale_warp_per_row(const float* x, float* y, int rows, int cols) {
     check_shape("reduce_scale_warp_per_row", rows, cols);
     if (cols > kMaxCols) {
         throw std::invalid_argument("reduce_scale_warp_per_row: " + std::to_string(cols) +
-                                    " columns do not fit one warp's registers (at most " + std::to_string(kMaxCols) +
-                                    "): use reduce_scale_block_per_row");
+                                    " columns do not fit one warp's registers (at most " +
+                                    std::to_string(kMaxCols) + "): use reduce_scale_block_per_row");
     }
     if (rows == 0 || cols == 0) return;
     // 16-byte packs need every row to start on a 16-byte boundary.
-    if (cols % 4 == 0 && aligned(x, 16) && aligned(y, 16)) return dispatch_packs_per_lane<4>(x, y, rows, cols);
+    if (cols % 4 == 0 && aligned(x, 16) && aligned(y, 16))
+        return dispatch_packs_per_lane<4>(x, y, rows, cols);
     dispatch_packs_per_lane<1>(x, y, rows, cols);
 }
 

@@ -18,11 +18,13 @@ template <class Kernel>
 BlockSumKernel dynamic_shared_block_sums(Kernel kernel, std::string name, int elements_per_thread,
                                          std::vector<int> block_sizes) {
     BlockSumKernel described{std::move(name), elements_per_thread, std::move(block_sizes), {}, {}, {}};
-    described.launch = [kernel, elements_per_thread](const float* in, float* block_sums, int n, int block_size) {
+    described.launch = [kernel, elements_per_thread](const float* in, float* block_sums, int n,
+                                                     int block_size) {
         const int span = block_size * elements_per_thread;
         const unsigned blocks = static_cast<unsigned>((n + span - 1) / span);
         if (blocks == 0) return;
-        launch(kernel, {blocks, static_cast<unsigned>(block_size), block_size * sizeof(float)}, in, block_sums, n);
+        launch(kernel, {blocks, static_cast<unsigned>(block_size), block_size * sizeof(float)}, in,
+               block_sums, n);
     };
     return described;
 }

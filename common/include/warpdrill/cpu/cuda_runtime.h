@@ -31,7 +31,9 @@
 #define __shared__ static thread_local
 
 // ---- vector types, with CUDA's sizes and alignments ------------------------
-struct uint3 { unsigned x, y, z; };
+struct uint3 {
+    unsigned x, y, z;
+};
 struct dim3 {
     unsigned x = 1, y = 1, z = 1;
     constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
@@ -40,7 +42,9 @@ struct dim3 {
 };
 
 #define WARPDRILL_VECTOR_TYPE(T, name, align, ...) \
-    struct alignas(align) name { T __VA_ARGS__; };
+    struct alignas(align) name {                   \
+        T __VA_ARGS__;                             \
+    };
 WARPDRILL_VECTOR_TYPE(float, float2, 8, x, y)
 WARPDRILL_VECTOR_TYPE(float, float4, 16, x, y, z, w)
 WARPDRILL_VECTOR_TYPE(double, double2, 16, x, y)
@@ -143,9 +147,20 @@ inline constexpr int warpSize = 32;
 // ---- sync points: implemented by the scheduler (scheduler.cpp) ----------------
 namespace warpdrill::cpu::detail {
 
+// The first four are block barriers, the rest warp intrinsics.
 enum class SyncKind : std::uint8_t {
-    syncthreads, syncthreads_count, syncthreads_and, syncthreads_or,  // the block
-    syncwarp, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all  // the warp
+    syncthreads,
+    syncthreads_count,
+    syncthreads_and,
+    syncthreads_or,
+    syncwarp,
+    shfl_idx,
+    shfl_up,
+    shfl_down,
+    shfl_xor,
+    ballot,
+    any,
+    all,
 };
 using Where = std::source_location;
 
@@ -235,13 +250,15 @@ template <warpdrill::cpu::detail::Shuffleable T>
 T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
                  const std::source_location& where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
-    return from_bits<T>(warp_sync(SyncKind::shfl_up, mask, width, static_cast<int>(delta), to_bits(var), where));
+    return from_bits<T>(
+        warp_sync(SyncKind::shfl_up, mask, width, static_cast<int>(delta), to_bits(var), where));
 }
 template <warpdrill::cpu::detail::Shuffleable T>
 T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
                    const std::source_location& where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
-    return from_bits<T>(warp_sync(SyncKind::shfl_down, mask, width, static_cast<int>(delta), to_bits(var), where));
+    return from_bits<T>(
+        warp_sync(SyncKind::shfl_down, mask, width, static_cast<int>(delta), to_bits(var), where));
 }
 template <warpdrill::cpu::detail::Shuffleable T>
 T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize,
@@ -304,9 +321,10 @@ T atomic_update(T* address, Update update) {
 }
 }  // namespace warpdrill::cpu::detail
 
-#define WARPDRILL_ATOMIC(name, T, expr)                                            \
-    inline T name(T* address, T val) {                                             \
-        return warpdrill::cpu::detail::atomic_update(address, [val]([[maybe_unused]] T old) { return expr; }); \
+#define WARPDRILL_ATOMIC(name, T, expr)                                                               \
+    inline T name(T* address, T val) {                                                                \
+        return warpdrill::cpu::detail::atomic_update(address,                                         \
+                                                     [val]([[maybe_unused]] T old) { return expr; }); \
     }
 WARPDRILL_ATOMIC(atomicAdd, int, old + val)
 WARPDRILL_ATOMIC(atomicAdd, unsigned, old + val)
@@ -329,11 +347,11 @@ WARPDRILL_ATOMIC(atomicExch, unsigned long long, val)
 WARPDRILL_ATOMIC(atomicExch, float, val)
 #undef WARPDRILL_ATOMIC
 
-#define WARPDRILL_ATOMIC_CAS(T)                                            \
-    inline T atomicCAS(T* address, T compare, T val) {                     \
-        warpdrill::cpu::detail::count_atomic();                            \
+#define WARPDRILL_ATOMIC_CAS(T)                                             \
+    inline T atomicCAS(T* address, T compare, T val) {                      \
+        warpdrill::cpu::detail::count_atomic();                             \
         std::atomic_ref<T>(*address).compare_exchange_strong(compare, val); \
-        return compare;                                                    \
+        return compare;                                                     \
     }
 WARPDRILL_ATOMIC_CAS(int)
 WARPDRILL_ATOMIC_CAS(unsigned)
