@@ -46,7 +46,9 @@ void launch(void (*kernel)(Params...), const LaunchConfig& config, Args&&... arg
 
 template <class... Params, class... Args>
 void launch(void (*kernel)(Params...), const LaunchConfig& config, Args&&... args) {
-    kernel<<<config.grid, config.block, config.dynamic_smem_bytes> > >(std::forward<Args>(args)...);
+    // clang-format off
+    kernel<<<config.grid, config.block, config.dynamic_smem_bytes>>>(std::forward<Args>(args)...);
+    // clang-format on
 }
 
 #endif
