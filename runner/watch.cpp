@@ -23,6 +23,7 @@ class RawTerminal {
         if (!active_) return;
         termios raw = saved_;
         raw.c_lflag &= static_cast<tcflag_t>(~(ICANON | ECHO));
+        raw.c_oflag |= OPOST | ONLCR;  // "\n" still starts a new line
         raw.c_cc[VMIN] = 0;
         raw.c_cc[VTIME] = 0;
         tcsetattr(STDIN_FILENO, TCSANOW, &raw);
