@@ -10,6 +10,7 @@
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/host.h"
+#include "warpdrill/pack.cuh"
 
 using warpdrill::DeviceBuffer;
 using warpdrill::launch;
@@ -396,4 +397,18 @@ TEST_CASE("a misaligned 16-byte access faults as on a GPU", "[backend][diagnosti
         launch(misaligned_vector_load, {1, 32}, in.data(), out.data());
     });
     CHECK(contains(message, "thread 1 (warp 0, lane 1): misaligned 16-byte access"));
+}
+
+namespace {
+__global__ void misaligned_pack(const float* in, float* out) {
+    const auto pack = warpdrill::load_pack<float, 4>(in + 1);
+    out[threadIdx.x] = pack.values[0];
+}
+}  // namespace
+
+TEST_CASE("a misaligned Pack names the line that loads it", "[backend][diagnostics]") {
+    DeviceBuffer<float> in(64), out(32);
+    const std::string message = fault_of([&] { launch(misaligned_pack, {1, 32}, in.data(), out.data()); });
+    INFO(message);
+    CHECK(contains(message, "misaligned 16-byte access at tests/backend/test_cpu_backend.cpp:"));
 }

@@ -13,20 +13,28 @@ struct alignas(sizeof(T) * N) Pack {
     T values[N];
 };
 
-template <class T, int N>
-__device__ __forceinline__ Pack<T, N> load_pack(const T* address) {
+// On the CPU backend the caller's file and line come along, for the message.
 #if defined(WARPDRILL_BACKEND_CPU)
-    cpu::detail::check_alignment(address, sizeof(Pack<T, N>), std::source_location::current());
+#define WARPDRILL_CALLER , const std::source_location& where = std::source_location::current()
+#define WARPDRILL_CHECK_ALIGNMENT(address, bytes) cpu::detail::check_alignment(address, bytes, where)
+#else
+#define WARPDRILL_CALLER
+#define WARPDRILL_CHECK_ALIGNMENT(address, bytes)
 #endif
+
+template <class T, int N>
+__device__ __forceinline__ Pack<T, N> load_pack(const T* address WARPDRILL_CALLER) {
+    WARPDRILL_CHECK_ALIGNMENT(address, sizeof(Pack<T, N>));
     return *reinterpret_cast<const Pack<T, N>*>(address);
 }
 
 template <class T, int N>
-__device__ __forceinline__ void store_pack(T* address, const Pack<T, N>& pack) {
-#if defined(WARPDRILL_BACKEND_CPU)
-    cpu::detail::check_alignment(address, sizeof(Pack<T, N>), std::source_location::current());
-#endif
+__device__ __forceinline__ void store_pack(T* address, const Pack<T, N>& pack WARPDRILL_CALLER) {
+    WARPDRILL_CHECK_ALIGNMENT(address, sizeof(Pack<T, N>));
     *reinterpret_cast<Pack<T, N>*>(address) = pack;
 }
+
+#undef WARPDRILL_CALLER
+#undef WARPDRILL_CHECK_ALIGNMENT
 
 }  // namespace warpdrill
