@@ -64,7 +64,7 @@ struct Mismatch {
 };
 
 // The first element where |got - want| > tolerance[i]; NaN passes only where
-// the reference is NaN too.
+// the reference is NaN too, an infinity only where it is the same infinity.
 std::optional<Mismatch> first_mismatch(std::span<const float> got, std::span<const double> want,
                                        std::span<const double> tolerance);
 std::optional<Mismatch> first_mismatch(std::span<const int> got, std::span<const int> want);

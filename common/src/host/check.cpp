@@ -43,6 +43,7 @@ std::optional<LaunchStats> last_launch_stats() {
 std::optional<Mismatch> first_mismatch(std::span<const float> got, std::span<const double> want,
                                        std::span<const double> tolerance) {
     for (std::size_t i = 0; i < want.size(); ++i) {
+        if (static_cast<double>(got[i]) == want[i]) continue;      // exact, infinities included
         if (std::isnan(want[i]) && std::isnan(got[i])) continue;  // NaN in, NaN out
         const double error = std::fabs(static_cast<double>(got[i]) - want[i]);
         if (!(error <= tolerance[i])) return Mismatch{i, got[i], want[i], tolerance[i]};

@@ -35,7 +35,8 @@ int block_count(const BlockSumKernel& kernel, int n, int block_size);
 void check_block_sums(const BlockSumKernel& kernel, int n, int block_size);
 // Sums of whole numbers, which float adds exactly: any difference is an element lost or counted twice.
 void check_block_sums_exact(const BlockSumKernel& kernel, int n, int block_size);
-// A NaN in the input makes its own block's sum NaN and leaves the others alone.
+// A NaN in the input makes its own block's sum NaN, an infinity its own
+// block's sum infinite, and the other blocks are left alone.
 void check_block_sums_nan(const BlockSumKernel& kernel, int n, int block_size);
 // Runs all of the above over the sizes a lesson must handle.
 void check_block_sum_lesson(const BlockSumKernel& kernel);
