@@ -213,19 +213,20 @@ std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, in
                                      const Where& where) {
     FiberThread& self = *running_;
     const int lane = self.rank % kWarpSize;
-    const std::string call = std::string(name_of(kind)) + " at " + where_text(where);
+    // Built only on the way to a fault: this runs for every lane of every shuffle.
+    const auto call = [&] { return std::string(name_of(kind)) + " at " + where_text(where); };
     if (!(mask >> lane & 1u)) {
-        fault_here(call + " was called with mask " + hex(mask) + ", which leaves out the calling lane " +
+        fault_here(call() + " was called with mask " + hex(mask) + ", which leaves out the calling lane " +
                    std::to_string(lane) + ": every calling lane must be in its mask");
     }
     const unsigned missing = mask & ~existing_lanes(self.rank / kWarpSize);
     if (missing) {
-        fault_here(call + " names lanes that do not exist (mask " + hex(mask) + ", missing " + hex(missing) +
+        fault_here(call() + " names lanes that do not exist (mask " + hex(mask) + ", missing " + hex(missing) +
                    "): the block has " + std::to_string(thread_count_) +
                    " threads, so its last warp is partial; use a mask of the lanes that exist");
     }
     if (is_shuffle(kind) && (width < 1 || width > kWarpSize)) {
-        fault_here(call + " was called with width " + std::to_string(width) +
+        fault_here(call() + " was called with width " + std::to_string(width) +
                    ": width must be a power of two from 1 to 32");
     }
     self.sync = {kind, mask, width, param, bits, where};
@@ -266,12 +267,11 @@ bool BlockRunner::complete_warp_syncs() {
 bool BlockRunner::complete_warp_sync_from(int rank) {
     const SyncPoint& mine = threads_[rank].sync;
     const int base = rank / kWarpSize * kWarpSize;
-    const std::string call = describe_wait(rank);
     for (int lane = 0; lane < kWarpSize; ++lane) {
         if (!(mine.mask >> lane & 1u)) continue;
         const FiberThread& other = threads_[base + lane];
         if (other.state == ThreadState::exited) {
-            fault(call + " names lane " + std::to_string(lane) + " in its mask " + hex(mine.mask) + ", but " +
+            fault(describe_wait(rank) + " names lane " + std::to_string(lane) + " in its mask " + hex(mine.mask) + ", but " +
                   describe_thread(base + lane) + " has already returned from the kernel");
         }
         if (is_block_kind(other.sync.kind)) return false;     // may still arrive, or a deadlock
