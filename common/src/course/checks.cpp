@@ -97,7 +97,7 @@ void check_block_sums(const BlockSumKernel& kernel, int n, int block_size) {
     if (!cpu_backend || n == 0) return;
 
     const auto dependence = order_dependence<BlockSumRun>(
-        [&] { return run_block_sums(kernel, input, block_size); }, first_difference);
+        run, [&] { return run_block_sums(kernel, input, block_size); }, first_difference);
     if (dependence)
         FAIL(kernel.name << ": " << *dependence << "; " << describe_size(kernel, n, block_size, seed));
     if (kernel.idea) {

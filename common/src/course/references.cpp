@@ -78,6 +78,15 @@ std::string expect_block_barriers(const LaunchStats& stats, int per_block) {
            std::to_string(stats.block_barriers) + " in " + std::to_string(stats.blocks) + " blocks";
 }
 
+std::string expect_tree_barriers(const LaunchStats& stats, int block_size) {
+    std::string problem = expect_block_barriers(stats, tree_barriers(block_size));
+    if (!problem.empty()) {
+        problem += ": one after the load and one after every step of the tree, reached by every thread of the "
+                   "block (outside the if), because each step reads what the step before wrote";
+    }
+    return problem;
+}
+
 std::string expect_fewer_barriers(const LaunchStats& stats, int block_size) {
     const int steps_above_warp = std::max(0, std::countr_zero(static_cast<unsigned>(block_size)) - 6);
     std::string problem = expect_block_barriers(stats, 1 + steps_above_warp);

@@ -11,7 +11,7 @@ TEST_CASE("lesson 1: reduce_interleaved_divergent sums every block", "[lesson01]
         "every step must wait for the previous one (__syncthreads() after each step, reached by all "
         "threads), only threads with tid % (2 * stride) == 0 add, and thread 0 writes the result";
     kernel.idea = [](const warpdrill::LaunchStats& stats, int block_size) {
-        return expect_block_barriers(stats, tree_barriers(block_size));
+        return expect_tree_barriers(stats, block_size);
     };
     check_block_sum_lesson(kernel);
 }

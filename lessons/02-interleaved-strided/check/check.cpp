@@ -11,7 +11,7 @@ TEST_CASE("lesson 2: reduce_interleaved_strided sums every block", "[lesson02][r
         "index = 2 * stride * tid; only threads with index < blockDim.x add; __syncthreads() after every "
         "step, outside the if";
     kernel.idea = [](const warpdrill::LaunchStats& stats, int block_size) {
-        return expect_block_barriers(stats, tree_barriers(block_size));
+        return expect_tree_barriers(stats, block_size);
     };
     check_block_sum_lesson(kernel);
 }

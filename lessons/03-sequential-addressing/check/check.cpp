@@ -11,7 +11,7 @@ TEST_CASE("lesson 3: reduce_sequential sums every block", "[lesson03][reduce]") 
         "the stride starts at blockDim.x / 2 and halves; threads with tid < stride add partial[tid + "
         "stride]; __syncthreads() after every step";
     kernel.idea = [](const warpdrill::LaunchStats& stats, int block_size) {
-        return expect_block_barriers(stats, tree_barriers(block_size));
+        return expect_tree_barriers(stats, block_size);
     };
     check_block_sum_lesson(kernel);
 }

@@ -11,7 +11,7 @@ TEST_CASE("lesson 4: reduce_first_add sums every block", "[lesson04][reduce]") {
         "each block covers 2 * blockDim.x elements starting at blockIdx.x * 2 * blockDim.x; both loads need "
         "their own bounds check";
     kernel.idea = [](const warpdrill::LaunchStats& stats, int block_size) {
-        return expect_block_barriers(stats, tree_barriers(block_size));
+        return expect_tree_barriers(stats, block_size);
     };
     check_block_sum_lesson(kernel);
 }

@@ -21,6 +21,8 @@ std::vector<int> swap_arrays_reference(const std::vector<int>& in, int lane_mask
 
 // A shared-memory tree over a block: one barrier after the load, one per step.
 int tree_barriers(int tree_size);
+// "" when every block passed tree_barriers(block_size) __syncthreads().
+std::string expect_tree_barriers(const LaunchStats& stats, int block_size);
 // "" when the launch passed `per_block` __syncthreads() in every block.
 std::string expect_block_barriers(const LaunchStats& stats, int per_block);
 // "" when the last warp of the tree used __syncwarp() instead of __syncthreads():
