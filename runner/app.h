@@ -20,6 +20,11 @@ struct App {
     // The first lesson whose checks have not passed, or null when all pass.
     const Lesson* first_unfinished() const;
     int passed_count() const;
+    // "not tried", "done" or "failing", from the progress.
+    const char* status(const Lesson& lesson) const;
+    // The next hint, as "Hint k of n:\n...", and records that it was shown;
+    // the last hint again once all were shown; "" for a lesson without hints.
+    std::string next_hint(const Lesson& lesson);
     // Loads the progress; a damaged file is rebuilt by running every lesson's checks.
     void load_progress();
     std::string backend_label() const;

@@ -46,6 +46,20 @@ int App::passed_count() const {
     return passed;
 }
 
+const char* App::status(const Lesson& lesson) const {
+    const LessonProgress* entry = progress.find(lesson.name);
+    return !entry || !entry->tried ? "not tried" : entry->passed ? "done" : "failing";
+}
+
+std::string App::next_hint(const Lesson& lesson) {
+    if (lesson.hints.empty()) return "";
+    LessonProgress& entry = progress.of(lesson.name);
+    const int shown = std::min(entry.hints_shown, static_cast<int>(lesson.hints.size()) - 1);
+    entry.hints_shown = shown + 1;
+    progress.save();
+    return fmt::format("Hint {} of {}:\n{}", shown + 1, lesson.hints.size(), lesson.hints[shown]);
+}
+
 void App::load_progress() {
     std::string message;
     if (progress.load(message)) return;
@@ -100,10 +114,9 @@ int command_list(App& app) {
     fmt::print("{:>2}  {:<26} {:<62} {:<10} {}\n", "#", "lesson", "idea", "status", "best GB/s");
     for (const Lesson& lesson : app.course.lessons) {
         const LessonProgress* entry = app.progress.find(lesson.name);
-        const char* status = !entry || !entry->tried ? "not tried" : entry->passed ? "done" : "failing";
         const std::string gbps = entry && entry->best_gbps ? fmt::format("{:.0f}", *entry->best_gbps) : "-";
-        fmt::print("{:>2}  {:<26} {:<62} {:<10} {}\n", lesson.number, lesson.name, lesson.title, status,
-                   gbps);
+        fmt::print("{:>2}  {:<26} {:<62} {:<10} {}\n", lesson.number, lesson.name, lesson.title,
+                   app.status(lesson), gbps);
     }
     fmt::print("\n{}   backend: {}\n",
                progress_bar(app.passed_count(), static_cast<int>(app.course.lessons.size()), 20),
@@ -123,17 +136,8 @@ int command_check(App& app, int number) {
 }
 
 int command_hint(App& app, int number) {
-    const Lesson& lesson = lesson_or_throw(app, number);
-    if (lesson.hints.empty()) {
-        fmt::print("Lesson {} has no hints.\n", number);
-        return 0;
-    }
-    LessonProgress& entry = app.progress.of(lesson.name);
-    const int shown = std::min(entry.hints_shown, static_cast<int>(lesson.hints.size()) - 1);
-    fmt::print("Hint {} of {} for lesson {}:\n{}\n", shown + 1, lesson.hints.size(), number,
-               lesson.hints[shown]);
-    entry.hints_shown = shown + 1;
-    app.progress.save();
+    const std::string hint = app.next_hint(lesson_or_throw(app, number));
+    fmt::print("{}\n", hint.empty() ? fmt::format("Lesson {} has no hints.", number) : hint);
     return 0;
 }
 

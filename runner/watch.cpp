@@ -106,11 +106,7 @@ void draw(const App& app, const Lesson& lesson, const CheckResult& result, const
 std::string list_text(const App& app) {
     std::string text;
     for (const Lesson& lesson : app.course.lessons) {
-        const LessonProgress* entry = app.progress.find(lesson.name);
-        text += fmt::format("{:>2} {:<44} {}\n", lesson.number, lesson.title,
-                            !entry || !entry->tried ? "not tried"
-                            : entry->passed         ? "done"
-                                                    : "failing");
+        text += fmt::format("{:>2} {:<44} {}\n", lesson.number, lesson.title, app.status(lesson));
     }
     return text;
 }
@@ -152,16 +148,7 @@ int run_watch(App& app, const Lesson* start) {
                 case 'q': return 0;
                 case 'r': recheck = true; break;
                 case 'l': extra = list_text(app); break;
-                case 'h': {
-                    LessonProgress& entry = app.progress.of(lesson->name);
-                    if (lesson->hints.empty()) break;
-                    const int shown = std::min(entry.hints_shown, static_cast<int>(lesson->hints.size()) - 1);
-                    extra = fmt::format("Hint {} of {}:\n{}", shown + 1, lesson->hints.size(),
-                                        lesson->hints[shown]);
-                    entry.hints_shown = shown + 1;
-                    app.progress.save();
-                    break;
-                }
+                case 'h': extra = app.next_hint(*lesson); break;
                 case 'n':
                     if (result.outcome == Outcome::passed) {
                         switch_to = next_lesson(app, *lesson);
