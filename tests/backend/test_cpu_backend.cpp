@@ -293,6 +293,8 @@ TEST_CASE("launches that break CUDA's limits fail with CUDA's error codes", "[ba
     launch(read_dynamic_shared, {1, 32, 48 * 1024 + 1}, out.data());
     CHECK(cudaGetLastError() == cudaErrorInvalidValue);
     launch(read_dynamic_shared, {0, 32}, out.data());
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+    launch(read_dynamic_shared, {1, 0}, out.data());
     CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
     CHECK(cudaGetLastError() == cudaSuccess);
     CHECK_THROWS_AS(warpdrill::check_cuda(cudaErrorInvalidValue), warpdrill::CudaError);
@@ -302,9 +304,8 @@ TEST_CASE("__syncthreads() reached by only part of a block", "[backend][diagnost
     DeviceBuffer<float> out(32);
     const std::string message = fault_of([&] { launch(barrier_in_branch, {1, 32}, out.data()); });
     INFO(message);
-    CHECK(contains(message,
-                   "threads 16-31 returned from the kernel while threads 0-15 wait at __syncthreads()"));
-    CHECK(contains(message, "tests/backend/test_cpu_backend.cpp:"));
+    CHECK(contains(message, "threads 0-15 wait at __syncthreads() at tests/backend/test_cpu_backend.cpp:"));
+    CHECK(contains(message, "which threads 16-31 never reached: it sits inside the branch `if (threadIdx.x < 16)"));
 }
 
 TEST_CASE("__syncthreads() at two different places", "[backend][diagnostics]") {
@@ -321,9 +322,10 @@ TEST_CASE("a thread that returns while others wait at a barrier", "[backend][dia
     DeviceBuffer<float> d_in{std::span<const float>(in)}, out(64);
     const std::string message = fault_of([&] { launch(early_return, {1, 64}, d_in.data(), out.data(), 40); });
     INFO(message);
-    CHECK(contains(message,
-                   "in block (0,0,0): threads 40-63 returned from the kernel while threads 0-39 wait"));
-    CHECK(contains(message, "guard the loads and stores"));
+    CHECK(contains(message, "in block (0,0,0): threads 0-39 wait at __syncthreads()"));
+    CHECK(contains(message, "which threads 40-63 never reached: they returned from the kernel at "
+                            "tests/backend/test_cpu_backend.cpp:"));
+    CHECK(contains(message, "(`if (i >= n) return;`)"));
 }
 
 TEST_CASE("a shuffle whose mask names a lane that returned", "[backend][diagnostics]") {

@@ -16,6 +16,7 @@
 #include <source_location>
 #include <tuple>
 #include <type_traits>
+#include <vector>
 
 #include "warpdrill/cpu/backend.h"
 
@@ -178,8 +179,23 @@ std::byte* dynamic_shared_memory();
 // misaligned, as a GPU would stop with cudaErrorMisalignedAddress.
 void check_alignment(const void* address, std::size_t alignment, const Where& where);
 
-void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
-              const std::function<void()>& thread_body);
+// A pointer argument of a launch, so that a fault can name the buffer as the
+// kernel does ("partials[3]").
+struct KernelArgument {
+    std::uintptr_t value = 0;
+    std::size_t element_size = 0;
+    int index = 0;
+};
+
+void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body,
+              const void* kernel, std::vector<KernelArgument> pointers);
+
+template <class T>
+void note_pointer_argument(std::vector<KernelArgument>& pointers, const T& value, int index) {
+    if constexpr (std::is_pointer_v<T> && std::is_object_v<std::remove_pointer_t<T>>) {
+        pointers.push_back({reinterpret_cast<std::uintptr_t>(value), sizeof(std::remove_pointer_t<T>), index});
+    }
+}
 
 template <class T>
 std::uint64_t to_bits(const T& value) {
@@ -204,7 +220,11 @@ template <class... Params, class... Args>
 void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, void (*kernel)(Params...),
             Args&&... args) {
     const std::tuple<std::decay_t<Params>...> params(std::forward<Args>(args)...);
-    detail::run_grid(grid, block, dynamic_smem_bytes, [&] { std::apply(kernel, params); });
+    std::vector<detail::KernelArgument> pointers;
+    int index = 0;
+    std::apply([&](const auto&... param) { (detail::note_pointer_argument(pointers, param, index++), ...); }, params);
+    detail::run_grid(grid, block, dynamic_smem_bytes, [&] { std::apply(kernel, params); },
+                     reinterpret_cast<const void*>(kernel), std::move(pointers));
 }
 
 }  // namespace warpdrill::cpu
@@ -305,13 +325,17 @@ T __shfl_xor(T, Rest...) {
     static_assert(sizeof(T) == 0, "__shfl_xor was removed in CUDA 9: use __shfl_xor_sync(mask, ...)");
 }
 
+// The two fences differ in order only so that the backend's instrumentation
+// (access.h) can tell them apart: only __threadfence() orders two blocks.
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_acq_rel); }
 
 // ---- atomics: real ones, since blocks run on several OS threads ---------------
 namespace warpdrill::cpu::detail {
+// Always inlined, so that the backend's instrumentation sees the atomic at the
+// kernel's own line.
 template <class T, class Update>
-T atomic_update(T* address, Update update) {
+[[gnu::always_inline]] inline T atomic_update(T* address, Update update) {
     count_atomic();
     std::atomic_ref<T> target(*address);
     T old = target.load();
@@ -322,7 +346,7 @@ T atomic_update(T* address, Update update) {
 }  // namespace warpdrill::cpu::detail
 
 #define WARPDRILL_ATOMIC(name, T, expr)                                                               \
-    inline T name(T* address, T val) {                                                                \
+    [[gnu::always_inline]] inline T name(T* address, T val) {                                         \
         return warpdrill::cpu::detail::atomic_update(address,                                         \
                                                      [val]([[maybe_unused]] T old) { return expr; }); \
     }
@@ -348,7 +372,7 @@ WARPDRILL_ATOMIC(atomicExch, float, val)
 #undef WARPDRILL_ATOMIC
 
 #define WARPDRILL_ATOMIC_CAS(T)                                             \
-    inline T atomicCAS(T* address, T compare, T val) {                      \
+    [[gnu::always_inline]] inline T atomicCAS(T* address, T compare, T val) { \
         warpdrill::cpu::detail::count_atomic();                             \
         std::atomic_ref<T>(*address).compare_exchange_strong(compare, val); \
         return compare;                                                     \
