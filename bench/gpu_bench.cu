@@ -121,16 +121,28 @@ SumFn cub_sum(const float* in, float* out, Count count) {
     };
 }
 
-// A set of input buffers that together exceed L2 many times over.
+// A set of input buffers that together exceed L2 many times over. Each holds
+// one random tile of up to 2^24 floats, repeated: the content does not change
+// the timing, and 2^31 random floats would take minutes to draw.
 struct RotatingInputs {
+    static constexpr std::size_t kTile = std::size_t{1} << 24;
     std::vector<std::unique_ptr<DeviceBuffer<float>>> buffers;
-    std::vector<float> first;  // the host copy of buffer 0, for the reference
+    double sum = 0;      // of one buffer's values, for the reference
+    double sum_abs = 0;  // for the tolerance
 
-    RotatingInputs(std::size_t n, std::uint64_t seed) : first(warpdrill::random_floats(n, seed)) {
+    RotatingInputs(std::size_t n, std::uint64_t seed) {
+        const std::vector<float> tile = warpdrill::random_floats(std::min(n, kTile), seed);
         const std::size_t count = std::clamp<std::size_t>(kRotationBytes / (n * sizeof(float)), 2, 4096);
         for (std::size_t b = 0; b < count; ++b) {
             buffers.push_back(std::make_unique<DeviceBuffer<float>>(n));
-            buffers.back()->upload(first);  // same values: the content does not change the timing
+            for (std::size_t first = 0; first < n; first += tile.size()) {
+                const std::size_t size = std::min(tile.size(), n - first);
+                check_cuda(cudaMemcpy(buffers.back()->data() + first, tile.data(), size * sizeof(float),
+                                      cudaMemcpyHostToDevice));
+                if (b > 0) continue;
+                sum += warpdrill::reference_sum(std::span(tile).first(size));
+                sum_abs += warpdrill::reference_sum_abs(std::span(tile).first(size));
+            }
         }
     }
     const float* at(int run) const { return buffers[static_cast<std::size_t>(run) % buffers.size()]->data(); }
@@ -172,9 +184,8 @@ struct Row {
 // Sum kernels, CUB and the copy at one size.
 std::vector<Row> measure_size(std::size_t n, const std::vector<SumKernel>& kernels) {
     const RotatingInputs inputs(n, warpdrill::fresh_seed());
-    const double want = warpdrill::reference_sum(inputs.first);
-    const double tolerance =
-        warpdrill::sum_tolerance(n, warpdrill::reference_sum_abs(inputs.first), n / 1024 + 64);
+    const double want = inputs.sum;
+    const double tolerance = warpdrill::sum_tolerance(n, inputs.sum_abs, n / 1024 + 64);
     const double bytes = static_cast<double>(n) * sizeof(float);
     DeviceBuffer<float> scratch(n / 256 + 4096);
     DeviceBuffer<float> out(1);

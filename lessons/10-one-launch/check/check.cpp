@@ -191,7 +191,7 @@ void check_sum(Workspace& workspace, const std::vector<float>& input, int blocks
 std::string order_name(int run) {
     switch (run) {
         case 0: return "the first run";
-        case 1: return "a second run, the same";
+        case 1: return "a second run";
         case 2: return "a run with each block's threads in descending order";
         default: return "a run with each block's threads in a shuffled order";
     }
@@ -312,7 +312,7 @@ TEST_CASE("lesson 10: NaN and infinity reach the sum", "[lesson10][reduce]") {
     }
 }
 
-TEST_CASE("lesson 10: a misaligned input is refused", "[lesson10][reduce]") {
+TEST_CASE("lesson 10: a misaligned input and a negative count are refused", "[lesson10][reduce]") {
     DeviceBuffer<float> buffer(64);
     DeviceBuffer<float> partials(1);
     DeviceBuffer<unsigned> tickets(1);
@@ -384,7 +384,16 @@ TEST_CASE("lesson 10: more than 2^31 floats, on a GPU with the memory", "[lesson
     }
     const int blocks = one_launch_blocks(PastIntInput::n);
     Workspace workspace(blocks);
-    const Run run = workspace.run(input->values, PastIntInput::n, blocks);
+    std::optional<Run> finished;
+    try {
+        finished = workspace.run(input->values, PastIntInput::n, blocks);
+    } catch (const CudaError& error) {
+        FAIL("reduce_one_launch failed on n = " << PastIntInput::n << " (2^31 + 7) floats, a grid of "
+                                                << blocks_text(blocks) << ": " << error.what()
+                                                << ".\nLikely cause: an index of 2^31 or more that does not "
+                                                   "fit in an int wrapped around to a negative one.");
+    }
+    const Run& run = *finished;
     if (run.sum != PastIntInput::sum) {
         FAIL("reduce_one_launch: *sum = " << value_text(run.sum) << ", but the input, n = " << PastIntInput::n
                                           << " zeros but for 1, 2, 4 and 8 at in[5], in[2^31 + 2], in[n - 3] "
