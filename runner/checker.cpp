@@ -83,6 +83,22 @@ std::string first_failure(const std::string& catch_output) {
     return block.empty() ? last_lines(catch_output, 30) : block;
 }
 
+std::string warnings(const std::string& catch_output) {
+    std::string notes;
+    bool inside = false;  // in the indented lines after "file:line: warning:"
+    for (const std::string& line : lines_of(catch_output)) {
+        if (line.ends_with(": warning:")) {
+            inside = true;
+            if (!notes.empty()) notes += "\n";
+        } else if (inside && line.rfind("  ", 0) == 0) {
+            notes += line.substr(2) + "\n";
+        } else {
+            inside = false;
+        }
+    }
+    return notes;
+}
+
 CheckResult check_lesson(const Course& course, const Lesson& lesson, const CheckOptions& options) {
     CheckResult result;
     const ProcessResult build =
@@ -116,6 +132,7 @@ CheckResult check_lesson(const Course& course, const Lesson& lesson, const Check
     } else if (run.exit_code == 0) {
         result.outcome = Outcome::passed;
         result.message = "all checks pass";
+        result.notes = warnings(run.output);
     } else {
         result.outcome = Outcome::failed;
         result.message = first_failure(run.output);

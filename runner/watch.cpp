@@ -94,6 +94,7 @@ void draw(const App& app, const Lesson& lesson, const CheckResult& result, const
     fmt::print("\n\n");
     if (result.outcome == Outcome::passed) {
         fmt::print("PASSED: every check of lesson {} passes. Press n for the next lesson.\n", lesson.number);
+        if (!result.notes.empty()) fmt::print("\n{}", result.notes);
     } else {
         fmt::print("{}:\n{}\n", to_string(result.outcome), result.message);
     }

@@ -65,6 +65,12 @@ __global__ void add_everywhere(int* counter, float* total, unsigned* maximum) {
     atomicMax(maximum, blockIdx.x * blockDim.x + threadIdx.x);
 }
 
+// Each thread counts with atomicInc up to `limit` and with atomicDec down from it.
+__global__ void wrapping_counters(unsigned* up, unsigned* down, unsigned limit) {
+    atomicInc(up, limit);
+    atomicDec(down, limit);
+}
+
 __global__ void read_dynamic_shared(float* out) {
     WARPDRILL_DYNAMIC_SHARED(float, cache);
     out[threadIdx.x] = cache[threadIdx.x];
@@ -260,6 +266,40 @@ TEST_CASE("atomics are atomic across blocks that run on different OS threads", "
     CHECK(total.download()[0] == 64 * 128 * 0.5f);
     CHECK(maximum.download()[0] == 64 * 128 - 1);
     CHECK(warpdrill::cpu::last_launch_stats().atomics == 3 * 64 * 128);
+}
+
+TEST_CASE("atomicInc and atomicDec wrap as CUDA's do", "[backend]") {
+    DeviceBuffer<unsigned> up(1);
+    DeviceBuffer<unsigned> down(1);
+    cudaMemset(up.data(), 0, sizeof(unsigned));
+    cudaMemset(down.data(), 0, sizeof(unsigned));
+    // 0, 1, ..., 9, 0, ...: 64 * 32 increments leave 2048 % 10; from 0 down,
+    // the first decrement wraps to 9, so 2048 of them leave 9 - 2047 % 10.
+    launch(wrapping_counters, {64, 32}, up.data(), down.data(), 9u);
+    warpdrill::check_launch();
+    CHECK(up.download()[0] == 2048 % 10);
+    CHECK(down.download()[0] == 9 - 2047 % 10);
+    // A value above the limit: atomicInc stores 0, atomicDec stores the limit.
+    const unsigned above = 100;
+    up.upload(std::span<const unsigned>(&above, 1));
+    down.upload(std::span<const unsigned>(&above, 1));
+    launch(wrapping_counters, {1, 1}, up.data(), down.data(), 9u);
+    warpdrill::check_launch();
+    CHECK(up.download()[0] == 0);
+    CHECK(down.download()[0] == 9);
+}
+
+TEST_CASE("occupancy: the blocks one multiprocessor holds", "[backend]") {
+    int blocks = 0;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_dynamic_shared, 256, 0) == cudaSuccess);
+    CHECK(blocks == 8);
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_dynamic_shared, 32, 0) == cudaSuccess);
+    CHECK(blocks == 32);
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_dynamic_shared, 64, 40 * 1024) ==
+          cudaSuccess);
+    CHECK(blocks == 5);
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_dynamic_shared, 1025, 0) ==
+          cudaErrorInvalidValue);
 }
 
 TEST_CASE("dynamic shared memory starts poisoned", "[backend]") {

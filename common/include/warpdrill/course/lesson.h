@@ -4,6 +4,7 @@
 // every lesson is judged the same way and explains failures the same way.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -72,5 +73,16 @@ int max_elements_per_thread(int n);
 // Lesson 9: y = x / max|x| per row of a row-major (rows, cols) matrix.
 void reduce_scale_block_per_row(const float* d_x, float* d_y, int rows, int cols);
 void reduce_scale_warp_per_row(const float* d_x, float* d_y, int rows, int cols);
+
+// Lesson 10: one launch of `blocks` blocks of kOneLaunchBlockSize threads
+// writes the sum of d_in[0, n) to *d_sum, each block writing d_partials[block]
+// and taking a ticket from *d_tickets (0 before the launch and after it).
+inline constexpr int kOneLaunchBlockSize = 256;
+void one_launch_sum(const float* d_in, std::int64_t n, float* d_partials, unsigned* d_tickets, float* d_sum,
+                    int blocks);
+// The blocks that fill the GPU once; fewer when n needs fewer.
+int one_launch_blocks(std::int64_t n);
+// The given variant: each block atomicAdds its sum to *d_sum, which must be 0.
+void atomic_add_sum(const float* d_in, std::int64_t n, float* d_sum, int blocks);
 
 }  // namespace warpdrill::course

@@ -6,6 +6,7 @@
 // Include "warpdrill/cuda.h", not this file.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -123,6 +124,20 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+// The GPU this backend imitates holds 2048 threads and 32 blocks on each
+// multiprocessor (sm_80, sm_90); registers and static shared memory are not
+// modelled, dynamic shared memory is (at most 48 KB a block, 228 KB an SM).
+template <class Kernel>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, Kernel, int blockSize,
+                                                          std::size_t dynamicSMemSize) {
+    if (!numBlocks || blockSize <= 0 || blockSize > 1024 || dynamicSMemSize > 48 * 1024)
+        return cudaErrorInvalidValue;
+    const int by_threads = 2048 / ((blockSize + 31) / 32 * 32);
+    const int by_shared = dynamicSMemSize == 0 ? 32 : static_cast<int>(228 * 1024 / dynamicSMemSize);
+    *numBlocks = std::min({32, by_threads, by_shared});
+    return cudaSuccess;
+}
 
 // ---- built-in variables -------------------------------------------------------
 namespace warpdrill::cpu::detail {
@@ -369,6 +384,10 @@ WARPDRILL_ATOMIC(atomicExch, int, val)
 WARPDRILL_ATOMIC(atomicExch, unsigned, val)
 WARPDRILL_ATOMIC(atomicExch, unsigned long long, val)
 WARPDRILL_ATOMIC(atomicExch, float, val)
+// CUDA's wrapping counters: atomicInc counts 0, 1, ..., val, 0, ...;
+// atomicDec counts down and wraps from 0 (or from above val) to val.
+WARPDRILL_ATOMIC(atomicInc, unsigned, old >= val ? 0u : old + 1)
+WARPDRILL_ATOMIC(atomicDec, unsigned, old == 0 || old > val ? val : old - 1)
 #undef WARPDRILL_ATOMIC
 
 #define WARPDRILL_ATOMIC_CAS(T)                                             \
