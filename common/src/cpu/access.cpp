@@ -27,12 +27,13 @@ std::atomic<std::uint64_t> block_runs{0};
 bool is_write(AccessKind kind) { return kind == AccessKind::write || kind == AccessKind::atomic_write; }
 bool is_atomic(AccessKind kind) { return kind == AccessKind::atomic_read || kind == AccessKind::atomic_write; }
 
+// "read it", "wrote it", ... with what the access was.
 const char* verb(AccessKind kind) {
     switch (kind) {
-        case AccessKind::read: return "read";
-        case AccessKind::write: return "wrote";
-        case AccessKind::atomic_read: return "read atomically";
-        case AccessKind::atomic_write: return "updated atomically";
+        case AccessKind::read: return "read it";
+        case AccessKind::write: return "wrote it";
+        case AccessKind::atomic_read: return "read it (atomic or volatile)";
+        case AccessKind::atomic_write: return "updated it (atomic or volatile)";
     }
     return "?";
 }
@@ -307,8 +308,8 @@ std::string BlockAccesses::describe(const Access& access) const {
 void BlockAccesses::race(const Element& element, const Access& before, const Access& now) {
     const std::vector<SourcePlace> places = source_places({before.code, now.code});
     std::ostringstream text;
-    text << "race on " << name_of(element) << ": " << describe(now) << " " << verb(now.kind) << " it at "
-         << place_with_text(places[1]) << "\n  after " << describe(before) << " " << verb(before.kind) << " it at "
+    text << "race on " << name_of(element) << ": " << describe(now) << " " << verb(now.kind) << " at "
+         << place_with_text(places[1]) << "\n  after " << describe(before) << " " << verb(before.kind) << " at "
          << place_with_text(places[0]) << "\n  and nothing orders the two: ";
     if (before.block != now.block) {
         const std::string writer = dims(block_of(is_write(before.kind) ? before.block : now.block, grid_.grid()));
