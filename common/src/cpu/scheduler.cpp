@@ -292,7 +292,7 @@ std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, in
 void BlockRunner::fail_running(const std::string& what) {
     FiberThread& self = *running_;
     try {
-        fault_here(what);
+        fault(what);  // the message names the threads itself
     } catch (...) {
         thread_error_ = std::current_exception();
     }
@@ -578,7 +578,9 @@ void index_out_of_bounds(const char* array_type, long long index, const char* fi
                        " at " + path + ":" + std::to_string(line);
     const std::string code = source_line(path, line);
     if (!code.empty()) text += ": `" + code + "`";
-    if (current_block && current_block->running()) current_block->fail_running(text);
+    if (current_block && current_block->running()) {
+        current_block->fail_running(current_block->describe_thread(current_block->running()->rank) + ": " + text);
+    }
     std::fprintf(stderr, "warpdrill: %s\n", text.c_str());  // host code: say so and go on, as C++ would
 }
 
