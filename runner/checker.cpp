@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "process.h"
+#include "sanitizer.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -136,6 +137,15 @@ CheckResult check_lesson(const Course& course, const Lesson& lesson, const Check
     } else {
         result.outcome = Outcome::failed;
         result.message = first_failure(run.output);
+    }
+    if (course.backend == "gpu" && (result.outcome == Outcome::failed || result.outcome == Outcome::crashed)) {
+        // The GPU says little of why: let compute-sanitizer look, and say what it found first.
+        std::string found;
+        for (const std::string& finding :
+             explain_with_sanitizer(course.build_dir / course.target(lesson), options.time_limit / 2)) {
+            found += finding + "\n";
+        }
+        if (!found.empty()) result.message = found + "\n" + result.message;
     }
     return result;
 }
