@@ -20,7 +20,7 @@ constexpr std::size_t kWord = 4;
 // How far past the end of a __shared__ array an access still counts as that
 // array's (padding up to the next variable), rather than someone else's.
 constexpr std::uintptr_t kSharedMargin = 64;
-constexpr std::size_t kRaceCheckedBytes = std::size_t{4} << 20;
+constexpr std::size_t kRaceCheckedBytes = std::size_t{256} << 10;
 
 std::atomic<std::uint64_t> block_runs{0};
 
@@ -267,7 +267,7 @@ BlockAccesses::Element BlockAccesses::classify(std::uintptr_t address, std::size
         }
         out_of_bounds(bytes, kind, code, what);
     }
-    // Races are looked for in buffers of up to a million words: outputs,
+    // Races are looked for in buffers of up to 64 Ki words: outputs,
     // partial sums, counters. Larger ones are inputs, read by everyone; their
     // bounds are still checked.
     if (allocation->bytes > kRaceCheckedBytes) return {};
