@@ -87,6 +87,8 @@ class Learner {
   public:
     explicit Learner(std::ostream& out) : out_(out) {}
 
+    void no_test_case_matched(const std::string& spec) { out_ << "No test cases matched '" << spec << "'\n"; }
+
     void test_case_starting(const std::string& name, const std::string& tags) {
         name_ = name;
         lesson_ = lesson_of(tags);
@@ -144,6 +146,7 @@ class WarpdrillReporter : public Catch::StreamingReporterBase<WarpdrillReporter>
         return {Catch::Verbosity::Quiet, Catch::Verbosity::Normal, Catch::Verbosity::High};
     }
 
+    void noMatchingTestCases(const std::string& spec) override { learner_.no_test_case_matched(spec); }
     void testCaseStarting(const Catch::TestCaseInfo& info) override {
         StreamingReporterBase::testCaseStarting(info);
         learner_.test_case_starting(info.name, info.tagsAsString());
@@ -174,6 +177,9 @@ class WarpdrillReporter : public Catch::StreamingReporterBase {
         : StreamingReporterBase(std::move(config)), learner_(m_stream) {}
     static std::string getDescription() { return "each failure as its check wrote it, unwrapped"; }
 
+    void noMatchingTestCases(Catch::StringRef spec) override {
+        learner_.no_test_case_matched(static_cast<std::string>(spec));
+    }
     void testCaseStarting(const Catch::TestCaseInfo& info) override {
         StreamingReporterBase::testCaseStarting(info);
         learner_.test_case_starting(info.name, info.tagsAsString());

@@ -66,34 +66,39 @@ std::string block_range(const BlockSumKernel& kernel, std::size_t block, int n, 
     return text.str();
 }
 
+// Block b's elements of the input.
+std::span<const float> block_elements(const std::vector<float>& input, std::size_t block, std::size_t span) {
+    const std::size_t first = block * span;
+    return std::span<const float>(input).subspan(first, std::min(span, input.size() - first));
+}
+
 // What a wrong block sum equals instead, when it is one of a learner's
-// usual slips: 0, the sum of only the block's first k elements, or the block's
-// sum with one element left out or counted twice. "" when it is none of
-// these, or more than one element would explain it.
+// usual slips: 0, the sum of only the block's first k elements, or the
+// block's sum with one element left out or counted twice. "" when it is none
+// of these, or when more than one of them would explain it.
 std::string what_the_sum_is(std::span<const float> block, std::size_t first, double got, double want,
                             double tolerance) {
     if (got == 0.0) return "the result is exactly 0, as if no element was added";
     const auto near = [&](double value) { return std::fabs(got - value) <= tolerance; };
-    std::optional<std::string> found;
-    int explanations = 0;
-    const auto explain = [&](std::string text) {
-        if (++explanations == 1) found = std::move(text);
+    const auto element = [&](std::size_t k) {
+        return "element " + std::to_string(first + k) + " (" + number_text(block[k]) + ")";
     };
-    double prefix = 0.0;
-    for (std::size_t k = 0; k + 1 < block.size(); ++k) {
+    std::vector<std::string> explanations;
+    double prefix = 0.0;  // up to all but two elements: all but one is "without" the last
+    for (std::size_t k = 0; k + 2 < block.size(); ++k) {
         prefix += block[k];
         if (near(prefix)) {
-            explain("the sum of the block's first " + std::to_string(k + 1) + " elements only, [" +
-                    std::to_string(first) + ", " + std::to_string(first + k + 1) + ")");
+            explanations.push_back("the sum of the block's first " + std::to_string(k + 1) +
+                                   " elements only, [" + std::to_string(first) + ", " +
+                                   std::to_string(first + k + 1) + ")");
         }
     }
     for (std::size_t k = 0; k < block.size(); ++k) {
-        const std::string element =
-            "element " + std::to_string(first + k) + " (" + number_text(block[k]) + ")";
-        if (near(want - block[k])) explain("the block's sum without " + element);
-        if (near(want + block[k])) explain("the block's sum with " + element + " counted twice");
+        if (near(want - block[k])) explanations.push_back("the block's sum without " + element(k));
+        if (near(want + block[k]))
+            explanations.push_back("the block's sum with " + element(k) + " counted twice");
     }
-    return explanations == 1 ? "the result is " + *found : "";
+    return explanations.size() == 1 ? "the result is " + explanations.front() : "";
 }
 
 // Compares one run with the per-block references and reports the first
@@ -104,19 +109,16 @@ void expect_block_sums(const BlockSumKernel& kernel, const std::vector<float>& i
     const std::size_t span = static_cast<std::size_t>(block_size) * kernel.elements_per_thread;
     std::vector<double> want(run.sums.size()), tolerance(run.sums.size());
     for (std::size_t b = 0; b < want.size(); ++b) {
-        const std::size_t first = b * span;
-        const auto block = std::span<const float>(input).subspan(first, std::min(span, input.size() - first));
+        const auto block = block_elements(input, b, span);
         want[b] = reference_sum(block);
         tolerance[b] =
             exact ? 0.0 : sum_tolerance(block.size(), reference_sum_abs(block), kernel.elements_per_thread);
     }
     if (const auto mismatch = first_mismatch(run.sums, want, tolerance)) {
-        const std::size_t first = mismatch->index * span;
         std::string cause = likely_cause(*mismatch);
         if (cause.empty()) {
-            cause = what_the_sum_is(
-                std::span<const float>(input).subspan(first, std::min(span, input.size() - first)), first,
-                mismatch->got, mismatch->want, mismatch->tolerance);
+            cause = what_the_sum_is(block_elements(input, mismatch->index, span), mismatch->index * span,
+                                    mismatch->got, mismatch->want, mismatch->tolerance);
         }
         FAIL(kernel.name << ": " << describe(*mismatch, "block_sums") << ".\n"
                          << block_range(kernel, mismatch->index, n, block_size) << "; "
