@@ -29,11 +29,17 @@ lessons=$(find "$course/lessons" -mindepth 1 -maxdepth 1 -name '[0-9][0-9]-*' -t
 lesson1="$course/lessons/01-interleaved-divergent"
 out="$scratch/out.txt"
 
-echo "-- a lesson as shipped fails, and says what to edit"
+echo "-- a lesson as shipped fails, says why and what to edit, and no more"
 if "${W[@]}" check 1 > "$out" 2>&1; then fail "lesson 1 passes as shipped"; fi
 expect "lesson 1 (interleaved addressing with a divergent branch): failed" "$out"
-expect "block_sums[0]" "$out"
+expect "block_sums[0] = NaN, but the reference is" "$out"
+expect "WARPDRILL_SEED=" "$out"
 expect "Edit: lessons/01-interleaved-divergent/reduce.cuh" "$out"
+expect "warpdrill hint 1" "$out"
+for noise in "FAILED:" "Hint:" "explicitly with message" "due to unexpected exception" "backend: CPU" "======="; do
+  if grep -qF -- "$noise" "$out"; then cat "$out"; fail "the learner sees '$noise'"; fi
+done
+[[ $(grep -c "hint 1" "$out") == 1 ]] || { cat "$out"; fail "the hint command is shown more than once"; }
 
 echo "-- the solved lesson passes and the progress says so"
 cp "$course"/solutions/01-interleaved-divergent/*.cuh "$lesson1/"
