@@ -64,7 +64,8 @@ add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:-ffile-prefix-map=${PROJECT_SOURC
 set(WARPDRILL_KERNEL_INSTRUMENTATION "")
 if(WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu")
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    set(WARPDRILL_KERNEL_INSTRUMENTATION -fsanitize=thread -fsanitize=bounds
+    # DWARF 4: binutils 2.40's addr2line misnames headers reached through "../" in DWARF 5 line tables.
+    set(WARPDRILL_KERNEL_INSTRUMENTATION -gdwarf-4 -fsanitize=thread -fsanitize=bounds
       --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1)
   else()
     message(STATUS "warpdrill: ${CMAKE_CXX_COMPILER_ID} is not GCC: races and out-of-bounds accesses will not be named")
