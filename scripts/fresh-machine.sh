@@ -32,8 +32,9 @@ fresh="$work/root"
 if [[ $keep == no ]]; then trap 'rm -rf "$work"' EXIT; fi
 step_start=$SECONDS
 report=()
-step_done() {  # step_done WHAT: records how long the step took
-  report+=("$(printf '%-52s %4d s' "$1" $((SECONDS - step_start)))")
+step_done() {  # step_done WHAT [SECONDS]: says and records how long the step took
+  report+=("$(printf '%-52s %4d s' "$1" "${2:-$((SECONDS - step_start))}")")
+  echo "== ${report[-1]}"
   step_start=$SECONDS
 }
 
@@ -68,7 +69,7 @@ echo "== ./warpdrill"
 in_fresh ./warpdrill 2>&1 | tee "$work/start.log"
 installed=$(sed -n 's/^warpdrill: installed in \([0-9]*\) s$/\1/p' "$work/start.log")
 step_done "./warpdrill: fresh clone to the first lesson shown"
-report+=("$(printf '%-52s %4d s' "  of which installing the packages (apt-get)" "${installed:-0}")")
+step_done "  of which installing the packages (apt-get)" "${installed:-0}"
 
 echo "== versions: $(chroot "$fresh" dpkg-query -W -f='${Package} ${Version}, ' cmake g++ catch2 libfmt-dev libcli11-dev)"
 

@@ -161,7 +161,9 @@ install_packages() {
   local apt=(env DEBIAN_FRONTEND=noninteractive apt-get) log="$setup_logs/setup-apt.log" start=$SECONDS
   [[ $as == sudo ]] && apt=(sudo "${apt[@]}")
   mkdir -p "$setup_logs"
-  say "installing $# packages with apt-get (the log: build/setup-apt.log) ..."
+  local count="$# packages"
+  (($# == 1)) && count="1 package"
+  say "installing $count with apt-get (the log: build/setup-apt.log) ..."
   if ! { { [[ $update == no ]] || "${apt[@]}" update; } &&
     "${apt[@]}" install -y --no-install-recommends "$@"; } > "$log" 2>&1 < /dev/null; then
     complain "installing packages failed: $(apt_failure_cause "$log")"
@@ -255,6 +257,10 @@ configure_course() {
 # ensure_course CHOICE: build/course configured for the backend chosen (empty:
 # the one it has, else auto) and the warpdrill program built.
 ensure_course() {
+  if ! command -v cmake > /dev/null; then
+    complain "there is no cmake on PATH: the course needs cmake 3.25 or later"
+    return 1
+  fi
   local choice=$1 found=""
   [[ -f $course_build/warpdrill-setup.txt ]] && found=$(stamp_value backend "$(< "$course_build/warpdrill-setup.txt")")
   choice=${choice:-${found:-auto}}

@@ -84,7 +84,7 @@ project(half_installed LANGUAGES NONE)
 find_package(Catch2 REQUIRED)
 EOF
 # A machine with cmake but no Catch2: CMake searches an empty root.
-if cmake -S "$scratch/half-installed" -B "$scratch/half-installed/build" -DCMAKE_FIND_ROOT_PATH="$scratch/empty" \
+if cmake -G Ninja -S "$scratch/half-installed" -B "$scratch/half-installed/build" -DCMAKE_FIND_ROOT_PATH="$scratch/empty" \
   -DCMAKE_FIND_ROOT_PATH_MODE_PACKAGE=ONLY > "$scratch/configure.log" 2>&1; then
   fail "Catch2 was found in an empty root"
 fi
