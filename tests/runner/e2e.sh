@@ -105,6 +105,7 @@ expect '"status": "passed"' "$scratch/grade/grade.json"
 echo "-- a handout copy without solutions/ builds and runs"
 "$course/scripts/handout.sh" "$scratch/handout" > /dev/null
 [[ ! -e "$scratch/handout/solutions" ]] || fail "the handout has solutions/"
+expect "run: ./warpdrill grade" "$scratch/handout/.github/workflows/grade.yml"
 cmake -S "$scratch/handout" -B "$scratch/handout/build" -G Ninja -DWARPDRILL_BACKEND=cpu > /dev/null
 cmake --build "$scratch/handout/build" --target warpdrill lesson-02 > /dev/null
 H=("$scratch/handout/build/runner/warpdrill" --root "$scratch/handout" --build-dir "$scratch/handout/build")
