@@ -251,6 +251,11 @@ launch -- --backend=tpu list
 status=$?
 set -e
 same "$status-$(cat "$scratch/out")" "2-warpdrill: --backend takes cpu, gpu or auto (got 'tpu')" "a bad backend"
+set +e
+launch -- --backend
+status=$?
+set -e
+same "$status-$(cat "$scratch/out")" "2-warpdrill: --backend takes cpu, gpu or auto (got '')" "no backend"
 
 echo "   a build directory from an older warpdrill is made afresh"
 rm "$course/build/course/warpdrill-setup.txt"
