@@ -48,6 +48,7 @@ expect "passed" "$out"
 expect "passed = true" "$course/.progress/progress.toml"
 "${W[@]}" list > "$out"
 expect "1/$lessons lessons done" "$out"
+expect "backend: chosen: CPU backend" "$out"
 "${W[@]}" check > "$out" 2>&1 || true
 expect "lesson 2 (" "$out"
 
@@ -88,7 +89,14 @@ expect "has not finished after 3 s" "$out"
 echo "-- solution shows the difference, after asking"
 "${W[@]}" solution 1 --yes > "$out"
 expect "+++ solutions/01-interleaved-divergent/reduce.cuh" "$out"
-if "${W[@]}" solution 1 < /dev/null > "$out"; then fail "solution without confirmation"; fi
+if "${W[@]}" solution 1 < /dev/null > "$out" 2>&1; then fail "solution without confirmation"; fi
+expect "no terminal to ask" "$out"
+[[ $(wc -l < "$out") == 1 ]] || { cat "$out"; fail "more than one line"; }
+
+echo "-- watch without a terminal checks the lesson once"
+"${W[@]}" watch 2 < /dev/null > "$out" 2>&1 || { cat "$out"; fail "watch without a terminal failed"; }
+expect "lesson 2 (interleaved addressing with a strided index): failed" "$out"
+expect "No terminal to watch from" "$out"
 
 echo "-- watch, under a pseudo-terminal: a hint, a save, quit"
 python3 "$source_dir/tests/runner/drive_watch.py" "$lesson1/reduce.cuh" "${W[@]}" watch 1
@@ -109,6 +117,7 @@ expect "The given atomicAdd(float*) version summed the same" "$out"
 echo "-- a handout copy without solutions/ builds and runs"
 "$course/scripts/handout.sh" "$scratch/handout" > /dev/null
 [[ ! -e "$scratch/handout/solutions" ]] || fail "the handout has solutions/"
+expect "run: ./warpdrill grade" "$scratch/handout/.github/workflows/grade.yml"
 cmake -S "$scratch/handout" -B "$scratch/handout/build" -G Ninja -DWARPDRILL_BACKEND=cpu > /dev/null
 cmake --build "$scratch/handout/build" --target warpdrill lesson-02 > /dev/null
 H=("$scratch/handout/build/runner/warpdrill" --root "$scratch/handout" --build-dir "$scratch/handout/build")
