@@ -5,24 +5,43 @@
 #   solutions/NN-name/                               the same kernel files, solved
 # lesson-NN builds check/ against lessons/NN-name, solution-NN against
 # solutions/NN-name (skipped when solutions/ is not handed out).
+#
+# A lesson's checks (check/*.cpp) compile once, into lesson-NN-checks, which
+# every program of that lesson links: the lesson's, the solution's, the
+# tests' learner mistakes, and pristine grading builds (cmake/Grading.cmake).
+# The checks see common/ only; they reach the kernels through check/launch.cu.
+
+function(warpdrill_lesson_checks lesson_dir)
+  get_filename_component(name ${lesson_dir} NAME)
+  string(SUBSTRING ${name} 0 2 number)
+  file(GLOB checks ${lesson_dir}/check/*.cpp)
+  add_library(lesson-${number}-checks OBJECT ${checks})
+  target_link_libraries(lesson-${number}-checks PUBLIC warpdrill::course)
+endfunction()
 
 # The checks of lessons/<lesson_dir>/check/ built against the kernel files in
-# kernel_dir: the lesson's, the solution's, or (tests/) a learner's mistake.
+# kernel_dir: the lesson's, the solution's, a learner's mistake (tests/) or a
+# learner's submission (grading).
 function(warpdrill_lesson_target target lesson_dir kernel_dir)
-  add_executable(${target} ${lesson_dir}/check/check.cpp)
+  get_filename_component(name ${lesson_dir} NAME)
+  string(SUBSTRING ${name} 0 2 number)
+  add_executable(${target})
   warpdrill_kernel_sources(${target} ${lesson_dir}/check/launch.cu)
   # The kernel directory comes first, so "reduce.cuh" is the learner's or the solution's.
   target_include_directories(${target} PRIVATE ${kernel_dir})
-  target_link_libraries(${target} PRIVATE warpdrill::course)
+  target_link_libraries(${target} PRIVATE lesson-${number}-checks warpdrill::course)
 endfunction()
 
 function(warpdrill_add_all_lessons)
   file(GLOB lesson_dirs LIST_DIRECTORIES true ${PROJECT_SOURCE_DIR}/lessons/[0-9][0-9]-*)
   list(SORT lesson_dirs)
   set(all_lessons "")
+  set(kit warpdrill_backend warpdrill_host warpdrill_catch warpdrill_course)
   foreach(lesson_dir IN LISTS lesson_dirs)
     get_filename_component(name ${lesson_dir} NAME)
     string(SUBSTRING ${name} 0 2 number)
+    warpdrill_lesson_checks(${lesson_dir})
+    list(APPEND kit lesson-${number}-checks)
     warpdrill_lesson_target(lesson-${number} ${lesson_dir} ${lesson_dir})
     list(APPEND all_lessons ${name})
 
@@ -40,4 +59,11 @@ function(warpdrill_add_all_lessons)
     endif()
   endforeach()
   set(WARPDRILL_LESSONS ${all_lessons} CACHE INTERNAL "the course's lessons, in order")
+
+  # The grading kit: the common libraries and every lesson's checks, built
+  # once here and linked by each pristine grading build (cmake/Grading.cmake)
+  # with one learner's kernel files.
+  add_custom_target(grading-kit)
+  add_dependencies(grading-kit ${kit})
+  export(TARGETS ${kit} FILE ${PROJECT_BINARY_DIR}/warpdrill-grading-kit.cmake)
 endfunction()

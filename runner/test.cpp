@@ -9,6 +9,10 @@
 namespace warpdrill::runner {
 
 int run_test(App& app) {
+    if (!fs::is_directory(app.course.root / "tests")) {
+        fmt::print("warpdrill test: this copy of the course has no tests/ (handouts leave the project's tests out)\n");
+        return 1;
+    }
     fmt::print("warpdrill test: building and running every test on the CPU backend "
                "(cmake --workflow --preset ci, in build/cpu) ...\n");
     const int exit_code = run_attached({"cmake", "--workflow", "--preset", "ci"}, app.course.root);

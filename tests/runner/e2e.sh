@@ -2,8 +2,8 @@
 # The warpdrill command end to end, on a scratch copy of the course, as a
 # learner and an instructor would use it: check, pass, list, hints, a damaged
 # progress file, a compile error, a kernel that never ends, reset, solution,
-# grade, the interactive watch under a pseudo-terminal, and a handout copy
-# without solutions/.
+# grade, the interactive watch under a pseudo-terminal, a handout copy
+# without solutions/, and a lesson scaffolded by new and proven by verify.
 #   tests/runner/e2e.sh SOURCE_DIR
 set -euo pipefail
 source_dir=$(cd "$1" && pwd)
@@ -101,27 +101,46 @@ expect "No terminal to watch from" "$out"
 echo "-- watch, under a pseudo-terminal: a hint, a save, quit"
 python3 "$source_dir/tests/runner/drive_watch.py" "$lesson1/reduce.cuh" "${W[@]}" watch 1
 
-echo "-- grade writes JUnit XML and JSON"
+echo "-- grade writes JUnit XML, Gradescope's results.json and JSON, a test per kernel and per shuffle exercise"
 cp "$course"/solutions/01-interleaved-divergent/*.cuh "$lesson1/"
 if "${W[@]}" grade --out "$scratch/grade" > "$out"; then fail "grade passed with unsolved lessons"; fi
-expect "1 of $lessons lessons pass" "$out"
-expect "<testsuite name=\"warpdrill\" tests=\"$lessons\" failures=\"$((lessons - 1))\"" "$scratch/grade/grade.xml"
-python3 -m json.tool "$scratch/grade/grade.json" > /dev/null || fail "grade.json is not JSON"
-expect '"status": "passed"' "$scratch/grade/grade.json"
+tests=$((lessons + $(grep -l '\[shuffle\]' "$course"/lessons/*/check/*.cpp | wc -l)))
+expect "2 of $tests tests pass" "$out"
+expect "<testsuite name=\"warpdrill\" tests=\"$tests\" failures=" "$scratch/grade/grade.xml"
+for report in grade.json results.json; do
+  python3 -m json.tool "$scratch/grade/$report" > /dev/null || fail "$report is not JSON"
+done
+[[ $(cat "$scratch/grade/passed.txt") == $'01-interleaved-divergent/kernel\n01-interleaved-divergent/shuffle' ]] ||
+  fail "passed.txt: $(cat "$scratch/grade/passed.txt")"
 
 echo "-- a passing lesson shows what its checks point out"
 cp "$course"/solutions/10-one-launch/*.cuh "$course/lessons/10-one-launch/"
 "${W[@]}" check 10 > "$out" 2>&1 || { cat "$out"; fail "the solved lesson 10 does not pass"; }
 expect "The given atomicAdd(float*) version summed the same" "$out"
 
-echo "-- a handout copy without solutions/ builds and runs"
-"$course/scripts/handout.sh" "$scratch/handout" > /dev/null
-[[ ! -e "$scratch/handout/solutions" ]] || fail "the handout has solutions/"
-expect "run: ./warpdrill grade" "$scratch/handout/.github/workflows/grade.yml"
+echo "-- a handout: no solutions/, tests/ or points, a fresh git history, the classroom workflow; it builds and runs"
+"${W[@]}" handout "$scratch/handout" > /dev/null
+for kept_back in solutions tests grading.toml runner/templates; do
+  [[ ! -e "$scratch/handout/$kept_back" ]] || fail "the handout has $kept_back"
+done
+[[ $(git -C "$scratch/handout" rev-list --count HEAD) == 1 ]] || fail "the handout's history is not fresh"
+expect "./warpdrill --backend cpu grade" "$scratch/handout/.github/workflows/classroom.yml"
+expect "This is your copy of the course." "$scratch/handout/README.md"
+if grep -q "For instructors\|not in the handout" "$scratch/handout/README.md"; then fail "the handout's README has the instructors' parts"; fi
 cmake -S "$scratch/handout" -B "$scratch/handout/build" -G Ninja -DWARPDRILL_BACKEND=cpu > /dev/null
 cmake --build "$scratch/handout/build" --target warpdrill lesson-02 > /dev/null
 H=("$scratch/handout/build/runner/warpdrill" --root "$scratch/handout" --build-dir "$scratch/handout/build")
 "${H[@]}" solution 2 --yes > "$out" || true
 expect "has no solutions/" "$out"
+
+echo "-- new scaffolds a lesson that verify proves: it compiles, fails as shipped, passes with its solution"
+"${W[@]}" new 99-block-sum-again > "$out"
+expect "lessons/99-block-sum-again/check/check.cpp" "$out"
+expect "lessons/99-block-sum-again" "$course/book/index.md"
+"${W[@]}" verify 99 > "$out" 2>&1 || { cat "$out"; fail "verify rejects the scaffolded lesson"; }
+expect "1 of 1 lessons verified" "$out"
+cp "$course"/solutions/99-block-sum-again/reduce.cuh "$course/lessons/99-block-sum-again/"
+if "${W[@]}" verify 99 > "$out" 2>&1; then fail "verify accepts a lesson that passes as shipped"; fi
+expect "pass as shipped" "$out"
 
 echo "runner end-to-end: all passed"
