@@ -251,8 +251,9 @@ int run_grade_all(const CourseSettings& settings, const std::string& submissions
     const unsigned jobs = request.jobs > 0 ? static_cast<unsigned>(request.jobs) : cores;
     // Each check program spreads blocks over worker threads: share the cores among the jobs.
     setenv("WARPDRILL_CPU_WORKERS", std::to_string(std::max(1u, cores / jobs)).c_str(), 0);
-    fmt::print("Grading {} submissions against {}, {} at once, base seed {} ...\n", submissions.size(),
-               reference.label, jobs, options.base_seed);
+    const double preparing = std::chrono::duration<double>(Clock::now() - start).count();
+    fmt::print("The reference is ready ({:.0f} s). Grading {} submissions against {}, {} at once, base seed {} ...\n",
+               preparing, submissions.size(), reference.label, jobs, options.base_seed);
     std::fflush(stdout);
 
     std::vector<Grade> grades(submissions.size());
