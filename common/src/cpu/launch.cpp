@@ -9,10 +9,13 @@
 #include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "coresident.h"
+#include "device.h"
 #include "scheduler.h"
 #include "state.h"
 
@@ -114,16 +117,25 @@ uint3 block_index(std::uint64_t linear, dim3 grid) {
 
 }  // namespace
 
-void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
-              const std::function<void()>& thread_body) {
-    if (const cudaError_t error = check_config(grid, block, dynamic_smem_bytes); error != cudaSuccess) {
-        set_last_error(error);
-        return;
+cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
+                     const std::function<void()>& thread_body, const GroupLaunch& groups) {
+    cudaError_t launch_error = check_config(grid, block, dynamic_smem_bytes);
+    if (launch_error == cudaSuccess)
+        launch_error = check_group_launch(grid, block, dynamic_smem_bytes, groups);
+    if (launch_error != cudaSuccess) {
+        set_last_error(launch_error);
+        return launch_error;
     }
     install_crash_handler();
-    const GridShape shape{grid, block, dynamic_smem_bytes, &thread_body, settings.order, settings.seed};
+    // Cooperative and cluster launches run blocks together, each on its own OS thread.
+    const std::unique_ptr<CoResidentBlocks> coresident =
+        CoResidentBlocks::needed(groups)
+            ? std::make_unique<CoResidentBlocks>(grid, dynamic_smem_bytes, groups)
+            : nullptr;
+    const GridShape shape{grid,          block,  dynamic_smem_bytes, &thread_body, settings.order,
+                          settings.seed, groups, coresident.get()};
     const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
-    const unsigned workers = worker_count(blocks);
+    const unsigned workers = coresident ? coresident->workers() : worker_count(blocks);
 
     std::atomic<std::uint64_t> next_block{0};
     std::atomic<bool> failed{false};
@@ -141,11 +153,19 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
         BlockRunner runner(shape, stacks);
         views[worker].block = &runner;
         try {
-            for (std::uint64_t b; !failed && (b = next_block++) < blocks;) runner.run(block_index(b, grid));
+            if (coresident) {
+                coresident->run_blocks(worker, runner, failed);
+            } else {
+                for (std::uint64_t b; !failed && (b = next_block++) < blocks;)
+                    runner.run(block_index(b, grid));
+            }
         } catch (...) {
-            std::lock_guard lock(mutex);
-            if (!error) error = std::current_exception();
-            failed = true;
+            {
+                std::lock_guard lock(mutex);
+                if (!error) error = std::current_exception();
+                failed = true;
+            }
+            if (coresident) coresident->abort();  // wakes the blocks that wait for this one
         }
         views[worker].block = nullptr;
         std::lock_guard lock(mutex);
@@ -178,6 +198,7 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
         last_stats = stats;
     }
     if (error) std::rethrow_exception(error);
+    return cudaSuccess;
 }
 
 }  // namespace warpdrill::cpu::detail
@@ -209,6 +230,9 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
     shuffles += other.shuffles;
     votes += other.votes;
     atomics += other.atomics;
+    warp_reductions += other.warp_reductions;
+    grid_syncs += other.grid_syncs;
+    cluster_syncs += other.cluster_syncs;
     return *this;
 }
 

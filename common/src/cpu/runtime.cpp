@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <thread>
 #include <unordered_set>
 
+#include "device.h"
 #include "state.h"
 
 namespace warpdrill::cpu::detail {
@@ -84,6 +84,9 @@ const char* cudaGetErrorName(cudaError_t error) {
         case cudaErrorNotReady: return "cudaErrorNotReady";
         case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
         case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+        case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
+        case cudaErrorNotSupported: return "cudaErrorNotSupported";
+        case cudaErrorInvalidClusterSize: return "cudaErrorInvalidClusterSize";
     }
     return "cudaErrorUnknown";
 }
@@ -99,6 +102,9 @@ const char* cudaGetErrorString(cudaError_t error) {
         case cudaErrorNotReady: return "device not ready";
         case cudaErrorMisalignedAddress: return "misaligned address";
         case cudaErrorLaunchFailure: return "unspecified launch failure";
+        case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
+        case cudaErrorNotSupported: return "operation not supported";
+        case cudaErrorInvalidClusterSize: return "invalid cluster size";
     }
     return "unknown error";
 }
@@ -121,7 +127,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     if (!prop || device != 0) return record(cudaErrorInvalidValue);
     *prop = {};
     std::strncpy(prop->name, "warpdrill CPU backend", sizeof prop->name - 1);
-    prop->multiProcessorCount = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    warpdrill::cpu::detail::describe_multiprocessors(prop);
     prop->warpSize = 32;
     prop->maxThreadsPerBlock = 1024;
     prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024;

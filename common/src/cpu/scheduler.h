@@ -9,6 +9,7 @@
 #include <exception>
 #include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "stack_pool.h"
@@ -38,6 +39,8 @@ struct FiberThread {
     boost::context::fiber scheduler;  // resumed by the fiber to yield
 };
 
+class CoResidentBlocks;
+
 struct GridShape {
     dim3 grid;
     dim3 block;
@@ -45,6 +48,8 @@ struct GridShape {
     const std::function<void()>* thread_body = nullptr;
     ThreadOrder order = ThreadOrder::ascending;
     std::uint64_t seed = 0;
+    GroupLaunch groups;
+    CoResidentBlocks* coresident = nullptr;  // for cooperative and cluster launches (coresident.h)
 };
 
 class BlockRunner {
@@ -60,11 +65,16 @@ class BlockRunner {
                             const Where& where);
     unsigned active_mask() const;
     void count_atomic() { ++stats_.atomics; }
-    std::byte* dynamic_shared_memory() { return dynamic_smem_.data(); }
+    // Aligned to 16 bytes, as a GPU's is.
+    std::byte* dynamic_shared_memory() {
+        const auto address = reinterpret_cast<std::uintptr_t>(dynamic_smem_.data());
+        return reinterpret_cast<std::byte*>((address + 15) & ~std::uintptr_t{15});
+    }
     [[noreturn]] void fault_here(const std::string& what) const;
 
     FiberThread* running() const { return running_; }
     uint3 block_idx() const { return block_idx_; }
+    const GridShape& shape() const { return shape_; }
 
   private:
     void start_threads();
@@ -96,5 +106,17 @@ class BlockRunner {
     std::exception_ptr thread_error_;
     LaunchStats stats_;
 };
+
+// Text for diagnostics: "__syncthreads()", "file.cu:12", "(1,0,0)".
+const char* name_of(SyncKind kind);
+std::string where_text(const Where& where);
+std::string dims(uint3 v);
+
+// The block whose fiber calls: faults when no kernel is running.
+BlockRunner& block_of_caller();
+
+// With every thread of `block` at a grid or cluster barrier: waits for the
+// other blocks of the grid or cluster (coresident.cpp).
+void wait_for_other_blocks(BlockRunner& block, SyncKind kind, const Where& where);
 
 }  // namespace warpdrill::cpu::detail

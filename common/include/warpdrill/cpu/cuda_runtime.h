@@ -26,6 +26,11 @@
 #define __forceinline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
+// A cluster size fixed at compile time cannot reach this backend's launch:
+// the compiler's error names the way that works, a cluster size given at
+// launch time (as CUDA also allows).
+#define __cluster_dims__(...) \
+    [[gnu::aligned(cluster_dims_is_not_supported_on_the_CPU_backend__launch_with_cudaLaunchKernelEx)]]
 // A block's fibers share one OS thread, and an OS thread runs one block at a
 // time, so thread-local storage is exactly "one copy per block".
 #define __shared__ static thread_local
@@ -76,6 +81,9 @@ enum cudaError_t {
     cudaErrorNotReady = 600,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
+    cudaErrorCooperativeLaunchTooLarge = 720,
+    cudaErrorNotSupported = 801,
+    cudaErrorInvalidClusterSize = 912,
 };
 using cudaError = cudaError_t;
 enum cudaMemcpyKind {
@@ -98,6 +106,11 @@ struct cudaDeviceProp {
     std::size_t sharedMemPerBlock;
     std::size_t totalGlobalMem;
     int major, minor;
+    int maxThreadsPerMultiProcessor;
+    int maxBlocksPerMultiProcessor;
+    std::size_t sharedMemPerMultiprocessor;
+    int cooperativeLaunch;
+    int clusterLaunch;
 };
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
@@ -147,12 +160,15 @@ inline constexpr int warpSize = 32;
 // ---- sync points: implemented by the scheduler (scheduler.cpp) ----------------
 namespace warpdrill::cpu::detail {
 
-// The first four are block barriers, the rest warp intrinsics.
+// The first six are block barriers (the last two then wait for the other
+// blocks of the grid or the cluster), the rest warp intrinsics.
 enum class SyncKind : std::uint8_t {
     syncthreads,
     syncthreads_count,
     syncthreads_and,
     syncthreads_or,
+    grid_sync,
+    cluster_sync,
     syncwarp,
     shfl_idx,
     shfl_up,
@@ -161,6 +177,9 @@ enum class SyncKind : std::uint8_t {
     ballot,
     any,
     all,
+    reduce_add,
+    reduce_min,
+    reduce_max,
 };
 using Where = std::source_location;
 
@@ -178,8 +197,18 @@ std::byte* dynamic_shared_memory();
 // misaligned, as a GPU would stop with cudaErrorMisalignedAddress.
 void check_alignment(const void* address, std::size_t alignment, const Where& where);
 
-void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
-              const std::function<void()>& thread_body);
+// What a launch asks beyond its shape: a cooperative launch keeps every
+// block resident at once (a grid barrier needs that), a cluster launch runs
+// the blocks of one cluster together.
+struct GroupLaunch {
+    bool cooperative = false;
+    dim3 cluster{1, 1, 1};
+};
+
+// Runs the grid; returns the launch error CUDA would give (also recorded for
+// cudaGetLastError), and throws KernelFault when the kernel breaks a rule.
+cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
+                     const std::function<void()>& thread_body, const GroupLaunch& groups = {});
 
 template <class T>
 std::uint64_t to_bits(const T& value) {
@@ -267,6 +296,22 @@ T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize,
     return from_bits<T>(warp_sync(SyncKind::shfl_xor, mask, width, lane_mask, to_bits(var), where));
 }
 
+// The integer warp reductions of sm_80 and later (one instruction each on a
+// GPU): every lane of the mask gets the sum, minimum or maximum over the mask.
+#define WARPDRILL_WARP_REDUCE(name, kind, T)                                                        \
+    inline T name(unsigned mask, T value,                                                           \
+                  const std::source_location& where = std::source_location::current()) {            \
+        using namespace warpdrill::cpu::detail;                                                     \
+        return from_bits<T>(                                                                        \
+            warp_sync(SyncKind::kind, mask, warpSize, std::is_signed_v<T>, to_bits(value), where)); \
+    }
+WARPDRILL_WARP_REDUCE(__reduce_add_sync, reduce_add, int)
+WARPDRILL_WARP_REDUCE(__reduce_add_sync, reduce_add, unsigned)
+WARPDRILL_WARP_REDUCE(__reduce_min_sync, reduce_min, int)
+WARPDRILL_WARP_REDUCE(__reduce_min_sync, reduce_min, unsigned)
+WARPDRILL_WARP_REDUCE(__reduce_max_sync, reduce_max, int)
+WARPDRILL_WARP_REDUCE(__reduce_max_sync, reduce_max, unsigned)
+#undef WARPDRILL_WARP_REDUCE
 inline unsigned __ballot_sync(unsigned mask, int predicate,
                               const std::source_location& where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
@@ -382,3 +427,6 @@ template <class T>
 T __ldg(const T* address) {
     return *address;
 }
+
+// ---- cooperative and cluster launches -----------------------------------------------------
+#include "warpdrill/cpu/cooperative_launch.h"
