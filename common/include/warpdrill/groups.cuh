@@ -40,7 +40,8 @@ __device__ inline float block_sum(const cooperative_groups::thread_block& block,
     if (warp.thread_rank() == 0) warp_sums[warp.meta_group_rank()] = value;
     block.sync();
     if (warp.meta_group_rank() == 0) {
-        const float warp_sum = warp.thread_rank() < warp.meta_group_size() ? warp_sums[warp.thread_rank()] : 0.0f;
+        const float warp_sum =
+            warp.thread_rank() < warp.meta_group_size() ? warp_sums[warp.thread_rank()] : 0.0f;
         value = cg::reduce(warp, warp_sum, cg::plus<float>());
     }
     block.sync();  // warp_sums is free for the next call

@@ -73,4 +73,8 @@ int max_elements_per_thread(int n);
 void reduce_scale_block_per_row(const float* d_x, float* d_y, int rows, int cols);
 void reduce_scale_warp_per_row(const float* d_x, float* d_y, int rows, int cols);
 
+// Lesson 11: every thread gets its warp's sum and maximum (__reduce_*_sync).
+// Lessons 11 and 12's sums of a whole array: warpdrill/course/device_sum.h.
+void launch_warp_sum_and_max(const int* d_in, int* d_sums, int* d_maxima, int threads);
+
 }  // namespace warpdrill::course
