@@ -95,7 +95,7 @@ void sum_in_clusters(const float* in, float* out, int n, float* scratch) {
     attributes[1].id = cudaLaunchAttributeCooperative;
     attributes[1].val.cooperative = 1;
     static const int resident_clusters = [&] {
-        const cudaLaunchConfig_t one_cluster{dim3(kClusterBlocks), dim3(kBlock), 0, nullptr, attributes, 2};
+        const cudaLaunchConfig_t one_cluster{dim3(kClusterBlocks), dim3(kBlock), 0, nullptr, attributes, 1};
         int clusters = 0;
         check_cuda(cudaOccupancyMaxActiveClusters(&clusters, reduce_cluster, &one_cluster));
         return clusters;

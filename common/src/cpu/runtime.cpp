@@ -104,7 +104,8 @@ const char* cudaGetErrorString(cudaError_t error) {
         case cudaErrorLaunchFailure: return "unspecified launch failure";
         case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
         case cudaErrorNotSupported: return "operation not supported";
-        case cudaErrorInvalidClusterSize: return "invalid cluster size";
+        case cudaErrorInvalidClusterSize:
+            return "a kernel launch error has occurred due to cluster misconfiguration";
     }
     return "unknown error";
 }

@@ -15,12 +15,14 @@ constexpr unsigned kBlock = 256;
 // The launch: clusters of kClusterBlocks blocks along x, and cooperative,
 // because the kernel ends with the grid's barrier. The fields are given in
 // order (gridDim, blockDim, dynamicSmemBytes, stream, attrs, numAttrs).
+// Without `cooperative` only the cluster's shape is set, as the occupancy
+// query wants it.
 struct ClusterLaunch {
     cudaLaunchAttribute attributes[2];
     cudaLaunchConfig_t config;
 
-    explicit ClusterLaunch(unsigned blocks)
-        : attributes{}, config{dim3(blocks), dim3(kBlock), 0, nullptr, attributes, 2} {
+    ClusterLaunch(unsigned blocks, bool cooperative)
+        : attributes{}, config{dim3(blocks), dim3(kBlock), 0, nullptr, attributes, cooperative ? 2u : 1u} {
         attributes[0].id = cudaLaunchAttributeClusterDimension;
         attributes[0].val.clusterDim.x = kClusterBlocks;
         attributes[0].val.clusterDim.y = 1;
@@ -34,7 +36,7 @@ struct ClusterLaunch {
 
 // A cooperative launch may have no more clusters than the GPU runs at once.
 unsigned resident_clusters() {
-    const ClusterLaunch one_cluster(kClusterBlocks);
+    const ClusterLaunch one_cluster(kClusterBlocks, false);
     int clusters = 0;
     check_cuda(cudaOccupancyMaxActiveClusters(&clusters, reduce_cluster, &one_cluster.config));
     return static_cast<unsigned>(clusters);
@@ -66,7 +68,7 @@ DeviceSumRun sum_in_clusters(const float* d_in, std::int64_t n, unsigned max_blo
     DeviceBuffer<float> cluster_sums(run.blocks), out(1);
     cluster_sums.poison();
     out.poison();
-    const ClusterLaunch launch(run.blocks);
+    const ClusterLaunch launch(run.blocks, true);
     check_cuda(cudaLaunchKernelEx(&launch.config, reduce_cluster, d_in, cluster_sums.data(), out.data(), n));
     check_launch();
     run.sum = out.download()[0];
