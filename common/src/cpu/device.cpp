@@ -20,6 +20,10 @@ constexpr int kBlocksPerSm = 32;
 constexpr std::size_t kSharedMemoryPerSm = 228 * 1024;
 constexpr std::size_t kSharedMemoryReservedPerBlock = 1024;  // the system's share of each block's
 constexpr unsigned kMaxPortableClusterBlocks = 8;
+// A cooperative launch keeps every resident thread's fiber alive at once,
+// 2048 an SM, each with a stack of its own (two memory maps each): past 8
+// SMs that would approach Linux's default limit of 65530 maps a process.
+constexpr unsigned kMaxSms = 8;
 
 unsigned blocks_in(dim3 d) { return d.x * d.y * d.z; }
 
@@ -30,7 +34,9 @@ cudaError_t record(cudaError_t error) {
 
 }  // namespace
 
-int multiprocessor_count() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+int multiprocessor_count() {
+    return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, kMaxSms));
+}
 
 void describe_multiprocessors(cudaDeviceProp* prop) {
     prop->multiProcessorCount = multiprocessor_count();

@@ -1,7 +1,7 @@
 // The GPU the CPU backend imitates, for the runtime's answers about it: as
-// many SMs as the machine has cores, each an SM of compute capability 9.0
-// (Hopper: 2048 resident threads, 32 blocks, 228 KB of shared memory), and
-// the launch checks that depend on it. Internal to the backend.
+// many SMs as the machine has cores (at most 8), each an SM of compute
+// capability 9.0 (Hopper: 2048 resident threads, 32 blocks, 228 KB of shared
+// memory), and the launch checks that depend on it. Internal to the backend.
 #pragma once
 
 #include <cstddef>

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <numeric>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "warpdrill/catch.h"
 #include "warpdrill/course/device_sum.h"
@@ -27,7 +29,7 @@ std::string grid_barrier_idea(const DeviceSumRun& run) {
         text << "the backend counted " << stats.atomics
              << " atomic operations: the grid's barrier orders the blocks, no ticket is needed";
     } else if (stats.shuffles == 0) {
-        text << "no warp shuffle was counted: block_sum reduces each warp with cg::reduce";
+        text << "no warp shuffle was counted: block_sum did not reduce the warps";
     }
     return text.str();
 }

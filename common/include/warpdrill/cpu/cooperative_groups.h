@@ -81,10 +81,11 @@ class thread_block_tile {
     using Where = std::source_location;
 
   public:
-    // A tile of another parent's tile is the same tile.
+    // The same tile with its parent's type forgotten, as CUDA allows:
+    // thread_block_tile<32> warp = tiled_partition<32>(block).
     template <class OtherParent>
     thread_block_tile(const thread_block_tile<Size, OtherParent>& other)
-        : parent_threads_(other.parent_threads()) {}
+        : parent_threads_(other.parent_threads_) {}
 
     static constexpr unsigned num_threads() { return Size; }
     static constexpr unsigned size() { return Size; }
@@ -94,7 +95,6 @@ class thread_block_tile {
         return warpdrill::cpu::detail::rank_in_block() % parent_threads_ / Size;
     }
     unsigned meta_group_size() const { return parent_threads_ / Size; }
-    unsigned parent_threads() const { return parent_threads_; }
 
     void sync(const Where& where = Where::current()) const { __syncwarp(mask(), where); }
 
