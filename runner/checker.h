@@ -19,6 +19,7 @@ struct CheckResult {
     Outcome outcome = Outcome::failed;
     std::string message;  // what the learner needs to see
     std::string output;   // everything, for --verbose
+    std::string skipped;  // why the checks passed without checking: this GPU cannot run them
     double seconds = 0;
 };
 

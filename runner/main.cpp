@@ -102,6 +102,7 @@ const Lesson& lesson_or_throw(const App& app, int number) {
 void print_result(const App& app, const Lesson& lesson, const CheckResult& result) {
     fmt::print("lesson {} ({}): {}  [{}, {:.1f} s]\n", lesson.number, lesson.title, to_string(result.outcome),
                app.backend_label(), result.seconds);
+    if (!result.skipped.empty()) fmt::print("\n{}\n", result.skipped);
     if (result.outcome != Outcome::passed) {
         fmt::print("\n{}\n", result.message);
         fmt::print("Edit: ");

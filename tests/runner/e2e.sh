@@ -2,8 +2,8 @@
 # The warpdrill command end to end, on a scratch copy of the course, as a
 # learner and an instructor would use it: check, pass, list, hints, a damaged
 # progress file, a compile error, a kernel that never ends, reset, solution,
-# grade, the interactive watch under a pseudo-terminal, and a handout copy
-# without solutions/.
+# grade, the interactive watch under a pseudo-terminal, a lesson this GPU
+# cannot run, and a handout copy without solutions/.
 #   tests/runner/e2e.sh SOURCE_DIR
 set -euo pipefail
 source_dir=$(cd "$1" && pwd)
@@ -94,6 +94,11 @@ expect "1 of $lessons lessons pass" "$out"
 expect "<testsuite name=\"warpdrill\" tests=\"$lessons\" failures=\"$((lessons - 1))\"" "$scratch/grade/grade.xml"
 python3 -m json.tool "$scratch/grade/grade.json" > /dev/null || fail "grade.json is not JSON"
 expect '"status": "passed"' "$scratch/grade/grade.json"
+
+echo "-- a lesson this GPU cannot run passes without checking, and says why"
+WARPDRILL_CPU_COMPUTE_CAPABILITY=80 "${W[@]}" check 12 > "$out" 2>&1 || { cat "$out"; fail "lesson 12 failed without clusters"; }
+expect "lesson 12 (thread-block clusters (Hopper)): passed" "$out"
+expect "SKIPPED on this GPU: lesson 12 needs thread-block clusters (compute capability 9.0 or later)" "$out"
 
 echo "-- a handout copy without solutions/ builds and runs"
 "$course/scripts/handout.sh" "$scratch/handout" > /dev/null
