@@ -50,7 +50,7 @@ WORDS = {
                      "{warmups} warm-ups, inputs rotated over {rotated} so that the L2 cache does not hold "
                      "them. GB/s counts the bytes read; the copy's counts read and write."),
         "measured_rs": ("Measured on an {device} on {date} ({file}); GB/s counts the bytes read and written."),
-        "kernel": "kernel", "time": "time", "of_copy": "of the copy",
+        "kernel": "kernel", "time": "time", "of_copy": "of the copy", "copy": "copy (read + write)",
         "ncu": "Nsight Compute on an {device} on {date}: `{command}` ({file}).",
         "wrote": "The change, against the solution (`{file}`; - the solution's line, + the mistake):",
         "prints": "What `warpdrill check {lesson}` prints (line numbers as in the solution's file):",
@@ -63,7 +63,7 @@ WORDS = {
         "measured": ("测量于 {device}，{date}，命令 `{command}`（{file}）：预热 {warmups} 次后取 {runs} 次的中位数，"
                      "输入在 {rotated} 的范围内轮换，使 L2 缓存装不下它们。GB/s 只计读取的字节；复制（copy）计读和写。"),
         "measured_rs": "测量于 {device}，{date}（{file}）；GB/s 计读取和写入的字节。",
-        "kernel": "kernel", "time": "时间", "of_copy": "占复制带宽",
+        "kernel": "kernel", "time": "时间", "of_copy": "占复制带宽", "copy": "复制（读 + 写）",
         "ncu": "Nsight Compute，{device}，{date}：`{command}`（{file}）。",
         "wrote": "改动（相对于参考答案 `{file}`；- 为答案中的行，+ 为错误写法）：",
         "prints": "`warpdrill check {lesson}` 打印的内容（行号按参考答案文件）：",
@@ -78,7 +78,7 @@ def words(env):
 
 def parse_markdown_inline(directive, text):
     """A caption with `code` in it, as inline nodes (captions are generated, not translated)."""
-    paragraph = nodes.paragraph()
+    paragraph = nodes.paragraph(translatable=False)  # written in each language here, not in the catalogues
     for i, part in enumerate(text.split("`")):
         paragraph += nodes.literal(part, part) if i % 2 else nodes.Text(part)
     return paragraph
@@ -260,7 +260,7 @@ class BenchTable(SphinxDirective):
         except KeyError as error:
             return [self.state.document.reporter.error(f"bench-table: {error}", line=self.lineno)]
         headings = [w["floats"]] + [w["lesson"].format(k) + ", GB/s" for k in lessons] + [
-            "cub::DeviceReduce::Sum", "copy (read + write)"]
+            "cub::DeviceReduce::Sum", w["copy"]]
         if len(lessons) > 1:
             headings.append(w["times"].format(w["lesson"].format(lessons[-1]), w["lesson"].format(lessons[0])))
         device, date, command = data.device_and_date()
