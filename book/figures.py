@@ -26,14 +26,19 @@ def tr(lang, english, chinese):
     return chinese if lang.startswith("zh") else english
 
 
+def escape(words):
+    return str(words).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def svg(width, height, body, title):
+    title = escape(title)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
             f'font-family="sans-serif" font-size="11"><title>{title}</title>'
             f'<rect width="100%" height="100%" fill="white"/>{body}</svg>\n')
 
 
 def text(x, y, words, size=11, colour="black", anchor="start"):
-    words = str(words).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    words = escape(words)
     return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{colour}" text-anchor="{anchor}">{words}</text>'
 
 
