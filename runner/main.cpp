@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "language.h"
 #include "process.h"
 
 namespace warpdrill::runner {
@@ -281,10 +282,13 @@ int main(int argc, char** argv) {
     std::string build_dir = WARPDRILL_BUILD_DIR;
     int time_limit = 120;
     bool yes = false;
+    std::string lang;
     cli.add_option("--root", root, "the course's directory")->capture_default_str();
     cli.add_option("--build-dir", build_dir, "its build directory")->capture_default_str();
     cli.add_option("--time-limit", time_limit, "seconds a lesson's checks may run")->capture_default_str();
     cli.add_flag("--yes,-y", yes, "answer yes to confirmations");
+    cli.add_option("--lang", lang, "en or zh: the lessons' README and hints (default: from LANG)")
+        ->check(CLI::IsMember({"en", "zh"}));
     cli.fallthrough();  // these options may also follow the command (inherited by the subcommands below)
 
     int number = 0;
@@ -312,6 +316,7 @@ int main(int argc, char** argv) {
         App app{load_course(root, build_dir, WARPDRILL_ACTIVE_BACKEND),
                 Progress(fs::path(root) / ".progress" / "progress.toml"),
                 CheckOptions{std::chrono::seconds(time_limit)}, yes};
+        localize(app.course, choose_language(lang));
         save_pristine_copies(app.course);
         app.load_progress();
         if (*list) return command_list(app);

@@ -4,8 +4,9 @@
 # book.message.<id> fails when the book's copy (book/mistakes/<id>.txt) is
 # not what the checks print now, and the target book-messages rewrites the
 # copies. The book itself only reads the committed text: it builds without C++.
-if(NOT Python3_FOUND OR Python3_VERSION VERSION_LESS 3.11 OR NOT WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu")
-  message(STATUS "the book's mistake messages are not checked (they need Python 3.11 and the CPU backend)")
+if(NOT Python3_FOUND OR Python3_VERSION VERSION_LESS 3.11 OR NOT WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu"
+   OR NOT IS_DIRECTORY ${PROJECT_SOURCE_DIR}/solutions)
+  message(STATUS "the book's mistake messages are not checked (they need Python 3.11, the CPU backend and solutions/)")
   return()
 endif()
 
