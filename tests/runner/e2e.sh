@@ -2,8 +2,9 @@
 # The warpdrill command end to end, on a scratch copy of the course, as a
 # learner and an instructor would use it: check, pass, list, hints, a damaged
 # progress file, a compile error, a kernel that never ends, reset, solution,
-# grade, the interactive watch under a pseudo-terminal, a handout copy
-# without solutions/, and a lesson scaffolded by new and proven by verify.
+# grade, the interactive watch under a pseudo-terminal, a lesson this GPU
+# cannot run, a handout copy without solutions/, and a lesson scaffolded by
+# new and proven by verify.
 #   tests/runner/e2e.sh SOURCE_DIR
 set -euo pipefail
 source_dir=$(cd "$1" && pwd)
@@ -27,6 +28,7 @@ cmake --build "$course/build" --target warpdrill > "$scratch/build.log"
 W=("$course/build/runner/warpdrill" --root "$course" --build-dir "$course/build")
 lessons=$(find "$course/lessons" -mindepth 1 -maxdepth 1 -name '[0-9][0-9]-*' -type d | wc -l)
 lesson1="$course/lessons/01-interleaved-divergent"
+lessons=$(find "$course/lessons" -mindepth 1 -maxdepth 1 -name '[0-9][0-9]-*' -type d | wc -l)
 out="$scratch/out.txt"
 
 echo "-- a lesson as shipped fails, says why and what to edit, and no more"
@@ -117,6 +119,11 @@ echo "-- a passing lesson shows what its checks point out"
 cp "$course"/solutions/10-one-launch/*.cuh "$course/lessons/10-one-launch/"
 "${W[@]}" check 10 > "$out" 2>&1 || { cat "$out"; fail "the solved lesson 10 does not pass"; }
 expect "The given atomicAdd(float*) version summed the same" "$out"
+
+echo "-- a lesson this GPU cannot run passes without checking, and says why"
+WARPDRILL_CPU_COMPUTE_CAPABILITY=80 "${W[@]}" check 12 > "$out" 2>&1 || { cat "$out"; fail "lesson 12 failed without clusters"; }
+expect "lesson 12 (thread-block clusters (Hopper)): passed" "$out"
+expect "SKIPPED on this GPU: lesson 12 needs thread-block clusters (compute capability 9.0 or later)" "$out"
 
 echo "-- a handout: no solutions/, tests/ or points, a fresh git history, the classroom workflow; it builds and runs"
 "${W[@]}" handout "$scratch/handout" > /dev/null

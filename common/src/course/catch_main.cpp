@@ -40,6 +40,15 @@ void print_indented(std::ostream& out, const std::string& text) {
     for (std::string line; std::getline(lines, line);) out << "  " << line << '\n';
 }
 
+// A WARN: what a check points out even when it passes, as "file:line: warning:"
+// and the message indented (runner/checker.cpp shows it to the learner).
+void print_warning(std::ostream& out, const Catch::AssertionStats& stats) {
+    const Catch::SourceLineInfo& where = stats.assertionResult.getSourceInfo();
+    out << where.file << ":" << where.line << ": warning:\n";
+    for (const Catch::MessageInfo& message : stats.infoMessages) print_indented(out, message.message);
+    out << std::flush;
+}
+
 // The lesson a test case belongs to, from its tag [lessonNN]; 0 for none.
 int lesson_of(const std::string& tags) {
     const std::string tag = "[lesson";
@@ -70,16 +79,6 @@ void print_failure(std::ostream& out, const Catch::AssertionStats& stats) {
         if (message.type == Catch::ResultWas::Info) print_indented(out, message.message);
 }
 
-// What a check points out even when it passes (Catch2's WARN), as
-// "file:line: warning:" and the message indented: the runner shows these
-// lines of a passing lesson (runner/checker.cpp, warnings()).
-void print_warning(std::ostream& out, const Catch::AssertionStats& stats) {
-    const Catch::SourceLineInfo& where = stats.assertionResult.getSourceInfo();
-    out << where.file << ":" << where.line << ": warning:\n";
-    for (const Catch::MessageInfo& message : stats.infoMessages)
-        if (message.type == Catch::ResultWas::Warning) print_indented(out, message.message);
-}
-
 std::string plural(std::uint64_t count, const std::string& noun) {
     return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
@@ -106,10 +105,7 @@ class Learner {
     }
 
     void assertion_ended(const Catch::AssertionStats& stats) {
-        if (stats.assertionResult.getResultType() == Catch::ResultWas::Warning) {
-            print_warning(out_, stats);
-            return;
-        }
+        if (stats.assertionResult.getResultType() == Catch::ResultWas::Warning) return print_warning(out_, stats);
         if (stats.assertionResult.isOk()) return;
         if (!failed_) out_ << kRule << '\n' << name_ << '\n' << kRule << '\n';
         failed_ = true;
