@@ -37,12 +37,14 @@ function(warpdrill_add_all_lessons)
   list(SORT lesson_dirs)
   set(all_lessons "")
   set(kit warpdrill_backend warpdrill_host warpdrill_catch warpdrill_course)
+  set(kit_programs "")
   foreach(lesson_dir IN LISTS lesson_dirs)
     get_filename_component(name ${lesson_dir} NAME)
     string(SUBSTRING ${name} 0 2 number)
     warpdrill_lesson_checks(${lesson_dir})
     list(APPEND kit lesson-${number}-checks)
     warpdrill_lesson_target(lesson-${number} ${lesson_dir} ${lesson_dir})
+    list(APPEND kit_programs lesson-${number})
     list(APPEND all_lessons ${name})
 
     set(solution_dir ${PROJECT_SOURCE_DIR}/solutions/${name})
@@ -65,8 +67,9 @@ function(warpdrill_add_all_lessons)
 
   # The grading kit: the common libraries and every lesson's checks, built
   # once here and linked by each pristine grading build (cmake/Grading.cmake)
-  # with one learner's kernel files.
+  # with one learner's kernel files; and each lesson as shipped, which runs
+  # for every learner whose kernel files are still the lesson's own.
   add_custom_target(grading-kit)
-  add_dependencies(grading-kit ${kit})
+  add_dependencies(grading-kit ${kit} ${kit_programs})
   export(TARGETS ${kit} FILE ${PROJECT_BINARY_DIR}/warpdrill-grading-kit.cmake)
 endfunction()

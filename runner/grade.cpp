@@ -50,9 +50,31 @@ GradeOptions options_of(const CourseSettings& settings, const GradeRequest& requ
 Reference reference_for(const CourseSettings& settings, const GradeRequest& request, const fs::path& work) {
     std::optional<fs::path> kit;
     if (!request.reference_build.empty()) kit = request.reference_build;
-    Reference reference =
-        prepare_reference(request.reference, work, kit, WARPDRILL_ACTIVE_BACKEND, settings.build_dir);
-    return reference;
+    // A git ref is the instructor's: of the course this program was built from.
+    return prepare_reference(request.reference, WARPDRILL_SOURCE_DIR, work, kit, WARPDRILL_ACTIVE_BACKEND,
+                             settings.build_dir);
+}
+
+// A word of a shell command line, quoted when it needs to be.
+std::string shell_word(const std::string& word) {
+    if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                                "/._-+=:@,") == std::string::npos)
+        return word;
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+// The command that grades a submission again on the same inputs (each test adds --lesson N).
+std::string replay_command(const GradeRequest& request, const fs::path& submission, std::uint64_t base_seed) {
+    std::string command = "warpdrill grade";
+    if (!request.reference.empty()) {
+        const bool directory = fs::is_directory(request.reference);
+        command += " --root " + shell_word(fs::absolute(submission).lexically_normal().string()) + " --reference " +
+                   shell_word(directory ? fs::absolute(request.reference).lexically_normal().string() : request.reference);
+    }
+    if (!request.points_file.empty()) command += " --points " + shell_word(fs::absolute(request.points_file).string());
+    return command + " --seed " + std::to_string(base_seed);
 }
 
 void make_handout_baseline(Reference& reference, const Course& course, const Points& points, const fs::path& work) {
@@ -77,6 +99,7 @@ int run_grade(const CourseSettings& settings, const GradeRequest& request) {
         const Course course = load_course(settings.root, settings.build_dir, WARPDRILL_ACTIVE_BACKEND, "");
         GradeOptions options = options_of(settings, request, course);
         options.on_graded = print_test;
+        options.replay = replay_command(request, settings.root, options.base_seed);
         std::vector<LessonToGrade> plan;
         for (const Lesson* lesson : selected_lessons(course, options)) plan.push_back({lesson, parts_of(*lesson), ""});
         grade.learner = directory_name(settings.root);
@@ -90,6 +113,7 @@ int run_grade(const CourseSettings& settings, const GradeRequest& request) {
         const Course course = load_course(reference.root, reference.kit, reference.backend, "");
         GradeOptions options = options_of(settings, request, course);
         options.on_graded = print_test;
+        options.replay = replay_command(request, settings.root, options.base_seed);
         options.deadline = Clock::now() + std::chrono::seconds(request.submission_limit);
         make_handout_baseline(reference, course, options.points, work);
         fmt::print("Grading the kernel files of {} against {}, base seed {}:\n", settings.root.string(),
@@ -113,8 +137,9 @@ namespace {
 
 // A roster cell: the worst of a lesson's tests.
 Verdict lesson_verdict(const Grade& grade, const std::string& lesson) {
-    constexpr Verdict kWorstFirst[] = {Verdict::missing, Verdict::build_error, Verdict::time_out,
-                                       Verdict::crash, Verdict::fail};
+    // A lesson whose checks all were skipped is "skipped"; one test skipped beside a pass, "pass".
+    constexpr Verdict kWorstFirst[] = {Verdict::missing, Verdict::build_error, Verdict::time_out, Verdict::crash,
+                                       Verdict::fail,    Verdict::pass,        Verdict::skipped};
     for (Verdict verdict : kWorstFirst) {
         for (const GradedTest& test : grade.tests)
             if (test.lesson_name == lesson && test.verdict == verdict) return verdict;
@@ -187,7 +212,7 @@ void write_summary(const std::vector<Grade>& grades, const Course& course, const
     std::map<std::string, std::set<std::string>> learners_of;
     for (const Grade& grade : grades) {
         for (const GradedTest& test : grade.tests) {
-            if (test.verdict == Verdict::pass) continue;
+            if (test.verdict == Verdict::pass || test.verdict == Verdict::skipped) continue;
             const std::string key = fmt::format("lesson {} {}, {}: {}", test.lesson, to_string(test.part),
                                                 to_string(test.verdict), without_numbers(headline(test)));
             learners_of[key].insert(grade.learner);
@@ -266,6 +291,7 @@ int run_grade_all(const CourseSettings& settings, const std::string& submissions
             const auto begun = Clock::now();
             GradeOptions own = options;
             own.deadline = begun + std::chrono::seconds(request.submission_limit);
+            own.replay = replay_command(request, submissions[i], options.base_seed);
             try {
                 grades[i] = grade_submission(fs::absolute(submissions[i]), reference, work / learner, own);
             } catch (const std::exception& error) {

@@ -1,5 +1,6 @@
 #include "grading.h"
 
+#include <fmt/core.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -23,6 +24,7 @@ const char* to_string(Verdict verdict) {
         case Verdict::time_out: return "time-out";
         case Verdict::crash: return "crash";
         case Verdict::missing: return "missing";
+        case Verdict::skipped: return "skipped";
     }
     return "?";
 }
@@ -42,7 +44,9 @@ double Grade::max_points() const {
 }
 
 bool Grade::all_passed() const {
-    return std::ranges::all_of(tests, [](const GradedTest& test) { return test.verdict == Verdict::pass; });
+    return std::ranges::all_of(tests, [](const GradedTest& test) {
+        return test.verdict == Verdict::pass || test.verdict == Verdict::skipped;
+    });
 }
 
 namespace {
@@ -184,9 +188,12 @@ void run_test(const Course& course, const Lesson& lesson, const GradeOptions& op
     const CheckResult result =
         run_checks(course, lesson, CheckOptions{limit}, filter, {"WARPDRILL_BASE_SEED=" + seed, "WARPDRILL_SEED="});
     test.seconds = result.seconds;
-    test.replay = "WARPDRILL_BASE_SEED=" + seed + " " + course.target(lesson) + " '" + filter[0] + "' --order decl";
     test.verdict = verdict_of(result.outcome);
     test.message = result.outcome == Outcome::passed ? "" : result.message;
+    if (result.outcome == Outcome::passed && !result.skipped.empty()) {
+        test.verdict = Verdict::skipped;
+        test.message = result.skipped;
+    }
     if (result.output.find("No test cases matched") != std::string::npos) {
         test.verdict = Verdict::fail;
         test.message = "No check of this lesson matched " + filter[0] + ".";
@@ -214,8 +221,11 @@ std::vector<GradedTest> grade_lessons(const Course& course, const std::vector<Le
             test.max_points = options.points.of(lesson, part);
             lesson_tests.push_back(test);
         }
+        // Where the lesson's check program is, or is built.
+        const Course& built_in = item.built_in ? *item.built_in : course;
+        const Lesson& built_lesson = item.built_in ? *item.built_in->find(lesson.number) : lesson;
         std::optional<CheckResult> not_built;
-        if (item.missing.empty()) {
+        if (item.missing.empty() && !item.built_in) {
             const std::chrono::seconds limit = limit_for(std::chrono::seconds(900), options);
             if (limit.count() > 0) not_built = build_checks(course, lesson, limit);
         }
@@ -227,8 +237,10 @@ std::vector<GradedTest> grade_lessons(const Course& course, const std::vector<Le
                 test.verdict = verdict_of(not_built->outcome);
                 test.message = not_built->message;
             } else {
-                run_test(course, lesson, options, test);
+                run_test(built_in, built_lesson, options, test);
             }
+            if (!options.replay.empty()) test.replay = fmt::format("{} --lesson {}", options.replay, lesson.number);
+            if (test.verdict == Verdict::skipped) test.max_points = 0;
             if (test.verdict == Verdict::pass) test.points = test.max_points;
             if (options.on_graded) options.on_graded(test);
             tests.push_back(test);

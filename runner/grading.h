@@ -20,9 +20,12 @@ namespace warpdrill::runner {
 enum class Part { kernel, shuffle };
 const char* to_string(Part part);
 
-// What became of a test, in the roster's words.
-enum class Verdict { pass, fail, build_error, time_out, crash, missing };
-const char* to_string(Verdict verdict);  // "pass", "fail", "build error", "time-out", "crash", "missing"
+// What became of a test, in the roster's words. skipped: this machine cannot
+// run the test's checks (lesson 12 on a GPU without clusters); it counts for
+// no points either way.
+enum class Verdict { pass, fail, build_error, time_out, crash, missing, skipped };
+// "pass", "fail", "build error", "time-out", "crash", "missing", "skipped"
+const char* to_string(Verdict verdict);
 
 struct GradedTest {
     int lesson = 0;
@@ -34,7 +37,7 @@ struct GradedTest {
     double max_points = 0;
     double seconds = 0;
     std::string message;  // why it did not pass ("" when it did)
-    std::string replay;   // the command that runs it again on the same inputs ("" when it never ran)
+    std::string replay;   // the command that grades it again on the same inputs
 
     std::string id() const;  // "03-sequential-addressing/kernel"
 };
@@ -86,6 +89,9 @@ struct GradeOptions {
     std::uint64_t base_seed = 0;
     std::vector<int> lessons;  // only these; empty: every lesson
     Points points;
+    // The command that grades again with the same inputs ("warpdrill grade
+    // ... --seed S"); each test's replay adds "--lesson N".
+    std::string replay;
     std::function<void(const GradedTest&)> on_graded;  // called after each test, when set
 };
 
@@ -100,10 +106,15 @@ struct LessonToGrade {
     const Lesson* lesson = nullptr;
     std::vector<Part> parts;
     std::string missing;  // "lessons/03-.../reduce.cuh is not in the submission"; "" when it is there
+    // A course whose build already holds this lesson's check program, built
+    // from the same kernel files (the reference's own, for a lesson as handed
+    // out): it runs instead of a build of its own. nullptr: build it.
+    const Course* built_in = nullptr;
 };
 
 // Builds each lesson's check program in the course's build directory (target
-// lesson-NN) and runs each of its tests on inputs from options.base_seed.
+// lesson-NN), unless it is built already elsewhere (LessonToGrade::built_in),
+// and runs each of its tests on inputs from options.base_seed.
 std::vector<GradedTest> grade_lessons(const Course& course, const std::vector<LessonToGrade>& plan,
                                       const GradeOptions& options);
 
@@ -123,14 +134,15 @@ struct Reference {
     std::filesystem::path handout;
 };
 
-// `spec` is a directory, or a git commit, tag or branch of the repository
-// the current directory is in (extracted under work/). The kit is built in
-// `kit` when given, else under work/. Throws with the reason when it cannot.
-// A build directory of the reference that is at hand (the course's own, when
-// the reference is the course) serves as the kit when `kit` is not given.
-Reference prepare_reference(const std::string& spec, const std::filesystem::path& work,
-                            const std::optional<std::filesystem::path>& kit, const std::string& backend,
-                            const std::filesystem::path& build_at_hand = {});
+// `spec` is a directory, or a git commit, tag or branch of `repository` (the
+// instructor's: the course this warpdrill was built from, never the learner's),
+// extracted under work/. The kit is built in `kit` when given, else under
+// work/. Throws with the reason when it cannot. A build directory of the
+// reference that is at hand (the course's own, when the reference is the
+// course) serves as the kit when `kit` is not given.
+Reference prepare_reference(const std::string& spec, const std::filesystem::path& repository,
+                            const std::filesystem::path& work, const std::optional<std::filesystem::path>& kit,
+                            const std::string& backend, const std::filesystem::path& build_at_hand = {});
 
 // Grades one learner's checkout against the reference: the learner's kernel
 // files (those each reference lesson's README says to edit) and nothing else

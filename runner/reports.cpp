@@ -1,6 +1,6 @@
 // A grade's reports: JUnit XML (GitHub Classroom, CI systems), Gradescope's
 // results.json, our own grade.json with everything, and passed.txt.
-// tests/grading/schemas/ holds the schemas they are tested against.
+// tests/grading/ holds the schemas they are tested against.
 #include <fmt/core.h>
 #include <toml++/toml.h>
 
@@ -65,10 +65,10 @@ std::string display_name(const GradedTest& test) {
 // What a grade was graded against and on, in a sentence or two.
 std::string provenance(const Grade& grade) {
     return fmt::format("Graded {} on the {} backend, every input drawn from base seed {} "
-                       "(WARPDRILL_BASE_SEED={} replays a test: its line 'replay' says how).",
+                       "(each test's 'Replay' grades it again on the same inputs).",
                        grade.reference.empty() ? "against the course's own checks"
                                                : "against the reference " + grade.reference,
-                       grade.backend, grade.base_seed, grade.base_seed);
+                       grade.backend, grade.base_seed);
 }
 
 // Everything about the submission as a whole that is not a test.
@@ -94,18 +94,20 @@ std::string test_output(const GradedTest& test) {
 void write_junit(const Grade& grade, const fs::path& file) {
     int failures = 0;
     int errors = 0;
+    int skipped = 0;
     double seconds = 0;
     for (const GradedTest& test : grade.tests) {
         failures += test.verdict == Verdict::fail;
-        errors += test.verdict != Verdict::fail && test.verdict != Verdict::pass;
+        skipped += test.verdict == Verdict::skipped;
+        errors += test.verdict != Verdict::fail && test.verdict != Verdict::pass && test.verdict != Verdict::skipped;
         seconds += test.seconds;
     }
     std::ofstream xml(file);
     const std::string counts = fmt::format("tests=\"{}\" failures=\"{}\" errors=\"{}\"", grade.tests.size(), failures, errors);
     xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         << fmt::format("<testsuites name=\"warpdrill\" {} time=\"{:.3f}\">\n", counts, seconds)
-        << fmt::format("  <testsuite name=\"warpdrill\" {} skipped=\"0\" time=\"{:.3f}\" timestamp=\"{}\">\n", counts,
-                       seconds, utc_now())
+        << fmt::format("  <testsuite name=\"warpdrill\" {} skipped=\"{}\" time=\"{:.3f}\" timestamp=\"{}\">\n", counts,
+                       skipped, seconds, utc_now())
         << "    <properties>\n";
     const std::vector<std::pair<std::string, std::string>> properties = {
         {"learner", grade.learner},
@@ -122,6 +124,10 @@ void write_junit(const Grade& grade, const fs::path& file) {
                            to_string(test.part), test.seconds);
         if (test.verdict == Verdict::pass) {
             xml << "/>\n";
+            continue;
+        }
+        if (test.verdict == Verdict::skipped) {
+            xml << fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n", xml_escape(test.message));
             continue;
         }
         // JUnit's failure is a check that failed; error, anything that kept the checks from judging.
@@ -144,14 +150,15 @@ void write_json_file(const toml::table& table, const fs::path& file) {
 void write_gradescope(const Grade& grade, const fs::path& file) {
     toml::array tests;
     for (const GradedTest& test : grade.tests) {
-        tests.push_back(toml::table{
-            {"name", display_name(test)},
-            {"number", fmt::format("{}.{}", test.lesson, test.part == Part::kernel ? 1 : 2)},
-            {"score", test.points},
-            {"max_score", test.max_points},
-            {"status", test.verdict == Verdict::pass ? "passed" : "failed"},
-            {"output", test_output(test)},
-            {"tags", toml::array{test.lesson_name, to_string(test.part)}}});
+        toml::table entry{{"name", display_name(test)},
+                          {"number", fmt::format("{}.{}", test.lesson, test.part == Part::kernel ? 1 : 2)},
+                          {"score", test.points},
+                          {"max_score", test.max_points},
+                          {"output", test_output(test)},
+                          {"tags", toml::array{test.lesson_name, to_string(test.part)}}};
+        // A skipped test (0 of 0 points) neither passed nor failed: Gradescope shows it without a status.
+        if (test.verdict != Verdict::skipped) entry.insert("status", test.verdict == Verdict::pass ? "passed" : "failed");
+        tests.push_back(std::move(entry));
     }
     const toml::table results{{"execution_time", static_cast<std::int64_t>(grade.seconds + 0.5)},
                               {"output", valid_utf8(provenance(grade) + "\n" + submission_notes(grade))},

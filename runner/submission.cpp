@@ -50,20 +50,21 @@ void run_or_throw(const std::vector<std::string>& argv, std::chrono::seconds lim
                                  tail_of(result.output));
 }
 
-// A commit of the repository the current directory is in, as a directory of its own under work/.
-fs::path extract_commit(const std::string& spec, const fs::path& work, std::string& label) {
-    const ProcessResult commit =
-        run_process({"git", "rev-parse", "--verify", "--quiet", spec + "^{commit}"}, std::chrono::seconds(30));
+// A commit of `repository`, as a directory of its own under work/.
+fs::path extract_commit(const std::string& spec, const fs::path& repository, const fs::path& work, std::string& label) {
+    const std::string git_dir = repository.string();
+    const ProcessResult commit = run_process(
+        {"git", "-C", git_dir, "rev-parse", "--verify", "--quiet", spec + "^{commit}"}, std::chrono::seconds(30));
     if (commit.exit_code != 0)
-        throw std::runtime_error("the reference '" + spec +
-                                 "' is neither a directory nor a git commit, tag or branch of the repository here");
+        throw std::runtime_error("the reference '" + spec + "' is neither a directory nor a git commit, tag or branch of " +
+                                 git_dir + " (the course this warpdrill was built from)");
     const std::string sha = commit.output.substr(0, 40);
     label = spec + " (commit " + sha.substr(0, 12) + ")";
     const fs::path dir = work / ("reference-" + sha.substr(0, 12));
     if (fs::is_directory(dir / "lessons")) return dir;
     fs::create_directories(dir);
     const fs::path archive = work / ("reference-" + sha.substr(0, 12) + ".tar");
-    run_or_throw({"git", "archive", "--format=tar", "-o", archive.string(), sha}, std::chrono::seconds(300),
+    run_or_throw({"git", "-C", git_dir, "archive", "--format=tar", "-o", archive.string(), sha}, std::chrono::seconds(300),
                  "git archive " + spec);
     run_or_throw({"tar", "-xf", archive.string(), "-C", dir.string()}, std::chrono::seconds(300),
                  "unpacking " + spec);
@@ -73,34 +74,42 @@ fs::path extract_commit(const std::string& spec, const fs::path& work, std::stri
 
 }  // namespace
 
-Reference prepare_reference(const std::string& spec, const fs::path& work, const std::optional<fs::path>& kit,
-                            const std::string& backend, const fs::path& build_at_hand) {
+Reference prepare_reference(const std::string& spec, const fs::path& repository, const fs::path& work,
+                            const std::optional<fs::path>& kit, const std::string& backend,
+                            const fs::path& build_at_hand) {
     fs::create_directories(work);
     Reference reference;
     if (fs::is_directory(spec)) {
         reference.root = fs::canonical(spec);
         reference.label = reference.root.string();
     } else {
-        reference.root = extract_commit(spec, work, reference.label);
+        reference.root = extract_commit(spec, repository, work, reference.label);
     }
     if (!fs::is_directory(reference.root / "lessons"))
         throw std::runtime_error("the reference " + reference.label + " has no lessons/: it is not the course");
 
+    // The kit: the build directory given, the course's own when it is the
+    // reference's, else one of its own under work/ (made again when it was
+    // made for another reference).
     const bool at_hand = !kit && same_directory(cache_value(build_at_hand, "CMAKE_HOME_DIRECTORY"), reference.root);
-    reference.kit = kit ? fs::absolute(*kit) : at_hand ? fs::absolute(build_at_hand) : work / "reference-build";
+    reference.kit = kit ? fs::absolute(*kit)
+                    : at_hand ? fs::absolute(build_at_hand)
+                              : work / (reference.root.filename().string() + "-build");
     const std::string made_for = cache_value(reference.kit, "CMAKE_HOME_DIRECTORY");
-    if (kit && !same_directory(made_for, reference.root))
-        throw std::runtime_error("the build directory " + reference.kit.string() + " was made for " +
-                                 (made_for.empty() ? std::string("nothing") : made_for) + ", not for the reference " +
-                                 reference.root.string());
-    if (made_for.empty()) {
+    if (!made_for.empty() && !same_directory(made_for, reference.root)) {
+        if (kit)
+            throw std::runtime_error("the build directory " + reference.kit.string() + " was made for " + made_for +
+                                     ", not for the reference " + reference.root.string());
+        fs::remove_all(reference.kit);
+    }
+    if (!fs::exists(reference.kit / "CMakeCache.txt")) {
         fmt::print("warpdrill: configuring the reference's build in {} ...\n", reference.kit.string());
         run_or_throw({"cmake", "-S", reference.root.string(), "-B", reference.kit.string(), "-G", "Ninja",
                       "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DWARPDRILL_BACKEND=" + backend,
                       "-DWARPDRILL_BUILD_TESTS=OFF"},
                      std::chrono::seconds(600), "configuring the reference");
     }
-    fmt::print("warpdrill: building the reference's checks and common libraries once (target grading-kit) ...\n");
+    fmt::print("warpdrill: building the reference's checks, common libraries and lessons once (target grading-kit) ...\n");
     std::fflush(stdout);
     run_or_throw({"cmake", "--build", reference.kit.string(), "--target", "grading-kit"}, std::chrono::seconds(3600),
                  "building the reference's grading kit");
@@ -202,19 +211,23 @@ Grade grade_submission(const fs::path& submission, const Reference& reference, c
     if (!fs::is_directory(submission / "lessons"))
         grade.notes.push_back("no lessons/ directory: this is not a checkout of the course");
     std::vector<std::string> missing;
-    std::set<fs::path> kernel_files;
+    std::vector<bool> as_handed_out;
+    std::set<fs::path> kernel_files;  // every lesson's, graded or not: none of them is a change to list
+    for (const Lesson& lesson : course.lessons)
+        for (const fs::path& file : lesson.edit_files) kernel_files.insert(course.relative(file));
     for (const Lesson* lesson : selected_lessons(course, options)) {
         Lesson copy = *lesson;
         copy.dir = staged.root / course.relative(lesson->dir);
         copy.edit_files.clear();
         std::string absent;
+        bool untouched = true;
         for (const fs::path& file : lesson->edit_files) {
             const fs::path relative = course.relative(file);
-            kernel_files.insert(relative);
             if (!fs::is_regular_file(submission / relative)) {
                 absent += relative.string() + " is not in the submission.\n";
                 continue;
             }
+            untouched = untouched && read_text(submission / relative) == read_text(file);
             fs::create_directories(copy.dir);
             fs::copy_file(submission / relative, copy.dir / file.filename());
             copy.edit_files.push_back(copy.dir / file.filename());
@@ -222,14 +235,21 @@ Grade grade_submission(const fs::path& submission, const Reference& reference, c
         if (!absent.empty()) fs::remove_all(copy.dir);  // not built: the build would use nothing of the learner's
         staged.lessons.push_back(std::move(copy));
         missing.push_back(absent);
+        as_handed_out.push_back(absent.empty() && untouched);
     }
 
+    // A lesson as handed out runs the reference's own build of it: the same
+    // files make the same program, and until a course ends many of its
+    // learners' lessons are as handed out.
     std::vector<LessonToGrade> plan;
     for (std::size_t i = 0; i < staged.lessons.size(); ++i) {
         const Lesson& reference_lesson = *course.find(staged.lessons[i].number);
-        plan.push_back({&staged.lessons[i], parts_of(reference_lesson), missing[i]});
+        plan.push_back({&staged.lessons[i], parts_of(reference_lesson), missing[i], as_handed_out[i] ? &course : nullptr});
     }
-    configure(reference, staged);
+    const bool builds = std::ranges::any_of(plan, [](const LessonToGrade& item) {
+        return item.missing.empty() && !item.built_in;
+    });
+    if (builds) configure(reference, staged);
     grade.tests = grade_lessons(staged, plan, options);
     for (GradedTest& test : grade.tests)
         if (test.verdict == Verdict::missing && !fs::is_directory(submission / "lessons" / test.lesson_name))

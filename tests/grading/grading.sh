@@ -11,7 +11,7 @@ source_dir=$(cd "$1" && pwd)
 build_dir=$(cd "$2" && pwd)
 here="$source_dir/tests/grading"
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+trap '[[ -n ${KEEP_SCRATCH:-} ]] || rm -rf "$scratch"' EXIT
 fail() { echo "FAILED: $*" >&2; exit 1; }
 expect() {  # expect TEXT FILE: the file contains the text
   grep -qF -- "$1" "$2" || { cat "$2"; fail "expected '$1' in $2"; }
@@ -24,10 +24,15 @@ echo "-- fake submissions: copies of the handout, solved, half solved, broken, t
 "${W[@]}" handout "$scratch/handout" > /dev/null
 subs="$scratch/submissions"
 mkdir -p "$subs"
-for learner in solved half broken tampered deleted; do
+# None has a build directory of its own (grading never uses one); stale has
+# one from another machine, which grading neither uses nor lists.
+for learner in solved half broken tampered deleted stale; do
   cp -r "$scratch/handout" "$subs/$learner"
 done
 mkdir "$subs/empty"  # not a checkout of the course at all
+mkdir -p "$subs/stale/build/cpu"
+printf 'CMAKE_HOME_DIRECTORY:INTERNAL=/home/someone/warpdrill\n' > "$subs/stale/build/cpu/CMakeCache.txt"
+echo "not a program" > "$subs/stale/build/cpu/lesson-01"
 solve() { cp "$source_dir/solutions/${2#lessons/}/$3" "$subs/$1/$2/$3"; }
 for file in reduce.cuh shuffle.cuh; do solve solved $lesson1 $file; solve solved $lesson2 $file; done
 solve half $lesson1 reduce.cuh
@@ -62,7 +67,8 @@ row broken "build error" time-out
 row tampered fail fail
 row deleted fail missing
 row empty missing missing
-[[ $(grep -c . "$roster") == 7 ]] || { cat "$roster"; fail "the roster does not have a row per learner"; }
+row stale fail fail
+[[ $(grep -c . "$roster") == 8 ]] || { cat "$roster"; fail "the roster does not have a row per learner"; }
 grep -q "^solved,pass,pass,,.*,20,20," "$roster" || { cat "$roster"; fail "solved does not score 20 of 20"; }
 grep "^broken," "$roster" > "$scratch/broken.txt"
 expect "01 build error: lessons/01-interleaved-divergent/reduce.cuh:" "$scratch/broken.txt"
@@ -72,6 +78,12 @@ grep "^deleted," "$roster" > "$scratch/deleted.txt"
 expect "02 missing: lessons/02-interleaved-strided/ is not in the submission" "$scratch/deleted.txt"
 expect "not a checkout of the course" <(grep "^empty," "$roster")
 
+echo "-- a lesson as handed out runs the reference's build of it; the others are built, each in its submission's build"
+[[ -x "$out/.work/solved/build/lesson-01" ]] || fail "solved's lesson 1 was not built for it"
+[[ ! -e "$out/.work/tampered/build/lesson-01" ]] || fail "tampered's kernels are as handed out, yet were built again"
+python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1]))['changed_files'] != [])" "$out/stale/grade.json" ||
+  fail "stale's build directory is listed as a change: $(cat "$out/stale/grade.json")"
+
 echo "-- tampering: the edited checks and common file were listed, not used"
 expect '"changed: common/src/course/checks.cpp"' "$out/tampered/grade.json"
 expect '"changed: lessons/01-interleaved-divergent/check/check.cpp"' "$out/tampered/grade.json"
@@ -79,11 +91,29 @@ expect "block_sums[0] = NaN" "$out/tampered/grade.xml"
 
 echo "-- the failures most learners share, counted"
 expect "The failures most learners share" "$out/summary.txt"
-grep -qE "^ +2  lesson 1 kernel, fail: reduce_interleaved_divergent: block_sums\[#\] = NaN" "$out/summary.txt" ||
-  { cat "$out/summary.txt"; fail "the unsolved lesson 1 kernel is not counted for its two learners"; }
+grep -qE "^ +3  lesson 1 kernel, fail: reduce_interleaved_divergent: block_sums\[#\] = NaN" "$out/summary.txt" ||
+  { cat "$out/summary.txt"; fail "the unsolved lesson 1 kernel is not counted for its three learners"; }
+
+echo "-- a lesson this machine cannot run is skipped, for no points either way"
+WARPDRILL_CPU_COMPUTE_CAPABILITY=80 "$3" --build-dir "$build_dir" grade --root "$subs/half" --reference "$source_dir" \
+  --lesson 12 --out "$out/skipped" > "$scratch/skipped.txt" 2>&1 || { cat "$scratch/skipped.txt"; fail "grading a skipped lesson failed"; }
+expect '<skipped message="SKIPPED on this GPU: lesson 12 needs thread-block clusters' "$out/skipped/grade.xml"
+python3 - "$out/skipped" << 'EOF'
+import json, sys
+[test] = [t for t in json.load(open(f"{sys.argv[1]}/results.json"))["tests"]]
+assert test["score"] == 0 and test["max_score"] == 0 and "status" not in test, test
+[test] = json.load(open(f"{sys.argv[1]}/grade.json"))["tests"]
+assert test["status"] == "skipped" and test["max_points"] == 0, test
+EOF
+
+echo "-- a git ref that is not one of the course's: a clear error"
+if "$3" --build-dir "$build_dir" grade --root "$subs/half" --reference no-such-ref-anywhere > "$scratch/ref.txt" 2>&1; then
+  fail "grading against a ref that does not exist passed"
+fi
+expect "'no-such-ref-anywhere' is neither a directory nor a git commit, tag or branch of" "$scratch/ref.txt"
 
 echo "-- the reports against their schemas (and the schemas reject a broken report)"
-for learner in solved half broken tampered deleted empty; do
+for learner in solved half broken tampered deleted empty stale skipped; do
   xmllint --noout --schema "$here/junit.xsd" "$out/$learner/grade.xml" 2> "$scratch/xmllint.txt" ||
     { cat "$scratch/xmllint.txt"; fail "$learner's grade.xml"; }
 done
@@ -93,7 +123,7 @@ import jsonschema
 here, out = sys.argv[1], sys.argv[2]
 gradescope = json.load(open(f"{here}/gradescope-results.schema.json"))
 ours = json.load(open(f"{here}/grade.schema.json"))
-for learner in ["solved", "half", "broken", "tampered", "deleted", "empty"]:
+for learner in ["solved", "half", "broken", "tampered", "deleted", "empty", "stale", "skipped"]:
     results = json.load(open(f"{out}/{learner}/results.json"))
     jsonschema.validate(results, gradescope)
     jsonschema.validate(json.load(open(f"{out}/{learner}/grade.json")), ours)
@@ -112,12 +142,17 @@ EOF
 sed 's/tests="[0-9]*"/tests="many"/' "$out/half/grade.xml" > "$scratch/bad.xml"
 if xmllint --noout --schema "$here/junit.xsd" "$scratch/bad.xml" 2> /dev/null; then fail "the JUnit schema accepts tests=\"many\""; fi
 
-echo "-- a failure replays from the base seed the report records"
-replay=$(python3 -c "import json,sys; t=[t for t in json.load(open(sys.argv[1]))['tests'] if t['status']=='fail'][0]; print(t['replay']); print(t['first_line'])" "$out/half/grade.json")
-command=$(head -1 <<< "$replay")
-[[ $command == "WARPDRILL_BASE_SEED=42 lesson-02 '~[shuffle]' --order decl" ]] || fail "replay: $command"
-(cd "$out/.work/half/build" && WARPDRILL_BASE_SEED=42 ./lesson-02 '~[shuffle]' --order decl > "$scratch/replay.txt" || true)
-expect "$(tail -1 <<< "$replay")" "$scratch/replay.txt"
+echo "-- a failure replays from the base seed the report records: the same inputs, the same message"
+failure() {  # failure GRADE_JSON FIELD: a field (replay, message) of its first failing test
+  python3 -c "import json,sys; print([t for t in json.load(open(sys.argv[1]))['tests'] if t['status']=='fail'][0][sys.argv[2]])" "$1" "$2"
+}
+replay=$(failure "$out/half/grade.json" replay)
+[[ $replay == "warpdrill grade --root $subs/half --reference $source_dir --seed 42 --lesson 2" ]] || fail "replay: $replay"
+read -r -a words <<< "${replay#warpdrill }"
+"$3" --build-dir "$build_dir" "${words[@]}" --out "$scratch/replay" > "$scratch/replay.txt" 2>&1 || true
+expect "WARPDRILL_SEED=" "$out/half/grade.json"  # the message names its check's own seed: it depends on the base seed
+[[ $(failure "$scratch/replay/grade.json" message) == "$(failure "$out/half/grade.json" message)" ]] ||
+  { cat "$scratch/replay.txt"; fail "the replay's failure differs from the graded one"; }
 
 echo "-- the handout's classroom workflow, step by step: packages from the list, grade, report, a score a test"
 mkdir -p "$scratch/bin"
