@@ -19,26 +19,46 @@ namespace {
 
 // What stays with the instructor: the solutions and the points, the
 // project's own tests, CI and the scripts that run them, the templates of
-// `warpdrill new` (a solved kernel among them); and what builds and runs make.
+// `warpdrill new` (a solved kernel among them), the fake class of
+// scripts/fake-class.sh; and what builds and runs make, where git does not
+// say what to copy.
 const std::vector<fs::path> kKeptBack = {
-    "solutions", "grading.toml", "tests", ".ci", ".github", "scripts/gpu-check.sh",
-    "scripts/fresh-machine.sh", "runner/templates",
-    "build", "grade", ".progress", ".deps", ".git", "book/_build", "book/_generated"};
+    "solutions", "grading.toml", "tests", ".ci", ".github", "scripts/gpu-check.sh", "scripts/fresh-machine.sh",
+    "scripts/fake-class.sh", "runner/templates", "build", "grade", "grades", ".progress", ".deps", ".git",
+    "book/_build", "book/_generated"};
 
 const std::string kNotInHandout = "<!-- not in the handout -->";
 
+bool kept_back(const fs::path& relative) {
+    for (fs::path part = relative; !part.empty(); part = part.parent_path())
+        if (std::ranges::find(kKeptBack, part) != kKeptBack.end()) return true;
+    return std::ranges::find(relative, fs::path("__pycache__")) != relative.end();
+}
+
+// The course's files, relative to its root: in a git checkout, those git
+// tracks or would (never what it ignores: builds, grades, a learner's
+// reports lying in the instructor's copy); elsewhere every file.
+std::vector<fs::path> course_files(const fs::path& root) {
+    std::vector<fs::path> files;
+    const ProcessResult git = run_process(
+        {"git", "-C", root.string(), "ls-files", "-z", "--cached", "--others", "--exclude-standard"},
+        std::chrono::seconds(60));
+    if (git.exit_code == 0) {
+        std::istringstream names(git.output);
+        for (std::string name; std::getline(names, name, '\0');) files.emplace_back(name);
+        return files;
+    }
+    for (const auto& entry : fs::recursive_directory_iterator(root))
+        if (!entry.is_directory()) files.push_back(entry.path().lexically_relative(root));
+    return files;
+}
+
 void copy_course(const fs::path& root, const fs::path& dest) {
-    for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
-        const fs::path relative = it->path().lexically_relative(root);
-        if (std::ranges::find(kKeptBack, relative) != kKeptBack.end() || relative.filename() == "__pycache__") {
-            if (it->is_directory()) it.disable_recursion_pending();
-            continue;
-        }
-        if (it->is_directory()) {
-            fs::create_directories(dest / relative);
-        } else if (it->is_regular_file() || it->is_symlink()) {
-            fs::copy(it->path(), dest / relative, fs::copy_options::copy_symlinks);
-        }
+    for (const fs::path& relative : course_files(root)) {
+        const fs::path source = root / relative;
+        if (kept_back(relative) || !fs::exists(fs::symlink_status(source))) continue;  // kept back, or deleted
+        fs::create_directories((dest / relative).parent_path());
+        fs::copy(source, dest / relative, fs::copy_options::copy_symlinks);
     }
 }
 
