@@ -87,7 +87,10 @@ int run_new(const CourseSettings& settings, const std::string& name) {
         run_process({"cmake", settings.build_dir.string()}, std::chrono::seconds(600)).exit_code != 0)
         fmt::print("cmake could not configure {} again: run it to see why.\n", settings.build_dir.string());
     fmt::print("The chapter is in book/index.md's table of contents. When the lesson is yours:\n"
-               "  warpdrill verify {}    (it compiles, fails as shipped and passes with its solution)\n",
+               "  warpdrill verify {}    (it compiles, fails as shipped and passes with its solution)\n"
+               "and, as for every lesson (book/README.md): its translations (README.zh.md, hints.zh.md, the\n"
+               "chapter's catalogue: python3 book/i18n.py update, then check), its mistakes in\n"
+               "book/mistakes/mistakes.toml, and its points in grading.toml if not the default ones.\n",
                std::stoi(name.substr(0, 2)));
     return 0;
 }

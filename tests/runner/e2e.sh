@@ -126,8 +126,10 @@ expect "lesson 12 (thread-block clusters (Hopper)): passed" "$out"
 expect "SKIPPED on this GPU: lesson 12 needs thread-block clusters (compute capability 9.0 or later)" "$out"
 
 echo "-- a handout: no solutions/, tests/ or points, a fresh git history, the classroom workflow; it builds and runs"
+mkdir -p "$course/grades/alice"  # what grade-all wrote in the instructor's copy: git ignores it, so does the handout
+echo '{"points": 8}' > "$course/grades/alice/grade.json"
 "${W[@]}" handout "$scratch/handout" > /dev/null
-for kept_back in solutions tests grading.toml runner/templates; do
+for kept_back in solutions tests grading.toml runner/templates grades; do
   [[ ! -e "$scratch/handout/$kept_back" ]] || fail "the handout has $kept_back"
 done
 [[ $(git -C "$scratch/handout" rev-list --count HEAD) == 1 ]] || fail "the handout's history is not fresh"
@@ -144,6 +146,7 @@ echo "-- new scaffolds a lesson that verify proves: it compiles, fails as shippe
 "${W[@]}" new 99-block-sum-again > "$out"
 expect "lessons/99-block-sum-again/check/check.cpp" "$out"
 expect "lessons/99-block-sum-again" "$course/book/index.md"
+python3 "$source_dir/tests/course/lesson_translations.py" "$course" > "$out" || { cat "$out"; fail "the scaffolded lesson's translations"; }
 "${W[@]}" verify 99 > "$out" 2>&1 || { cat "$out"; fail "verify rejects the scaffolded lesson"; }
 expect "1 of 1 lessons verified" "$out"
 cp "$course"/solutions/99-block-sum-again/reduce.cuh "$course/lessons/99-block-sum-again/"
