@@ -90,6 +90,9 @@ if(WARPDRILL_ACTIVE_BACKEND STREQUAL "gpu")
     list(APPEND CMAKE_CUDA_COMPILE_FEATURES cuda_std_20)
   endif()
   set(CMAKE_CUDA_STANDARD 20)
+  # Line information in the kernels (no change to the code): compute-sanitizer
+  # and Nsight Compute name the learner's source line.
+  add_compile_options("$<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>")
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   find_package(CUDAToolkit REQUIRED)
 else()

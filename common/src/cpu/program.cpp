@@ -246,9 +246,7 @@ std::uintptr_t tls_block() {
     return block;
 }
 
-std::uint32_t code_offset(const void* address) {
-    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(address) - executable().load_address);
-}
+std::uintptr_t executable_load_address() { return executable().load_address; }
 
 std::vector<SourcePlace> source_places(const std::vector<std::uint32_t>& offsets) {
     std::vector<SourcePlace> places(offsets.size());

@@ -326,19 +326,21 @@ void BlockRunner::fail_running(const std::string& what) {
 
 void BlockRunner::watch_spin(std::uintptr_t address) {
     constexpr unsigned kSpinReads = 1024;
-    // Only memory that other threads can write counts (not the stack, nor the
-    // backend's own variables that threadIdx and the like read).
-    const auto dynamic = reinterpret_cast<std::uintptr_t>(dynamic_shared_memory());
-    const bool shared = address - static_shared_low_ < static_shared_high_ - static_shared_low_ ||
-                        address - dynamic < shape_.dynamic_smem_bytes;
-    if (!shared && !is_device_address(address)) return;
     FiberThread& self = *running_;
-    if (address != self.spin_address) {
-        self.spin_address = address;
-        self.spin_reads = 0;
+    if (address == self.spin_address) {
+        if (++self.spin_reads < kSpinReads) return;
+    } else {
+        // Only memory that other threads can write counts (not the stack, nor
+        // the backend's own variables that threadIdx and the like read).
+        const auto dynamic = reinterpret_cast<std::uintptr_t>(dynamic_shared_memory());
+        const bool shared = address - static_shared_low_ < static_shared_high_ - static_shared_low_ ||
+                            address - dynamic < shape_.dynamic_smem_bytes;
+        if (shared || is_device_address(address)) {
+            self.spin_address = address;
+            self.spin_reads = 0;
+        }
         return;
     }
-    if (++self.spin_reads < kSpinReads) return;
     self.spin_reads = 0;
     ++spinners_;
     self.in_callback = true;
