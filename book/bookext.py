@@ -28,10 +28,8 @@ from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import directives
-from sphinx.util import logging
+from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective, SphinxRole
-
-logger = logging.getLogger(__name__)
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH_CSV = REPO / "results" / "bench-h100.csv"
@@ -76,7 +74,7 @@ def words(env):
     return WORDS["zh" if language.startswith("zh") else "en"]
 
 
-def parse_markdown_inline(directive, text):
+def caption_paragraph(text):
     """A caption with `code` in it, as inline nodes (captions are generated, not translated)."""
     paragraph = nodes.paragraph(translatable=False)  # written in each language here, not in the catalogues
     for i, part in enumerate(text.split("`")):
@@ -174,7 +172,10 @@ _bench = None
 def bench(env):
     global _bench
     if _bench is None:
-        _bench = Bench()
+        try:
+            _bench = Bench()
+        except (OSError, ValueError, AttributeError, IndexError) as error:
+            raise ExtensionError(f"the benchmark's results in results/ could not be read: {error}") from error
     for path in (BENCH_CSV, BENCH_TXT, RESULTS_README):
         env.note_dependency(str(path))
     return _bench
@@ -266,7 +267,7 @@ class BenchTable(SphinxDirective):
         device, date, command = data.device_and_date()
         caption = w["measured"].format(device=device, date=date, command=command,
                                        file="results/bench-h100.txt", **data.method())
-        return [table(headings, rows), parse_markdown_inline(self, caption)]
+        return [table(headings, rows), caption_paragraph(caption)]
 
 
 class BenchReduceScale(SphinxDirective):
@@ -282,7 +283,7 @@ class BenchReduceScale(SphinxDirective):
             return [self.state.document.reporter.error(f"bench-reduce-scale: {error}", line=self.lineno)]
         device, date, _ = data.device_and_date()
         caption = w["measured_rs"].format(device=device, date=date, file="results/bench-h100.txt")
-        return [table([w["kernel"], w["time"], "GB/s", w["of_copy"]], rows), parse_markdown_inline(self, caption)]
+        return [table([w["kernel"], w["time"], "GB/s", w["of_copy"]], rows), caption_paragraph(caption)]
 
 
 # ---- Nsight Compute --------------------------------------------------------------------
@@ -326,7 +327,7 @@ class NcuRow(SphinxDirective):
             chosen += found
         caption = words(self.env)["ncu"].format(device=meta.get("device", "?"), date=meta.get("date", "?"),
                                                 command=meta.get("command", "?"), file="results/ncu-h100.csv")
-        return [table(headings, chosen), parse_markdown_inline(self, caption)]
+        return [table(headings, chosen), caption_paragraph(caption)]
 
 
 # ---- mistakes ---------------------------------------------------------------------------
@@ -366,8 +367,8 @@ class Mistake(SphinxDirective):
         printed = nodes.literal_block(printed_text, printed_text, language="text")
         printed["classes"].append("checks-output")
         container = nodes.container(classes=["mistake"])
-        container += [parse_markdown_inline(self, w["wrote"].format(file=f"{solution.relative_to(REPO)}")), code,
-                      parse_markdown_inline(self, w["prints"].format(lesson=lesson)), printed]
+        container += [caption_paragraph(w["wrote"].format(file=f"{solution.relative_to(REPO)}")), code,
+                      caption_paragraph(w["prints"].format(lesson=lesson)), printed]
         return [container]
 
 
