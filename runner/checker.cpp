@@ -31,6 +31,19 @@ std::string last_lines(const std::string& text, std::size_t count) {
     return tail;
 }
 
+// Why checks that this GPU cannot run passed without checking (lesson 12
+// before Hopper), or "": Catch2's warning, its wrapped lines joined again.
+std::string skip_reason(const std::string& catch_output) {
+    const std::size_t at = catch_output.find("SKIPPED on this GPU:");
+    if (at == std::string::npos) return "";
+    std::string reason;
+    for (const std::string& line : lines_of(catch_output.substr(at, catch_output.find("\n\n", at) - at))) {
+        const std::size_t text = line.find_first_not_of(' ');
+        if (text != std::string::npos) reason += (reason.empty() ? "" : " ") + line.substr(text);
+    }
+    return reason;
+}
+
 }  // namespace
 
 const char* to_string(Outcome outcome) {
@@ -134,6 +147,7 @@ CheckResult check_lesson(const Course& course, const Lesson& lesson, const Check
         result.outcome = Outcome::passed;
         result.message = "all checks pass";
         result.notes = warnings(run.output);
+        result.skipped = skip_reason(run.output);
     } else {
         result.outcome = Outcome::failed;
         result.message = first_failure(run.output);

@@ -40,8 +40,9 @@ std::vector<std::string> read_hints(const fs::path& hints_file) {
     return hints;
 }
 
-Course load_course(const fs::path& root, const fs::path& build_dir, const std::string& backend) {
-    Course course{root, build_dir, backend, {}};
+Course load_course(const fs::path& root, const fs::path& build_dir, const std::string& backend,
+                   const std::string& backend_reason) {
+    Course course{root, build_dir, backend, backend_reason, {}};
     const fs::path lessons_dir = root / "lessons";
     if (!fs::is_directory(lessons_dir))
         throw std::runtime_error("no lessons/ directory under " + root.string());

@@ -40,7 +40,7 @@ fi
 rm -f "$out/shuffle_truth"
 
 if [[ " $* " == *" --sanitizer "* ]]; then
-  nvcc -lineinfo -arch=native -o "$out/sanitizer_probe" tests/gpu/sanitizer_probe.cu
+  nvcc -lineinfo -arch=native -Icommon/include -o "$out/sanitizer_probe" tests/gpu/sanitizer_probe.cu
   mkdir -p "$out/compute-sanitizer"
   for probe in memcheck:global-past-end memcheck:shared-past-end racecheck:tree-without-barrier \
                racecheck:volatile-last-warp synccheck:barrier-in-branch memcheck:barrier-in-branch; do

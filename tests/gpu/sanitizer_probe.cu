@@ -1,11 +1,11 @@
 // Broken kernels, one per class of mistake, for compute-sanitizer on a GPU:
 // its reports are kept in tests/data/compute-sanitizer/ and are what the
 // runner's parser (runner/sanitizer.cpp) is tested against.
-//   nvcc -lineinfo -o probe tests/gpu/sanitizer_probe.cu && compute-sanitizer --tool memcheck ./probe global-past-end
+//   nvcc -lineinfo -Icommon/include -o probe tests/gpu/sanitizer_probe.cu && compute-sanitizer --tool memcheck ./probe global-past-end
 #include <cstdio>
 #include <cstring>
 
-__global__ void global_past_end(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x + 1]; }
+#include "../broken_kernels.cuh"
 
 __global__ void shared_past_end(float* out) {
     __shared__ float s[64];
@@ -13,17 +13,6 @@ __global__ void shared_past_end(float* out) {
     p[threadIdx.x + 1] = 1.0f;
     __syncthreads();
     out[threadIdx.x] = s[threadIdx.x % 64];
-}
-
-__global__ void tree_without_barrier(const float* in, float* out) {
-    __shared__ float partial[256];
-    const unsigned tid = threadIdx.x;
-    partial[tid] = in[tid];
-    __syncthreads();
-    for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
-        if (tid < stride) partial[tid] += partial[tid + stride];
-    }
-    if (tid == 0) out[0] = partial[0];
 }
 
 __global__ void barrier_in_branch(const float* in, float* out) {
@@ -40,35 +29,19 @@ __global__ void barrier_in_branch(const float* in, float* out) {
     if (tid == 0) out[0] = partial[0];
 }
 
-__global__ void volatile_last_warp(const float* in, float* out) {
-    __shared__ float partial[64];
-    const unsigned tid = threadIdx.x;
-    partial[tid] = in[tid];
-    partial[tid + 32] = in[tid + 32];
-    __syncthreads();
-    volatile float* v = partial;
-    v[tid] += v[tid + 32];
-    v[tid] += v[tid + 16];
-    v[tid] += v[tid + 8];
-    v[tid] += v[tid + 4];
-    v[tid] += v[tid + 2];
-    v[tid] += v[tid + 1];
-    if (tid == 0) out[0] = v[0];
-}
-
 int main(int argc, char** argv) {
     const char* mode = argc > 1 ? argv[1] : "";
     float *in = nullptr, *out = nullptr;
     cudaMalloc(&in, 256 * sizeof(float));
     cudaMalloc(&out, 256 * sizeof(float));
     cudaMemset(in, 0, 256 * sizeof(float));
-    if (!std::strcmp(mode, "global-past-end")) global_past_end<<<1, 256>>>(in, out);
+    if (!std::strcmp(mode, "global-past-end")) past_global<<<1, 256>>>(in, out);
     else if (!std::strcmp(mode, "shared-past-end")) shared_past_end<<<1, 64>>>(out);
     else if (!std::strcmp(mode, "tree-without-barrier")) tree_without_barrier<<<1, 256>>>(in, out);
     else if (!std::strcmp(mode, "barrier-in-branch")) barrier_in_branch<<<1, 256>>>(in, out);
     else if (!std::strcmp(mode, "volatile-last-warp")) volatile_last_warp<<<1, 32>>>(in, out);
-    else if (!std::strcmp(mode, "grid-zero")) global_past_end<<<0, 32>>>(in, out);
-    else if (!std::strcmp(mode, "block-zero")) global_past_end<<<1, 0>>>(in, out);
+    else if (!std::strcmp(mode, "grid-zero")) past_global<<<0, 32>>>(in, out);
+    else if (!std::strcmp(mode, "block-zero")) past_global<<<1, 0>>>(in, out);
     else {
         std::fprintf(stderr, "unknown mode '%s'\n", mode);
         return 2;

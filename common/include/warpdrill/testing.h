@@ -19,7 +19,8 @@ using LaunchStats = cpu::LaunchStats;
 #else
 inline constexpr bool cpu_backend = false;
 struct LaunchStats {
-    std::uint64_t blocks, threads, block_barriers, warp_syncs, shuffles, votes, atomics;
+    std::uint64_t blocks, threads, block_barriers, warp_syncs, shuffles, votes, atomics, warp_reductions,
+        grid_syncs, cluster_syncs;
 };
 #endif
 

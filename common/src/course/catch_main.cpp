@@ -40,6 +40,15 @@ void print_indented(std::ostream& out, const std::string& text) {
     for (std::string line; std::getline(lines, line);) out << "  " << line << '\n';
 }
 
+// A WARN: what a check points out even when it passes, as "file:line: warning:"
+// and the message indented (runner/checker.cpp shows it to the learner).
+void print_warning(std::ostream& out, const Catch::AssertionStats& stats) {
+    const Catch::SourceLineInfo& where = stats.assertionResult.getSourceInfo();
+    out << where.file << ":" << where.line << ": warning:\n";
+    for (const Catch::MessageInfo& message : stats.infoMessages) print_indented(out, message.message);
+    out << std::flush;
+}
+
 // The lesson a test case belongs to, from its tag [lessonNN]; 0 for none.
 int lesson_of(const std::string& tags) {
     const std::string tag = "[lesson";
@@ -96,6 +105,7 @@ class Learner {
     }
 
     void assertion_ended(const Catch::AssertionStats& stats) {
+        if (stats.assertionResult.getResultType() == Catch::ResultWas::Warning) return print_warning(out_, stats);
         if (stats.assertionResult.isOk()) return;
         if (!failed_) out_ << kRule << '\n' << name_ << '\n' << kRule << '\n';
         failed_ = true;

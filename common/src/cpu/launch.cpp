@@ -17,6 +17,8 @@
 
 #include "access.h"
 #include "device_memory.h"
+#include "coresident.h"
+#include "device.h"
 #include "scheduler.h"
 #include "state.h"
 
@@ -121,16 +123,25 @@ uint3 block_index(std::uint64_t linear, dim3 grid) {
 
 }  // namespace
 
-void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body,
-              const void* kernel, std::vector<KernelArgument> pointers) {
-    if (const cudaError_t error = check_config(grid, block, dynamic_smem_bytes); error != cudaSuccess) {
-        set_last_error(error);
-        return;
+cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body,
+                     const void* kernel, std::vector<KernelArgument> pointers, const GroupLaunch& groups) {
+    cudaError_t launch_error = check_config(grid, block, dynamic_smem_bytes);
+    if (launch_error == cudaSuccess)
+        launch_error = check_group_launch(grid, block, dynamic_smem_bytes, groups);
+    if (launch_error != cudaSuccess) {
+        set_last_error(launch_error);
+        return launch_error;
     }
     install_crash_handler();
-    const GridShape shape{grid, block, dynamic_smem_bytes, &thread_body, settings.order, settings.seed};
+    // Cooperative and cluster launches run blocks together, each on its own OS thread.
+    const std::unique_ptr<CoResidentBlocks> coresident =
+        CoResidentBlocks::needed(groups)
+            ? std::make_unique<CoResidentBlocks>(grid, dynamic_smem_bytes, groups)
+            : nullptr;
+    const GridShape shape{grid,          block,  dynamic_smem_bytes, &thread_body, settings.order,
+                          settings.seed, groups, coresident.get()};
     const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
-    const unsigned workers = worker_count(blocks);
+    const unsigned workers = coresident ? coresident->workers() : worker_count(blocks);
     static std::atomic<std::uint64_t> launches{0};
     std::unique_ptr<GridAccesses> grid_accesses;
     if (tracks_launch(blocks * block.x * block.y * block.z)) {
@@ -158,11 +169,19 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::
         }
         views[worker].block = &runner;
         try {
-            for (std::uint64_t b; !failed && (b = next_block++) < blocks;) runner.run(block_index(b, grid));
+            if (coresident) {
+                coresident->run_blocks(worker, runner, failed);
+            } else {
+                for (std::uint64_t b; !failed && (b = next_block++) < blocks;)
+                    runner.run(block_index(b, grid));
+            }
         } catch (...) {
-            std::lock_guard lock(mutex);
-            if (!error) error = std::current_exception();
-            failed = true;
+            {
+                std::lock_guard lock(mutex);
+                if (!error) error = std::current_exception();
+                failed = true;
+            }
+            if (coresident) coresident->abort();  // wakes the blocks that wait for this one
         }
         views[worker].block = nullptr;
         std::lock_guard lock(mutex);
@@ -199,6 +218,7 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::
         last_stats = stats;
     }
     if (error) std::rethrow_exception(error);
+    return cudaSuccess;
 }
 
 }  // namespace warpdrill::cpu::detail
@@ -230,6 +250,9 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
     shuffles += other.shuffles;
     votes += other.votes;
     atomics += other.atomics;
+    warp_reductions += other.warp_reductions;
+    grid_syncs += other.grid_syncs;
+    cluster_syncs += other.cluster_syncs;
     return *this;
 }
 

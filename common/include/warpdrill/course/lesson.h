@@ -89,5 +89,8 @@ void one_launch_sum(const float* d_in, std::int64_t n, float* d_partials, unsign
 int one_launch_blocks(std::int64_t n);
 // The given variant: each block atomicAdds its sum to *d_sum, which must be 0.
 void atomic_add_sum(const float* d_in, std::int64_t n, float* d_sum, int blocks);
+// Lesson 11: every thread gets its warp's sum and maximum (__reduce_*_sync).
+// Lessons 11 and 12's sums of a whole array: warpdrill/course/device_sum.h.
+void launch_warp_sum_and_max(const int* d_in, int* d_sums, int* d_maxima, int threads);
 
 }  // namespace warpdrill::course
