@@ -17,11 +17,11 @@ int main(int argc, char** argv) {
     std::string build_dir = WARPDRILL_BUILD_DIR;
     int time_limit = 120;
     bool yes = false;
-    std::string lang;
     cli.add_option("--root", root, "the course's directory")->capture_default_str();
     cli.add_option("--build-dir", build_dir, "its build directory")->capture_default_str();
     cli.add_option("--time-limit", time_limit, "seconds a lesson's checks may run")->capture_default_str();
     cli.add_flag("--yes,-y", yes, "answer yes to confirmations (and, in ./warpdrill, to installing packages)");
+    std::string lang;
     cli.add_option("--lang", lang, "en or zh: the lessons' README and hints (default: from LANG)")
         ->check(CLI::IsMember({"en", "zh"}));
     cli.fallthrough();  // these options may also follow the command (inherited by the subcommands below)

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fault_of.h"
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/host.h"
@@ -16,30 +17,12 @@ namespace cg = cooperative_groups;
 using warpdrill::check_cuda;
 using warpdrill::check_launch;
 using warpdrill::DeviceBuffer;
-using warpdrill::cpu::KernelFault;
+using warpdrill::testing::contains;
+using warpdrill::testing::fault_of;
 
 namespace {
 
 constexpr unsigned kFull = 0xffffffffu;
-
-// Runs `body` and returns the KernelFault's message, or "" if none.
-template <class Body>
-std::string fault_of(Body body) {
-    const auto start = std::chrono::steady_clock::now();
-    std::string message;
-    try {
-        body();
-    } catch (const KernelFault& fault) {
-        message = fault.what();
-    }
-    // A diagnostic must end the run promptly, never hang.
-    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
-    return message;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 template <class... Params, class... Args>
 cudaError_t launch_cooperative(void (*kernel)(Params...), unsigned blocks, unsigned threads, Args... args) {

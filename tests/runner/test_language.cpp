@@ -53,7 +53,7 @@ TEST_CASE("without --lang, LC_ALL, LC_MESSAGES and LANG decide, in POSIX's order
 }
 
 TEST_CASE("a Chinese course shows the translated title and hints", "[language]") {
-    Course course = load_course(make_course(true), "build", "cpu", "");
+    Course course = load_course(make_course(true), "build", "cpu", "chosen for the test");
     localize(course, Language::chinese);
     REQUIRE(course.lessons.size() == 1);
     CHECK(course.lessons[0].title == "第一课");
@@ -62,11 +62,11 @@ TEST_CASE("a Chinese course shows the translated title and hints", "[language]")
 }
 
 TEST_CASE("English stays English, and a lesson without a translation falls back to it", "[language]") {
-    Course english = load_course(make_course(true), "build", "cpu", "");
+    Course english = load_course(make_course(true), "build", "cpu", "chosen for the test");
     localize(english, Language::english);
     CHECK(english.lessons[0].title == "the first lesson");
 
-    Course untranslated = load_course(make_course(false), "build", "cpu", "");
+    Course untranslated = load_course(make_course(false), "build", "cpu", "chosen for the test");
     localize(untranslated, Language::chinese);
     CHECK(untranslated.lessons[0].title == "the first lesson");
     CHECK(untranslated.lessons[0].hints.size() == 2);
