@@ -22,13 +22,15 @@ write_table() {  # the lessons to give a row
   } > "$table"
 }
 
-write_table 1 2 3 4 5 6 7 8 9 10
+# Every chapter's lesson: 1 2 3 ... from book/lessons/NN-name.md.
+all_lessons=$(ls "$scratch/repo/book/lessons" | sed -n 's/^0*\([0-9][0-9]*\)-.*\.md$/\1/p')
+write_table $all_lessons
 sphinx-build -W -q -b html "$scratch/repo/book" "$scratch/full" > "$scratch/log" 2>&1 || { cat "$scratch/log"; exit 1; }
 grep -q "kernel_3" "$scratch/full/lessons/03-sequential-addressing.html" || { echo "FAILED: lesson 3's row is not in chapter 3"; exit 1; }
 grep -q "kernel_2" "$scratch/full/lessons/03-sequential-addressing.html" || { echo "FAILED: chapter 3 does not compare with lesson 2"; exit 1; }
 grep -q "TEST DEVICE" "$scratch/full/lessons/03-sequential-addressing.html" || { echo "FAILED: no device in the caption"; exit 1; }
 
-write_table 1 2 4 5 6 7 8 9 10
+write_table $(grep -vx 3 <<< "$all_lessons")
 if sphinx-build -W -q -E -b html "$scratch/repo/book" "$scratch/gap" > "$scratch/log" 2>&1; then
   echo "FAILED: the book built although results/ncu-h100.csv has no row for lesson 3"
   exit 1
