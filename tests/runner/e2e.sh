@@ -9,7 +9,7 @@ set -euo pipefail
 source_dir=$(cd "$1" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-course="$scratch/course"
+course="$scratch/a course"  # a path with a space, as many home directories have
 fail() { echo "FAILED: $*" >&2; exit 1; }
 expect() {  # expect TEXT FILE: the file contains the text
   grep -qF -- "$1" "$2" || { cat "$2"; fail "expected '$1'"; }
