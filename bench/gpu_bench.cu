@@ -1,18 +1,24 @@
 // The GPU benchmark: every lesson's sum kernel, cub::DeviceReduce::Sum and a
-// device-to-device copy at 2^16 to 2^28 floats, and ReduceScale on a
+// device-to-device copy at 2^16 to 2^28 floats (and lesson 10, whose count is
+// 64-bit, at 2^31 where the GPU has the memory), and ReduceScale on a
 // (442368, 128) matrix against a cub::BlockReduce block-per-row baseline.
 // Inputs rotate over enough buffers that L2 cannot serve them; each figure is
 // the median of 50 timed runs (CUDA events) after 5 warm-ups, and every
 // kernel's result is checked against a double-precision reference first.
-//   gpu_bench [--csv FILE] [--svg FILE] [--quick]
+//   gpu_bench [--csv FILE] [--svg FILE] [--quick] [--lessons 8,10]
+// --lessons keeps only those lessons' sum kernels (CUB and the copy always run).
 #include <cub/cub.cuh>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -33,19 +39,21 @@ constexpr unsigned kBlock = 256;
 constexpr std::size_t kRotationBytes = std::size_t{512} << 20;  // many times any L2
 
 // Reduces n floats at `in` to one float at `out`, using `scratch` as needed.
-using SumFn = std::function<void(const float* in, float* out, int n, float* scratch)>;
+using SumFn = std::function<void(const float* in, float* out, std::int64_t n, float* scratch)>;
 
 struct SumKernel {
     std::string lesson;
     std::string idea;
     SumFn run;
+    bool counts_past_int = false;  // takes a 64-bit element count
 };
 
 // Applies a block-sum kernel to its own output until one value is left, as
-// the classic reduction samples do.
+// the classic reduction samples do. Lessons 1 to 8 count elements in an int.
 template <class Kernel>
 SumFn repeat_until_one(Kernel kernel, int elements_per_thread, bool dynamic_shared) {
-    return [=](const float* in, float* out, int n, float* scratch) {
+    return [=](const float* in, float* out, std::int64_t count, float* scratch) {
+        int n = static_cast<int>(count);
         const int span = static_cast<int>(kBlock) * elements_per_thread;
         const float* from = in;
         float* buffers[2] = {scratch, scratch + (n + span - 1) / span};
@@ -62,8 +70,58 @@ SumFn repeat_until_one(Kernel kernel, int elements_per_thread, bool dynamic_shar
     };
 }
 
+// Lesson 10: one launch. Its partials live in the scratch buffer; its ticket
+// counter is set to 0 once, here, and every launch leaves it at 0.
+SumFn one_launch() {
+    auto tickets = std::make_shared<DeviceBuffer<unsigned>>(1);
+    check_cuda(cudaMemset(tickets->data(), 0, sizeof(unsigned)));
+    const int resident = warpdrill::resident_blocks(reduce_one_launch, kBlock);
+    return [tickets, resident](const float* in, float* out, std::int64_t n, float* scratch) {
+        const std::int64_t needed = (n / 4 + kBlock - 1) / kBlock;
+        const auto blocks = static_cast<unsigned>(std::clamp<std::int64_t>(needed, 1, resident));
+        warpdrill::launch(reduce_one_launch, {blocks, kBlock}, in, n, scratch, tickets->data(), out);
+    };
+}
+
+// Lesson 11: one cooperative launch, as many blocks as are resident at once
+// (fewer for small inputs: one pack of four per thread).
+void sum_cooperative(const float* in, float* out, std::int64_t n, float* scratch) {
+    static const int resident = warpdrill::resident_blocks(reduce_cooperative, kBlock);
+    const auto blocks =
+        static_cast<unsigned>(std::clamp<std::int64_t>((n / 4 + kBlock - 1) / kBlock, 1, resident));
+    std::int64_t count = n;
+    void* args[] = {&in, &scratch, &out, &count};
+    check_cuda(cudaLaunchCooperativeKernel(reduce_cooperative, dim3(blocks), dim3(kBlock), args));
+}
+
+// Lesson 12: the same, cooperative and in clusters of kClusterBlocks.
+void sum_in_clusters(const float* in, float* out, std::int64_t n, float* scratch) {
+    cudaLaunchAttribute attributes[2] = {};
+    attributes[0].id = cudaLaunchAttributeClusterDimension;
+    attributes[0].val.clusterDim = {kClusterBlocks, 1, 1};
+    attributes[1].id = cudaLaunchAttributeCooperative;
+    attributes[1].val.cooperative = 1;
+    static const int resident_clusters = [&] {
+        const cudaLaunchConfig_t one_cluster{dim3(kClusterBlocks), dim3(kBlock), 0, nullptr, attributes, 1};
+        int clusters = 0;
+        check_cuda(cudaOccupancyMaxActiveClusters(&clusters, reduce_cluster, &one_cluster));
+        return clusters;
+    }();
+    const std::int64_t needed = (n / 4 + kBlock * kClusterBlocks - 1) / (kBlock * kClusterBlocks);
+    const auto blocks =
+        kClusterBlocks * static_cast<unsigned>(std::clamp<std::int64_t>(needed, 1, resident_clusters));
+    const cudaLaunchConfig_t config{dim3(blocks), dim3(kBlock), 0, nullptr, attributes, 2};
+    check_cuda(cudaLaunchKernelEx(&config, reduce_cluster, in, scratch, out, n));
+}
+
+bool has_clusters() {
+    int supported = 0;
+    check_cuda(cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, 0));
+    return supported != 0;
+}
+
 std::vector<SumKernel> sum_kernels() {
-    return {
+    std::vector<SumKernel> kernels = {
         {"1", "interleaved, divergent", repeat_until_one(reduce_interleaved_divergent, 1, true)},
         {"2", "interleaved, strided index", repeat_until_one(reduce_interleaved_strided, 1, true)},
         {"3", "sequential addressing", repeat_until_one(reduce_sequential, 1, true)},
@@ -72,7 +130,8 @@ std::vector<SumKernel> sum_kernels() {
         {"6", "complete unroll", repeat_until_one(reduce_complete_unroll<kBlock>, 2, false)},
         {"7", "warp shuffles", repeat_until_one(reduce_warp_shuffle, 2, false)},
         {"8", "grid-stride, 16-byte loads",
-         [](const float* in, float* out, int n, float* scratch) {
+         [](const float* in, float* out, std::int64_t elements, float* scratch) {
+             const int n = static_cast<int>(elements);
              const int sms = [] {
                  int count = 0;
                  check_cuda(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, 0));
@@ -83,19 +142,48 @@ std::vector<SumKernel> sum_kernels() {
              warpdrill::launch(reduce_grid_stride, {static_cast<unsigned>(blocks), kBlock}, in, scratch, n);
              warpdrill::launch(reduce_grid_stride, {1, kBlock}, scratch, out, blocks);
          }},
+        {"10", "one launch, the last block finishes", one_launch(), true},
+        {"11", "cooperative launch, grid.sync()", sum_cooperative},
+    };
+    if (has_clusters()) kernels.push_back({"12", "clusters, distributed shared memory", sum_in_clusters});
+    return kernels;
+}
+
+// cub::DeviceReduce::Sum with its temporary storage. The count's type picks
+// CUB's offsets: an int below 2^31, as a program would pass, else 64 bits.
+template <class Count>
+SumFn cub_sum(const float* in, float* out, Count count) {
+    std::size_t temp_bytes = 0;
+    check_cuda(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, out, count));
+    auto temp = std::make_shared<DeviceBuffer<unsigned char>>(temp_bytes);
+    return [temp, temp_bytes](const float* from, float* result, std::int64_t n, float*) {
+        std::size_t bytes = temp_bytes;
+        check_cuda(cub::DeviceReduce::Sum(temp->data(), bytes, from, result, static_cast<Count>(n)));
     };
 }
 
-// A set of input buffers that together exceed L2 many times over.
+// A set of input buffers that together exceed L2 many times over. Each holds
+// one random tile of up to 2^24 floats, repeated: the content does not change
+// the timing, and 2^31 random floats would take minutes to draw.
 struct RotatingInputs {
+    static constexpr std::size_t kTile = std::size_t{1} << 24;
     std::vector<std::unique_ptr<DeviceBuffer<float>>> buffers;
-    std::vector<float> first;  // the host copy of buffer 0, for the reference
+    double sum = 0;      // of one buffer's values, for the reference
+    double sum_abs = 0;  // for the tolerance
 
-    RotatingInputs(std::size_t n, std::uint64_t seed) : first(warpdrill::random_floats(n, seed)) {
+    RotatingInputs(std::size_t n, std::uint64_t seed) {
+        const std::vector<float> tile = warpdrill::random_floats(std::min(n, kTile), seed);
         const std::size_t count = std::clamp<std::size_t>(kRotationBytes / (n * sizeof(float)), 2, 4096);
         for (std::size_t b = 0; b < count; ++b) {
             buffers.push_back(std::make_unique<DeviceBuffer<float>>(n));
-            buffers.back()->upload(first);  // same values: the content does not change the timing
+            for (std::size_t first = 0; first < n; first += tile.size()) {
+                const std::size_t size = std::min(tile.size(), n - first);
+                check_cuda(cudaMemcpy(buffers.back()->data() + first, tile.data(), size * sizeof(float),
+                                      cudaMemcpyHostToDevice));
+                if (b > 0) continue;
+                sum += warpdrill::reference_sum(std::span(tile).first(size));
+                sum_abs += warpdrill::reference_sum_abs(std::span(tile).first(size));
+            }
         }
     }
     const float* at(int run) const { return buffers[static_cast<std::size_t>(run) % buffers.size()]->data(); }
@@ -137,13 +225,12 @@ struct Row {
 // Sum kernels, CUB and the copy at one size.
 std::vector<Row> measure_size(std::size_t n, const std::vector<SumKernel>& kernels) {
     const RotatingInputs inputs(n, warpdrill::fresh_seed());
-    const double want = warpdrill::reference_sum(inputs.first);
-    const double tolerance =
-        warpdrill::sum_tolerance(n, warpdrill::reference_sum_abs(inputs.first), n / 1024 + 64);
+    const double want = inputs.sum;
+    const double tolerance = warpdrill::sum_tolerance(n, inputs.sum_abs, n / 1024 + 64);
     const double bytes = static_cast<double>(n) * sizeof(float);
     DeviceBuffer<float> scratch(n / 256 + 4096);
     DeviceBuffer<float> out(1);
-    const int count = static_cast<int>(n);
+    const auto count = static_cast<std::int64_t>(n);
 
     auto correct = [&](const SumFn& run) {
         out.poison();
@@ -159,14 +246,10 @@ std::vector<Row> measure_size(std::size_t n, const std::vector<SumKernel>& kerne
         rows.push_back({"lesson " + kernel.lesson, kernel.idea, n, ms, bytes / ms / 1e6, ok});
     }
 
-    std::size_t temp_bytes = 0;
-    check_cuda(cub::DeviceReduce::Sum(nullptr, temp_bytes, inputs.at(0), out.data(), count));
-    DeviceBuffer<unsigned char> temp(temp_bytes);
-    const SumFn cub_sum = [&](const float* in, float* result, int size, float*) {
-        check_cuda(cub::DeviceReduce::Sum(temp.data(), temp_bytes, in, result, size));
-    };
-    const bool cub_ok = correct(cub_sum);
-    const double cub_ms = median_ms([&](int run) { cub_sum(inputs.at(run), out.data(), count, nullptr); });
+    const SumFn cub = count <= INT_MAX ? cub_sum(inputs.at(0), out.data(), static_cast<int>(count))
+                                       : cub_sum(inputs.at(0), out.data(), count);
+    const bool cub_ok = correct(cub);
+    const double cub_ms = median_ms([&](int run) { cub(inputs.at(run), out.data(), count, nullptr); });
     rows.push_back({"cub", "cub::DeviceReduce::Sum", n, cub_ms, bytes / cub_ms / 1e6, cub_ok});
 
     DeviceBuffer<float> copy_to(n);
@@ -258,15 +341,16 @@ std::vector<Row> measure_reduce_scale(int rows, int cols) {
 
 // ---- output -------------------------------------------------------------------
 
+// One size: every kernel's time and bandwidth, against the copy and against CUB.
 void print_size_table(const std::vector<Row>& rows) {
-    const Row& lesson1 = rows.front();
+    const Row& cub = *std::ranges::find(rows, std::string("cub"), &Row::what);
     const Row& copy = rows.back();
     std::printf("\n2^%d floats (%.1f MB)\n", static_cast<int>(std::log2(rows.front().n)),
                 rows.front().n * 4 / 1e6);
-    std::printf("%-10s %-38s %10s %9s %9s %9s\n", "kernel", "idea", "time us", "GB/s", "% copy", "vs 1");
+    std::printf("%-10s %-38s %10s %9s %9s %9s\n", "kernel", "idea", "time us", "GB/s", "% copy", "vs cub");
     for (const Row& row : rows) {
-        std::printf("%-10s %-38s %10.1f %9.0f %8.0f%% %8.1fx%s\n", row.what.c_str(), row.idea.c_str(),
-                    row.ms * 1e3, row.gbps, 100 * row.gbps / copy.gbps, lesson1.ms / row.ms,
+        std::printf("%-10s %-38s %10.1f %9.0f %8.0f%% %8.2fx%s\n", row.what.c_str(), row.idea.c_str(),
+                    row.ms * 1e3, row.gbps, 100 * row.gbps / copy.gbps, cub.ms / row.ms,
                     row.correct ? "" : "  WRONG RESULT");
     }
 }
@@ -280,12 +364,17 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
     }
 }
 
+// The plot's sums: 2^16 to 2^28 floats.
+bool on_plot(const Row& row) {
+    return row.idea.rfind("ReduceScale", 0) != 0 && row.n <= (std::size_t{1} << 28);
+}
+
 // GB/s against size, one line per kernel, log2 size on x.
 void write_svg(const std::string& path, const std::vector<Row>& rows, const std::string& device) {
     std::vector<std::string> names;
     double max_gbps = 1;
     for (const Row& row : rows) {
-        if (row.idea.rfind("ReduceScale", 0) == 0) continue;
+        if (!on_plot(row)) continue;
         if (std::ranges::find(names, row.what) == names.end()) names.push_back(row.what);
         max_gbps = std::max(max_gbps, row.gbps);
     }
@@ -320,7 +409,7 @@ void write_svg(const std::string& path, const std::vector<Row>& rows, const std:
     for (std::size_t k = 0; k < names.size(); ++k) {
         std::string points;
         for (const Row& row : rows) {
-            if (row.what == names[k] && row.idea.rfind("ReduceScale", 0) != 0) {
+            if (row.what == names[k] && on_plot(row)) {
                 points += std::to_string(x(row.n)) + "," + std::to_string(y(row.gbps)) + " ";
             }
         }
@@ -333,19 +422,40 @@ void write_svg(const std::string& path, const std::vector<Row>& rows, const std:
     svg << "</svg>\n";
 }
 
+// "8,10" -> {"8", "10"}
+std::vector<std::string> split_list(const std::string& list) {
+    std::vector<std::string> items;
+    std::istringstream in(list);
+    for (std::string item; std::getline(in, item, ',');) items.push_back(item);
+    return items;
+}
+
+// Room on the GPU for two rotating inputs of n floats, a copy's target and some.
+bool room_for(std::size_t n) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes));
+    return free_bytes > 3 * n * sizeof(float) + (std::size_t{1} << 30);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     std::string csv_path, svg_path;
+    std::vector<std::string> lessons;  // empty: all
     bool quick = false;
     for (int a = 1; a < argc; ++a) {
         if (!std::strcmp(argv[a], "--csv") && a + 1 < argc)
             csv_path = argv[++a];
         else if (!std::strcmp(argv[a], "--svg") && a + 1 < argc)
             svg_path = argv[++a];
+        else if (!std::strcmp(argv[a], "--lessons") && a + 1 < argc)
+            lessons = split_list(argv[++a]);
         else if (!std::strcmp(argv[a], "--quick"))
             quick = true;
     }
+    auto selected = [&](const std::string& lesson) {
+        return lessons.empty() || std::ranges::count(lessons, lesson);
+    };
     try {
         cudaDeviceProp prop{};
         check_cuda(cudaGetDeviceProperties(&prop, 0));
@@ -353,20 +463,37 @@ int main(int argc, char** argv) {
             "device: %s, %d SMs, L2 %d MB; median of %d runs after %d warm-ups, inputs rotated over %zu MB\n",
             prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, kRuns, kWarmups,
             kRotationBytes >> 20);
-        const std::vector<SumKernel> kernels = sum_kernels();
+        std::vector<SumKernel> kernels = sum_kernels();
+        std::erase_if(kernels, [&](const SumKernel& kernel) { return !selected(kernel.lesson); });
         std::vector<Row> all;
-        for (int p = 16; p <= (quick ? 20 : 28); p += 2) {
-            const std::vector<Row> rows = measure_size(std::size_t{1} << p, kernels);
+        auto measure = [&](std::size_t n, const std::vector<SumKernel>& at_this_size) {
+            const std::vector<Row> rows = measure_size(n, at_this_size);
             print_size_table(rows);
             all.insert(all.end(), rows.begin(), rows.end());
+        };
+        for (int p = 16; p <= (quick ? 20 : 28); p += 2) measure(std::size_t{1} << p, kernels);
+
+        // Past an int's range: the kernels with a 64-bit count, where the GPU has the memory.
+        const std::size_t past_int = std::size_t{1} << 31;
+        std::vector<SumKernel> wide = kernels;
+        std::erase_if(wide, [](const SumKernel& kernel) { return !kernel.counts_past_int; });
+        if (!quick && !wide.empty()) {
+            if (room_for(past_int))
+                measure(past_int, wide);
+            else
+                std::printf("\n2^31 floats: skipped, the GPU has no room for them\n");
         }
-        const std::vector<Row> scale = measure_reduce_scale(442368, 128);
-        std::printf("\nReduceScale on (442368, 128) floats: GB/s read + write\n");
-        for (const Row& row : scale) {
-            std::printf("%-36s %10.1f us %9.0f GB/s %8.0f%% of copy%s\n", row.what.c_str(), row.ms * 1e3,
-                        row.gbps, 100 * row.gbps / scale.back().gbps, row.correct ? "" : "  WRONG RESULT");
+
+        if (selected("9")) {
+            const std::vector<Row> scale = measure_reduce_scale(442368, 128);
+            std::printf("\nReduceScale on (442368, 128) floats: GB/s read + write\n");
+            for (const Row& row : scale) {
+                std::printf("%-36s %10.1f us %9.0f GB/s %8.0f%% of copy%s\n", row.what.c_str(), row.ms * 1e3,
+                            row.gbps, 100 * row.gbps / scale.back().gbps,
+                            row.correct ? "" : "  WRONG RESULT");
+            }
+            all.insert(all.end(), scale.begin(), scale.end());
         }
-        all.insert(all.end(), scale.begin(), scale.end());
         if (!csv_path.empty()) write_csv(csv_path, all);
         if (!svg_path.empty()) write_svg(svg_path, all, prop.name);
         return std::ranges::all_of(all, &Row::correct) ? 0 : 1;

@@ -100,11 +100,25 @@ endif()
 # repository, as a learner sees them.
 add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:-ffile-prefix-map=${PROJECT_SOURCE_DIR}/=>")
 
+# On the CPU backend with GCC, kernel sources call the backend before every
+# memory access and on every index past a fixed-size array (common/src/cpu/
+# access.h): GCC's sanitizer instrumentation, with the backend as its runtime.
+set(WARPDRILL_KERNEL_INSTRUMENTATION "")
+if(WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu")
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # DWARF 4: binutils 2.40's addr2line misnames headers reached through "../" in DWARF 5 line tables.
+    set(WARPDRILL_KERNEL_INSTRUMENTATION -gdwarf-4 -fsanitize=thread -fsanitize=bounds
+      --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1)
+  else()
+    message(STATUS "warpdrill: ${CMAKE_CXX_COMPILER_ID} is not GCC: races and out-of-bounds accesses will not be named")
+  endif()
+endif()
+
 # Adds kernel sources (.cu) to a target: CUDA for nvcc, or C++ for the CPU backend.
 function(warpdrill_kernel_sources target)
   target_sources(${target} PRIVATE ${ARGN})
   if(WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu")
     set_source_files_properties(${ARGN} TARGET_DIRECTORY ${target}
-      PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "-xc++")
+      PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "-xc++;${WARPDRILL_KERNEL_INSTRUMENTATION}")
   endif()
 endfunction()

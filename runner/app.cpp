@@ -87,6 +87,7 @@ Answer App::confirm(const std::string& question) const {
 void print_result(const App& app, const Lesson& lesson, const CheckResult& result) {
     fmt::print("lesson {} ({}): {}  [{}, {:.1f} s]\n", lesson.number, lesson.title, to_string(result.outcome),
                app.backend_label(), result.seconds);
+    if (!result.notes.empty()) fmt::print("\n{}", result.notes);
     if (result.outcome != Outcome::passed) {
         fmt::print("\n{}\n", result.message);
         fmt::print("Edit: ");

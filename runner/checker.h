@@ -18,7 +18,9 @@ const char* to_string(Outcome outcome);
 struct CheckResult {
     Outcome outcome = Outcome::failed;
     std::string message;  // what the learner needs to see
+    std::string notes;    // what the checks point out even when they pass (Catch2's WARN)
     std::string output;   // everything, for --verbose
+    std::string skipped;  // why the checks passed without checking: this GPU cannot run them
     double seconds = 0;
 };
 
@@ -34,5 +36,8 @@ std::string trim_compiler_output(const std::string& output, const Course& course
 
 // The first failing Catch2 check's message block.
 std::string first_failure(const std::string& catch_output);
+
+// The messages of Catch2's WARN, one after another.
+std::string warnings(const std::string& catch_output);
 
 }  // namespace warpdrill::runner

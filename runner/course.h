@@ -36,5 +36,6 @@ struct Course {
 Course load_course(const fs::path& root, const fs::path& build_dir, const std::string& backend,
                    const std::string& backend_reason);
 std::vector<std::string> read_hints(const fs::path& hints_file);
+std::string read_title(const fs::path& readme);  // from the README's first line
 
 }  // namespace warpdrill::runner

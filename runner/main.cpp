@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "commands.h"
+#include "language.h"
 
 using namespace warpdrill::runner;
 
@@ -20,6 +21,9 @@ int main(int argc, char** argv) {
     cli.add_option("--build-dir", build_dir, "its build directory")->capture_default_str();
     cli.add_option("--time-limit", time_limit, "seconds a lesson's checks may run")->capture_default_str();
     cli.add_flag("--yes,-y", yes, "answer yes to confirmations (and, in ./warpdrill, to installing packages)");
+    std::string lang;
+    cli.add_option("--lang", lang, "en or zh: the lessons' README and hints (default: from LANG)")
+        ->check(CLI::IsMember({"en", "zh"}));
     cli.fallthrough();  // these options may also follow the command (inherited by the subcommands below)
 
     int number = 0;
@@ -50,6 +54,7 @@ int main(int argc, char** argv) {
                 Progress(fs::path(root) / ".progress" / "progress.toml"),
                 CheckOptions{std::chrono::seconds(time_limit)}, yes};
         if (*test) return run_test(app);
+        localize(app.course, choose_language(lang));
         save_pristine_copies(app.course);
         app.load_progress();
         if (*list) return run_list(app);

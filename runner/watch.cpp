@@ -92,8 +92,11 @@ void draw(const App& app, const Lesson& lesson, const CheckResult& result, const
     fmt::print("Edit: ");
     for (const fs::path& file : lesson.edit_files) fmt::print("{}  ", app.course.relative(file).string());
     fmt::print("\n\n");
-    if (result.outcome == Outcome::passed) {
+    if (result.outcome == Outcome::passed && !result.skipped.empty()) {
+        fmt::print("{}\nPress n for the next lesson.\n", result.skipped);
+    } else if (result.outcome == Outcome::passed) {
         fmt::print("PASSED: every check of lesson {} passes. Press n for the next lesson.\n", lesson.number);
+        if (!result.notes.empty()) fmt::print("\n{}", result.notes);
     } else {
         fmt::print("{}:\n{}\n", to_string(result.outcome), result.message);
     }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tree_reduce.cuh"  // bench/: the kernel the backend's speed is measured with
+#include "fault_of.h"
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/host.h"
@@ -14,6 +15,8 @@
 
 using warpdrill::DeviceBuffer;
 using warpdrill::launch;
+using warpdrill::testing::contains;
+using warpdrill::testing::fault_of;
 using warpdrill::cpu::KernelFault;
 using warpdrill::cpu::ThreadOrder;
 
@@ -21,24 +24,6 @@ namespace {
 
 constexpr unsigned kFull = 0xffffffffu;
 
-// Runs `body` and returns the KernelFault's message, or "" if none.
-template <class Body>
-std::string fault_of(Body body) {
-    const auto start = std::chrono::steady_clock::now();
-    std::string message;
-    try {
-        body();
-    } catch (const KernelFault& fault) {
-        message = fault.what();
-    }
-    // A diagnostic must end the run promptly, never hang.
-    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
-    return message;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 // ---- correct kernels ---------------------------------------------------------
 
@@ -63,6 +48,12 @@ __global__ void add_everywhere(int* counter, float* total, unsigned* maximum) {
     atomicAdd(counter, 1);
     atomicAdd(total, 0.5f);
     atomicMax(maximum, blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+// Each thread counts with atomicInc up to `limit` and with atomicDec down from it.
+__global__ void wrapping_counters(unsigned* up, unsigned* down, unsigned limit) {
+    atomicInc(up, limit);
+    atomicDec(down, limit);
 }
 
 __global__ void read_dynamic_shared(float* out) {
@@ -262,6 +253,41 @@ TEST_CASE("atomics are atomic across blocks that run on different OS threads", "
     CHECK(warpdrill::cpu::last_launch_stats().atomics == 3 * 64 * 128);
 }
 
+TEST_CASE("atomicInc and atomicDec wrap as CUDA's do", "[backend]") {
+    DeviceBuffer<unsigned> up(1);
+    DeviceBuffer<unsigned> down(1);
+    cudaMemset(up.data(), 0, sizeof(unsigned));
+    cudaMemset(down.data(), 0, sizeof(unsigned));
+    // 0, 1, ..., 9, 0, ...: 64 * 32 increments leave 2048 % 10; from 0 down,
+    // the first decrement wraps to 9, so 2048 of them leave 9 - 2047 % 10.
+    launch(wrapping_counters, {64, 32}, up.data(), down.data(), 9u);
+    warpdrill::check_launch();
+    CHECK(up.download()[0] == 2048 % 10);
+    CHECK(down.download()[0] == 9 - 2047 % 10);
+    // A value above the limit: atomicInc stores 0, atomicDec stores the limit.
+    const unsigned above = 100;
+    up.upload(std::span<const unsigned>(&above, 1));
+    down.upload(std::span<const unsigned>(&above, 1));
+    launch(wrapping_counters, {1, 1}, up.data(), down.data(), 9u);
+    warpdrill::check_launch();
+    CHECK(up.download()[0] == 0);
+    CHECK(down.download()[0] == 9);
+}
+
+TEST_CASE("occupancy: the blocks one multiprocessor holds", "[backend]") {
+    int blocks = 0;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_dynamic_shared, 256, 0) == cudaSuccess);
+    CHECK(blocks == 8);
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_dynamic_shared, 32, 0) == cudaSuccess);
+    CHECK(blocks == 32);
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_dynamic_shared, 64, 40 * 1024) ==
+          cudaSuccess);
+    CHECK(blocks == 5);
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_dynamic_shared, 1025, 0) ==
+          cudaErrorInvalidValue);
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);  // recorded, as CUDA records it
+}
+
 TEST_CASE("dynamic shared memory starts poisoned", "[backend]") {
     DeviceBuffer<float> out(64);
     launch(read_dynamic_shared, {1, 64, 64 * sizeof(float)}, out.data());
@@ -293,7 +319,9 @@ TEST_CASE("launches that break CUDA's limits fail with CUDA's error codes", "[ba
     launch(read_dynamic_shared, {1, 32, 48 * 1024 + 1}, out.data());
     CHECK(cudaGetLastError() == cudaErrorInvalidValue);
     launch(read_dynamic_shared, {0, 32}, out.data());
-    CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+    launch(read_dynamic_shared, {1, 0}, out.data());
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
     CHECK(cudaGetLastError() == cudaSuccess);
     CHECK_THROWS_AS(warpdrill::check_cuda(cudaErrorInvalidValue), warpdrill::CudaError);
 }
@@ -302,9 +330,8 @@ TEST_CASE("__syncthreads() reached by only part of a block", "[backend][diagnost
     DeviceBuffer<float> out(32);
     const std::string message = fault_of([&] { launch(barrier_in_branch, {1, 32}, out.data()); });
     INFO(message);
-    CHECK(contains(message,
-                   "threads 16-31 returned from the kernel while threads 0-15 wait at __syncthreads()"));
-    CHECK(contains(message, "tests/backend/test_cpu_backend.cpp:"));
+    CHECK(contains(message, "threads 0-15 wait at __syncthreads() at tests/backend/test_cpu_backend.cpp:"));
+    CHECK(contains(message, "which threads 16-31 never reached: it sits inside the branch `if (threadIdx.x < 16)"));
 }
 
 TEST_CASE("__syncthreads() at two different places", "[backend][diagnostics]") {
@@ -321,9 +348,10 @@ TEST_CASE("a thread that returns while others wait at a barrier", "[backend][dia
     DeviceBuffer<float> d_in{std::span<const float>(in)}, out(64);
     const std::string message = fault_of([&] { launch(early_return, {1, 64}, d_in.data(), out.data(), 40); });
     INFO(message);
-    CHECK(contains(message,
-                   "in block (0,0,0): threads 40-63 returned from the kernel while threads 0-39 wait"));
-    CHECK(contains(message, "guard the loads and stores"));
+    CHECK(contains(message, "in block (0,0,0): threads 0-39 wait at __syncthreads()"));
+    CHECK(contains(message, "which threads 40-63 never reached: they returned from the kernel at "
+                            "tests/backend/test_cpu_backend.cpp:"));
+    CHECK(contains(message, "(`if (i >= n) return;`)"));
 }
 
 TEST_CASE("a shuffle whose mask names a lane that returned", "[backend][diagnostics]") {

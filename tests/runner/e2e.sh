@@ -2,8 +2,8 @@
 # The warpdrill command end to end, on a scratch copy of the course, as a
 # learner and an instructor would use it: check, pass, list, hints, a damaged
 # progress file, a compile error, a kernel that never ends, reset, solution,
-# grade, the interactive watch under a pseudo-terminal, and a handout copy
-# without solutions/.
+# grade, the interactive watch under a pseudo-terminal, a lesson this GPU
+# cannot run, and a handout copy without solutions/.
 #   tests/runner/e2e.sh SOURCE_DIR
 set -euo pipefail
 source_dir=$(cd "$1" && pwd)
@@ -25,14 +25,22 @@ git -C "$course" -c user.name=learner -c user.email=learner@localhost commit -qm
 cmake -S "$course" -B "$course/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPDRILL_BACKEND=cpu -DWARPDRILL_BUILD_TESTS=OFF > "$scratch/configure.log"
 cmake --build "$course/build" --target warpdrill > "$scratch/build.log"
 W=("$course/build/runner/warpdrill" --root "$course" --build-dir "$course/build")
+lessons=$(find "$course/lessons" -mindepth 1 -maxdepth 1 -name '[0-9][0-9]-*' -type d | wc -l)
 lesson1="$course/lessons/01-interleaved-divergent"
+lessons=$(find "$course/lessons" -mindepth 1 -maxdepth 1 -name '[0-9][0-9]-*' -type d | wc -l)
 out="$scratch/out.txt"
 
-echo "-- a lesson as shipped fails, and says what to edit"
+echo "-- a lesson as shipped fails, says why and what to edit, and no more"
 if "${W[@]}" check 1 > "$out" 2>&1; then fail "lesson 1 passes as shipped"; fi
 expect "lesson 1 (interleaved addressing with a divergent branch): failed" "$out"
-expect "block_sums[0]" "$out"
+expect "block_sums[0] = NaN, but the reference is" "$out"
+expect "WARPDRILL_SEED=" "$out"
 expect "Edit: lessons/01-interleaved-divergent/reduce.cuh" "$out"
+expect "warpdrill hint 1" "$out"
+for noise in "FAILED:" "Hint:" "explicitly with message" "due to unexpected exception" "backend: CPU" "======="; do
+  if grep -qF -- "$noise" "$out"; then cat "$out"; fail "the learner sees '$noise'"; fi
+done
+[[ $(grep -c "hint 1" "$out") == 1 ]] || { cat "$out"; fail "the hint command is shown more than once"; }
 
 echo "-- the solved lesson passes and the progress says so"
 cp "$course"/solutions/01-interleaved-divergent/*.cuh "$lesson1/"
@@ -40,7 +48,7 @@ cp "$course"/solutions/01-interleaved-divergent/*.cuh "$lesson1/"
 expect "passed" "$out"
 expect "passed = true" "$course/.progress/progress.toml"
 "${W[@]}" list > "$out"
-expect "1/9 lessons done" "$out"
+expect "1/$lessons lessons done" "$out"
 expect "backend: chosen: CPU backend" "$out"
 "${W[@]}" check > "$out" 2>&1 || true
 expect "lesson 2 (" "$out"
@@ -53,7 +61,7 @@ echo "-- a damaged progress file is set aside and rebuilt from the checks"
 echo "this is [[ not toml" > "$course/.progress/progress.toml"
 "${W[@]}" list > "$out" 2>&1
 expect "could not be read" "$out"
-expect "1/9 lessons done" "$out"
+expect "1/$lessons lessons done" "$out"
 [[ -f "$course/.progress/progress.toml.damaged" ]] || fail "the damaged file was not kept"
 
 echo "-- a compile error shows the compiler's message about the learner's file"
@@ -96,11 +104,21 @@ python3 "$source_dir/tests/runner/drive_watch.py" "$lesson1/reduce.cuh" "${W[@]}
 
 echo "-- grade writes JUnit XML and JSON"
 cp "$course"/solutions/01-interleaved-divergent/*.cuh "$lesson1/"
-if "${W[@]}" grade --out "$scratch/grade" > "$out"; then fail "grade passed with 8 unsolved lessons"; fi
-expect "1 of 9 lessons pass" "$out"
-expect '<testsuite name="warpdrill" tests="9" failures="8"' "$scratch/grade/grade.xml"
+if "${W[@]}" grade --out "$scratch/grade" > "$out"; then fail "grade passed with $((lessons - 1)) unsolved lessons"; fi
+expect "1 of $lessons lessons pass" "$out"
+expect "<testsuite name=\"warpdrill\" tests=\"$lessons\" failures=\"$((lessons - 1))\"" "$scratch/grade/grade.xml"
 python3 -m json.tool "$scratch/grade/grade.json" > /dev/null || fail "grade.json is not JSON"
 expect '"status": "passed"' "$scratch/grade/grade.json"
+
+echo "-- a passing lesson shows what its checks point out"
+cp "$course"/solutions/10-one-launch/*.cuh "$course/lessons/10-one-launch/"
+"${W[@]}" check 10 > "$out" 2>&1 || { cat "$out"; fail "the solved lesson 10 does not pass"; }
+expect "The given atomicAdd(float*) version summed the same" "$out"
+
+echo "-- a lesson this GPU cannot run passes without checking, and says why"
+WARPDRILL_CPU_COMPUTE_CAPABILITY=80 "${W[@]}" check 12 > "$out" 2>&1 || { cat "$out"; fail "lesson 12 failed without clusters"; }
+expect "lesson 12 (thread-block clusters (Hopper)): passed" "$out"
+expect "SKIPPED on this GPU: lesson 12 needs thread-block clusters (compute capability 9.0 or later)" "$out"
 
 echo "-- a handout copy without solutions/ builds and runs"
 "$course/scripts/handout.sh" "$scratch/handout" > /dev/null

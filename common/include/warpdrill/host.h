@@ -1,5 +1,6 @@
 // Host-side helpers shared by every lesson and tool: CUDA error checks that
-// throw with the file and line, and an owning device buffer.
+// throw with the file and line, the size of a grid that fills the GPU, and an
+// owning device buffer.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +29,18 @@ void check_cuda(cudaError_t result, const std::source_location& where = std::sou
 // After a launch: reports a bad launch configuration, then waits for the
 // kernel and reports what went wrong while it ran.
 void check_launch(const std::source_location& where = std::source_location::current());
+
+// The most blocks of `block_size` threads of `kernel` that the GPU holds at
+// once, on all its multiprocessors: a grid that fills the GPU exactly once.
+template <class Kernel>
+int resident_blocks(Kernel kernel, int block_size, std::size_t dynamic_smem_bytes = 0) {
+    int per_multiprocessor = 0;
+    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, block_size,
+                                                             dynamic_smem_bytes));
+    cudaDeviceProp prop{};
+    check_cuda(cudaGetDeviceProperties(&prop, 0));
+    return per_multiprocessor * prop.multiProcessorCount;
+}
 
 template <class T>
 class DeviceBuffer {

@@ -9,10 +9,16 @@
 #include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "access.h"
+#include "device_memory.h"
+#include "coresident.h"
+#include "device.h"
 #include "scheduler.h"
 #include "state.h"
 
@@ -61,14 +67,18 @@ std::string running_thread_text(const BlockRunner& block) {
     return text;
 }
 
-void on_crash(int signal) {
+void on_crash(int signal, siginfo_t* info, void*) {
     if (this_worker) {
         if (BlockRunner* block = this_worker->block.load()) {
+            const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+            const std::string cause =
+                is_device_address(address)
+                    ? "an access past the end of a cudaMalloc'd buffer, or to one already freed (launches "
+                      "of up to 2^17 threads name the line: run a smaller size)"
+                    : "an access outside its buffers, or a fiber stack overflow (raise WARPDRILL_FIBER_STACK_KB)";
             const std::string text = "\nwarpdrill: the kernel crashed (" +
                                      std::string(signal == SIGSEGV ? "segmentation fault" : "bus error") +
-                                     ") in " + running_thread_text(*block) +
-                                     ": an access outside its buffers, or a fiber stack overflow "
-                                     "(raise WARPDRILL_FIBER_STACK_KB)\n";
+                                     ") in " + running_thread_text(*block) + ": " + cause + "\n";
             [[maybe_unused]] auto written = ::write(2, text.data(), text.size());
         }
     }
@@ -82,8 +92,8 @@ void install_crash_handler() {
     static std::once_flag once;
     std::call_once(once, [] {
         struct sigaction action {};
-        action.sa_handler = on_crash;
-        action.sa_flags = SA_ONSTACK;
+        action.sa_sigaction = on_crash;
+        action.sa_flags = SA_ONSTACK | SA_SIGINFO;
         sigaction(SIGSEGV, &action, nullptr);
         sigaction(SIGBUS, &action, nullptr);
     });
@@ -95,11 +105,10 @@ void install_crash_handler() {
 }
 
 cudaError_t check_config(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes) {
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0) {
-        return cudaErrorInvalidConfiguration;
-    }
     // The answers a GPU gives (measured on an H100 with CUDA 13.0: see
-    // tests/data/shuffle_truth.txt).
+    // tests/data/shuffle_truth.txt and results/gpu-check-h100.md).
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaErrorInvalidValue;
+    if (block.x == 0 || block.y == 0 || block.z == 0) return cudaErrorInvalidValue;
     const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
     if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64) return cudaErrorInvalidValue;
     if (grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu) return cudaErrorInvalidValue;
@@ -114,16 +123,30 @@ uint3 block_index(std::uint64_t linear, dim3 grid) {
 
 }  // namespace
 
-void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
-              const std::function<void()>& thread_body) {
-    if (const cudaError_t error = check_config(grid, block, dynamic_smem_bytes); error != cudaSuccess) {
-        set_last_error(error);
-        return;
+cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body,
+                     const void* kernel, std::vector<KernelArgument> pointers, const GroupLaunch& groups) {
+    cudaError_t launch_error = check_config(grid, block, dynamic_smem_bytes);
+    if (launch_error == cudaSuccess)
+        launch_error = check_group_launch(grid, block, dynamic_smem_bytes, groups);
+    if (launch_error != cudaSuccess) {
+        set_last_error(launch_error);
+        return launch_error;
     }
     install_crash_handler();
-    const GridShape shape{grid, block, dynamic_smem_bytes, &thread_body, settings.order, settings.seed};
+    // Cooperative and cluster launches run blocks together, each on its own OS thread.
+    const std::unique_ptr<CoResidentBlocks> coresident =
+        CoResidentBlocks::needed(groups)
+            ? std::make_unique<CoResidentBlocks>(grid, dynamic_smem_bytes, groups)
+            : nullptr;
+    const GridShape shape{grid,          block,  dynamic_smem_bytes, &thread_body, settings.order,
+                          settings.seed, groups, coresident.get()};
     const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
-    const unsigned workers = worker_count(blocks);
+    const unsigned workers = coresident ? coresident->workers() : worker_count(blocks);
+    static std::atomic<std::uint64_t> launches{0};
+    std::unique_ptr<GridAccesses> grid_accesses;
+    if (tracks_launch(blocks * block.x * block.y * block.z)) {
+        grid_accesses = std::make_unique<GridAccesses>(++launches, grid, kernel, std::move(pointers));
+    }
 
     std::atomic<std::uint64_t> next_block{0};
     std::atomic<bool> failed{false};
@@ -139,13 +162,26 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
         this_worker = &views[worker];
         StackCache stacks;
         BlockRunner runner(shape, stacks);
+        std::optional<BlockAccesses> accesses;
+        if (grid_accesses) {
+            accesses.emplace(runner, *grid_accesses, static_cast<int>(block.x * block.y * block.z), dynamic_smem_bytes);
+            runner.track_accesses(&*accesses);
+        }
         views[worker].block = &runner;
         try {
-            for (std::uint64_t b; !failed && (b = next_block++) < blocks;) runner.run(block_index(b, grid));
+            if (coresident) {
+                coresident->run_blocks(worker, runner, failed);
+            } else {
+                for (std::uint64_t b; !failed && (b = next_block++) < blocks;)
+                    runner.run(block_index(b, grid));
+            }
         } catch (...) {
-            std::lock_guard lock(mutex);
-            if (!error) error = std::current_exception();
-            failed = true;
+            {
+                std::lock_guard lock(mutex);
+                if (!error) error = std::current_exception();
+                failed = true;
+            }
+            if (coresident) coresident->abort();  // wakes the blocks that wait for this one
         }
         views[worker].block = nullptr;
         std::lock_guard lock(mutex);
@@ -159,6 +195,9 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
         // A thread that loops without reaching a sync point cannot be
         // interrupted: say where it is and end the program.
         std::unique_lock lock(mutex);
+        // After a second, a thread may be spinning on a flag: let the spin
+        // watch make such threads yield (access.h).
+        if (!finished.wait_for(lock, std::chrono::seconds(1), [&] { return running == 0; })) spin_watch = true;
         if (!finished.wait_for(lock, kernel_time_limit(), [&] { return running == 0; })) {
             std::string where;
             for (const WorkerView& view : views) {
@@ -173,11 +212,13 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
         }
     }
     for (std::thread& thread : threads) thread.join();
+    spin_watch = false;
     {
         std::lock_guard lock(stats_mutex);
         last_stats = stats;
     }
     if (error) std::rethrow_exception(error);
+    return cudaSuccess;
 }
 
 }  // namespace warpdrill::cpu::detail
@@ -209,6 +250,9 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
     shuffles += other.shuffles;
     votes += other.votes;
     atomics += other.atomics;
+    warp_reductions += other.warp_reductions;
+    grid_syncs += other.grid_syncs;
+    cluster_syncs += other.cluster_syncs;
     return *this;
 }
 

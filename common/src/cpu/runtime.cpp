@@ -1,20 +1,19 @@
-// The runtime API on the CPU: device memory is host memory with CUDA's
-// 256-byte alignment, copies are memcpy, launches finish before they return.
+// The runtime API on the CPU: device memory is host memory (device_memory.h),
+// copies are memcpy, launches finish before they return.
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
-#include <unordered_set>
 
+#include "device.h"
+#include "device_memory.h"
 #include "state.h"
 
 namespace warpdrill::cpu::detail {
 namespace {
 std::atomic<cudaError_t> last_error{cudaSuccess};
-std::mutex allocations_mutex;
-std::unordered_set<void*> allocations;
 
 cudaError_t record(cudaError_t error) {
     if (error != cudaSuccess) last_error = error;
@@ -37,20 +36,15 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
     if (!ptr) return record(cudaErrorInvalidValue);
     *ptr = nullptr;
     if (bytes == 0) return cudaSuccess;
-    void* memory = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+    void* memory = warpdrill::cpu::detail::allocate_device(bytes);
     if (!memory) return record(cudaErrorMemoryAllocation);
-    std::lock_guard lock(warpdrill::cpu::detail::allocations_mutex);
-    warpdrill::cpu::detail::allocations.insert(memory);
     *ptr = memory;
     return cudaSuccess;
 }
 
 cudaError_t cudaFree(void* ptr) {
     if (!ptr) return cudaSuccess;
-    std::lock_guard lock(warpdrill::cpu::detail::allocations_mutex);
-    if (warpdrill::cpu::detail::allocations.erase(ptr) == 0) return record(cudaErrorInvalidDevicePointer);
-    std::free(ptr);
-    return cudaSuccess;
+    return warpdrill::cpu::detail::free_device(ptr) ? cudaSuccess : record(cudaErrorInvalidDevicePointer);
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
@@ -84,6 +78,9 @@ const char* cudaGetErrorName(cudaError_t error) {
         case cudaErrorNotReady: return "cudaErrorNotReady";
         case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
         case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+        case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
+        case cudaErrorNotSupported: return "cudaErrorNotSupported";
+        case cudaErrorInvalidClusterSize: return "cudaErrorInvalidClusterSize";
     }
     return "cudaErrorUnknown";
 }
@@ -99,6 +96,10 @@ const char* cudaGetErrorString(cudaError_t error) {
         case cudaErrorNotReady: return "device not ready";
         case cudaErrorMisalignedAddress: return "misaligned address";
         case cudaErrorLaunchFailure: return "unspecified launch failure";
+        case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
+        case cudaErrorNotSupported: return "operation not supported";
+        case cudaErrorInvalidClusterSize:
+            return "a kernel launch error has occurred due to cluster misconfiguration";
     }
     return "unknown error";
 }
@@ -121,7 +122,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     if (!prop || device != 0) return record(cudaErrorInvalidValue);
     *prop = {};
     std::strncpy(prop->name, "warpdrill CPU backend", sizeof prop->name - 1);
-    prop->multiProcessorCount = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    warpdrill::cpu::detail::describe_multiprocessors(prop);
     prop->warpSize = 32;
     prop->maxThreadsPerBlock = 1024;
     prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024;

@@ -1,11 +1,18 @@
 #include "scheduler.h"
 
+#include "access.h"
+#include "device_memory.h"
+#include "program.h"
+
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <bit>
 #include <functional>
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <thread>
 
 namespace warpdrill::cpu::detail {
 namespace {
@@ -17,8 +24,12 @@ constexpr unsigned kFullMask = 0xffffffffu;
 
 thread_local BlockRunner* current_block = nullptr;
 
-bool is_block_kind(SyncKind kind) { return kind <= SyncKind::syncthreads_or; }
+bool is_block_kind(SyncKind kind) { return kind <= SyncKind::cluster_sync; }
+bool is_group_barrier(SyncKind kind) { return kind == SyncKind::grid_sync || kind == SyncKind::cluster_sync; }
 bool is_shuffle(SyncKind kind) { return kind >= SyncKind::shfl_idx && kind <= SyncKind::shfl_xor; }
+bool is_reduction(SyncKind kind) { return kind >= SyncKind::reduce_add; }
+
+}  // namespace
 
 const char* name_of(SyncKind kind) {
     switch (kind) {
@@ -26,6 +37,8 @@ const char* name_of(SyncKind kind) {
         case SyncKind::syncthreads_count: return "__syncthreads_count()";
         case SyncKind::syncthreads_and: return "__syncthreads_and()";
         case SyncKind::syncthreads_or: return "__syncthreads_or()";
+        case SyncKind::grid_sync: return "this_grid().sync()";
+        case SyncKind::cluster_sync: return "this_cluster().sync()";
         case SyncKind::syncwarp: return "__syncwarp()";
         case SyncKind::shfl_idx: return "__shfl_sync()";
         case SyncKind::shfl_up: return "__shfl_up_sync()";
@@ -34,6 +47,9 @@ const char* name_of(SyncKind kind) {
         case SyncKind::ballot: return "__ballot_sync()";
         case SyncKind::any: return "__any_sync()";
         case SyncKind::all: return "__all_sync()";
+        case SyncKind::reduce_add: return "__reduce_add_sync()";
+        case SyncKind::reduce_min: return "__reduce_min_sync()";
+        case SyncKind::reduce_max: return "__reduce_max_sync()";
     }
     return "?";
 }
@@ -41,6 +57,8 @@ const char* name_of(SyncKind kind) {
 std::string where_text(const Where& where) {
     return std::string(where.file_name()) + ":" + std::to_string(where.line());
 }
+
+namespace {
 
 bool same_place(const Where& a, const Where& b) {
     // One file's name is usually one string literal: compare pointers first.
@@ -73,9 +91,13 @@ std::string ranges(const std::vector<int>& ranks) {
     return text;
 }
 
+}  // namespace
+
 std::string dims(uint3 v) {
     return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
 }
+
+namespace {
 
 // The source lane a shuffle reads, exactly as the hardware computes it (PTX
 // ISA, shfl.sync): the width is encoded as a segment mask of 32 - width, and
@@ -111,6 +133,13 @@ int shuffle_source_lane(SyncKind kind, int lane, int param, int width) {
     return in_range ? source : lane;
 }
 
+// One step of __reduce_*_sync over 32-bit values, signed or unsigned.
+std::uint32_t combine(SyncKind kind, bool is_signed, std::uint32_t a, std::uint32_t b) {
+    if (kind == SyncKind::reduce_add) return a + b;  // wraps around, as the hardware's does
+    const bool a_less = is_signed ? static_cast<std::int32_t>(a) < static_cast<std::int32_t>(b) : a < b;
+    return (kind == SyncKind::reduce_min) == a_less ? a : b;
+}
+
 }  // namespace
 
 BlockRunner::BlockRunner(const GridShape& shape, StackCache& stacks)
@@ -123,6 +152,14 @@ BlockRunner::BlockRunner(const GridShape& shape, StackCache& stacks)
     for (int rank = 0; rank < thread_count_; ++rank) {
         order_[rank] = shape.order == ThreadOrder::descending ? thread_count_ - 1 - rank : rank;
     }
+    const std::uintptr_t tls = tls_block();
+    for (const TlsVariable& variable : tls_variables()) {
+        if (!variable.shared) continue;
+        const std::uintptr_t start = tls + variable.tls_offset;
+        static_shared_.emplace_back(reinterpret_cast<std::byte*>(start), variable.bytes);
+        static_shared_low_ = static_shared_low_ ? std::min(static_shared_low_, start) : start;
+        static_shared_high_ = std::max(static_shared_high_, start + variable.bytes);
+    }
 }
 
 void BlockRunner::run(uint3 block_idx) {
@@ -133,20 +170,52 @@ void BlockRunner::run(uint3 block_idx) {
                       (std::uint64_t{block_idx.z} << 32));
     // Uninitialised shared memory reads as NaN (floats) or -1 (integers).
     std::fill(dynamic_smem_.begin(), dynamic_smem_.end(), std::byte{0xff});
+    for (const auto& [start, bytes] : static_shared_) std::memset(start, 0xff, bytes);
     ++stats_.blocks;
     stats_.threads += static_cast<std::uint64_t>(thread_count_);
 
     current_block = this;
-    start_threads();
-    while (exited_ < thread_count_) {
-        run_ready_threads();
-        if (thread_error_) std::rethrow_exception(thread_error_);
-        if (exited_ == thread_count_) break;
-        if (complete_warp_syncs()) continue;
-        if (complete_block_barrier()) continue;
-        report_deadlock();
+    if (accesses_) {
+        const std::uint32_t linear = block_idx.x + shape_.grid.x * (block_idx.y + shape_.grid.y * block_idx.z);
+        accesses_->start_block(linear, reinterpret_cast<std::uintptr_t>(dynamic_shared_memory()));
+        active_accesses = accesses_;
     }
+    start_threads();
+    spinning_since_ = {};
+    while (exited_ < thread_count_) {
+        spinners_ = 0;
+        const int ran = run_ready_threads();
+        if (thread_error_) {
+            active_accesses = nullptr;
+            bury_callback_fibers();
+            std::rethrow_exception(thread_error_);
+        }
+        if (exited_ == thread_count_) break;
+        if (complete_warp_syncs() || complete_block_barrier() || spinners_ < ran) {
+            spinning_since_ = {};
+            continue;
+        }
+        if (spinners_ == 0) report_deadlock();
+        // Only spinning threads ran: the value they wait for may come from
+        // another block, on another worker. Give it time, then say so.
+        const auto now = std::chrono::steady_clock::now();
+        if (spinning_since_ == std::chrono::steady_clock::time_point{}) spinning_since_ = now;
+        if (now - spinning_since_ > std::chrono::seconds(2)) report_spin_deadlock();
+        std::this_thread::yield();
+    }
+    active_accesses = nullptr;
     current_block = nullptr;
+}
+
+// A fiber suspended inside an instrumentation callback must not be unwound
+// (its caller has no unwind information for that call): it is kept, never
+// resumed, and its stack is not reused.
+void BlockRunner::bury_callback_fibers() {
+    thread_local auto* graveyard = new std::vector<ctx::fiber>();
+    for (FiberThread& thread : threads_) {
+        if (thread.in_callback) graveyard->push_back(std::move(thread.fiber));
+        thread.in_callback = false;
+    }
 }
 
 void BlockRunner::start_threads() {
@@ -158,6 +227,8 @@ void BlockRunner::start_threads() {
             {r % block.x, r / block.x % block.y, r / (block.x * block.y)}, block_idx_, block, shape_.grid};
         thread.rank = rank;
         thread.state = ThreadState::ready;
+        thread.spin_address = 0;
+        thread.spin_reads = 0;
         thread.fiber = ctx::fiber(std::allocator_arg, CachedStackAllocator{&stacks_},
                                   [this, &thread](ctx::fiber&& scheduler) {
                                       thread.scheduler = std::move(scheduler);
@@ -192,12 +263,17 @@ const std::vector<int>& BlockRunner::next_order() {
     return order_;
 }
 
-void BlockRunner::run_ready_threads() {
+int BlockRunner::run_ready_threads() {
+    int ran = 0;
     for (int rank : next_order()) {
         FiberThread& thread = threads_[rank];
-        if (thread.state == ThreadState::ready) resume(thread);
-        if (thread_error_) return;
+        if (thread.state == ThreadState::ready) {
+            resume(thread);
+            ++ran;
+        }
+        if (thread_error_) break;
     }
+    return ran;
 }
 
 // ---- called from inside a fiber ------------------------------------------------
@@ -225,13 +301,49 @@ std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, in
                    "): the block has " + std::to_string(thread_count_) +
                    " threads, so its last warp is partial; use a mask of the lanes that exist");
     }
-    if (is_shuffle(kind) && (width < 1 || width > kWarpSize)) {
+    if (is_shuffle(kind) && (width < 1 || width > kWarpSize || !std::has_single_bit(static_cast<unsigned>(width)))) {
         fault_here(call() + " was called with width " + std::to_string(width) +
-                   ": width must be a power of two from 1 to 32");
+                   ": width must be a power of two from 1 to 32 (on a GPU another width gives results CUDA "
+                   "does not define)");
     }
     self.sync = {kind, mask, width, param, bits, where};
     yield(self);
     return self.result;
+}
+
+void BlockRunner::fail_running(const std::string& what) {
+    FiberThread& self = *running_;
+    try {
+        fault(what);  // the message names the threads itself
+    } catch (...) {
+        thread_error_ = std::current_exception();
+    }
+    self.in_callback = true;
+    self.state = ThreadState::waiting;
+    self.scheduler = std::move(self.scheduler).resume();
+    std::abort();  // never resumed
+}
+
+void BlockRunner::watch_spin(std::uintptr_t address) {
+    constexpr unsigned kSpinReads = 1024;
+    // Only memory that other threads can write counts (not the stack, nor the
+    // backend's own variables that threadIdx and the like read).
+    const auto dynamic = reinterpret_cast<std::uintptr_t>(dynamic_shared_memory());
+    const bool shared = address - static_shared_low_ < static_shared_high_ - static_shared_low_ ||
+                        address - dynamic < shape_.dynamic_smem_bytes;
+    if (!shared && !is_device_address(address)) return;
+    FiberThread& self = *running_;
+    if (address != self.spin_address) {
+        self.spin_address = address;
+        self.spin_reads = 0;
+        return;
+    }
+    if (++self.spin_reads < kSpinReads) return;
+    self.spin_reads = 0;
+    ++spinners_;
+    self.in_callback = true;
+    self.scheduler = std::move(self.scheduler).resume();  // stays ready: runs again next round
+    self.in_callback = false;
 }
 
 unsigned BlockRunner::active_mask() const {
@@ -274,6 +386,7 @@ bool BlockRunner::complete_warp_sync_from(int rank) {
             fault(describe_wait(rank) + " names lane " + std::to_string(lane) + " in its mask " + hex(mine.mask) + ", but " +
                   describe_thread(base + lane) + " has already returned from the kernel");
         }
+        if (other.state != ThreadState::waiting) return false;  // still running (spinning)
         if (is_block_kind(other.sync.kind)) return false;     // may still arrive, or a deadlock
         if (!same_intrinsic(mine, other.sync)) return false;  // may still arrive, or a mismatch
     }
@@ -287,6 +400,13 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
     for (int lane = 0; lane < kWarpSize; ++lane) {
         if (mask >> lane & 1u && threads_[base + lane].sync.param) votes |= 1u << lane;
     }
+    // __reduce_*_sync: the first lane's value, then the others'.
+    std::uint32_t reduced = static_cast<std::uint32_t>(first.bits);
+    for (int lane = std::countr_zero(mask) + 1; is_reduction(first.kind) && lane < kWarpSize; ++lane) {
+        if (mask >> lane & 1u)
+            reduced = combine(first.kind, first.param, reduced,
+                              static_cast<std::uint32_t>(threads_[base + lane].sync.bits));
+    }
     for (int lane = 0; lane < kWarpSize; ++lane) {
         if (!(mask >> lane & 1u)) continue;
         FiberThread& thread = threads_[base + lane];
@@ -295,26 +415,43 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
             case SyncKind::any: thread.result = votes != 0; break;
             case SyncKind::all: thread.result = votes == mask; break;
             case SyncKind::syncwarp: thread.result = 0; break;
+            case SyncKind::reduce_add:
+            case SyncKind::reduce_min:
+            case SyncKind::reduce_max: thread.result = reduced; break;
             default: {
                 const int source = shuffle_source_lane(first.kind, lane, thread.sync.param, first.width);
-                // Reading a lane outside the mask is undefined in CUDA: poison it.
-                thread.result = mask >> source & 1u ? threads_[base + source].sync.bits : ~std::uint64_t{0};
+                if (!(mask >> source & 1u)) fault_source_lane(base + lane, source, mask);
+                thread.result = threads_[base + source].sync.bits;
             }
         }
         thread.state = ThreadState::ready;
     }
+    if (first.kind == SyncKind::syncwarp && accesses_) accesses_->warp_barrier(base, mask);
     if (first.kind == SyncKind::syncwarp)
         ++stats_.warp_syncs;
     else if (is_shuffle(first.kind))
         ++stats_.shuffles;
+    else if (is_reduction(first.kind))
+        ++stats_.warp_reductions;
     else
         ++stats_.votes;
+}
+
+// Reading a lane that is not in the mask is undefined in CUDA (the lane may
+// not be there, or hold anything): a fault, not a made-up value.
+void BlockRunner::fault_source_lane(int rank, int source, unsigned mask) const {
+    const SyncPoint& sync = threads_[rank].sync;
+    fault(describe_wait(rank) + " with mask " + hex(mask) + ", width " + std::to_string(sync.width) +
+          " and parameter " + std::to_string(sync.param) + ", so it reads lane " + std::to_string(source) +
+          ", which is not in the mask: the value it gets is undefined on a GPU. Every lane a shuffle reads "
+          "must be in its mask");
 }
 
 bool BlockRunner::complete_block_barrier() {
     std::vector<int>& waiting = barrier_waiters_;
     waiting.clear();
     for (const FiberThread& thread : threads_) {
+        if (thread.state == ThreadState::ready) return false;  // a spinning thread has not arrived
         if (thread.state != ThreadState::waiting) continue;
         if (!is_block_kind(thread.sync.kind)) return false;
         waiting.push_back(thread.rank);
@@ -331,28 +468,53 @@ bool BlockRunner::complete_block_barrier() {
         std::erase_if(waiting, std::not_fn(at_first));
         fault("threads " + ranges(waiting) + " wait at " + name_of(first.kind) + " at " +
               where_text(first.where) + " while threads " + ranges(elsewhere) + " wait at " +
-              describe_wait(elsewhere.front()) +
-              ": every thread of a block must reach the same __syncthreads(); a barrier inside a branch "
-              "that only some threads take never completes on a GPU");
+              describe_wait(elsewhere.front()) + ": every thread of a block must reach the same " +
+              name_of(first.kind) +
+              "; a barrier inside a branch that only some threads take never completes on a GPU");
     }
     if (exited_ > 0) {
         std::vector<int> exited;
         for (const FiberThread& thread : threads_) {
             if (thread.state == ThreadState::exited) exited.push_back(thread.rank);
         }
-        fault("threads " + ranges(exited) + " returned from the kernel while threads " + ranges(waiting) +
-              " wait at " + name_of(first.kind) + " at " + where_text(first.where) +
-              ": every thread of a block must reach every __syncthreads(); guard the loads and stores "
-              "with the bounds check instead of returning early");
+        fault(describe_exit_before_barrier(exited, waiting));
     }
+    if (accesses_) accesses_->block_barrier();
     unsigned count = 0;
     for (int rank : waiting) count += threads_[rank].sync.param != 0;
+    if (is_group_barrier(first.kind)) {
+        wait_for_other_blocks(*this, first.kind, first.where);  // coresident.cpp
+        if (accesses_) accesses_->group_barrier(first.kind);
+    }
     for (int rank : waiting) {
         threads_[rank].result = count;
         threads_[rank].state = ThreadState::ready;
     }
-    ++stats_.block_barriers;
+    ++(first.kind == SyncKind::grid_sync      ? stats_.grid_syncs
+       : first.kind == SyncKind::cluster_sync ? stats_.cluster_syncs
+                                              : stats_.block_barriers);
     return true;
+}
+
+// Threads left the kernel while the others wait at a barrier: either the
+// barrier sits in a branch those threads did not take, or they returned early.
+std::string BlockRunner::describe_exit_before_barrier(const std::vector<int>& exited,
+                                                      const std::vector<int>& waiting) const {
+    const SyncPoint& barrier = threads_[waiting.front()].sync;
+    const std::string head = "threads " + ranges(waiting) + " wait at " + name_of(barrier.kind) + " at " +
+                             where_text(barrier.where) + ", which threads " + ranges(exited);
+    const std::string rule = ": every thread of a block must reach every __syncthreads() (on a GPU the block "
+                             "hangs or its results are undefined)";
+    if (const auto branch = enclosing_branch(barrier.where.file_name(), barrier.where.line())) {
+        return head + " never reached: it sits inside the branch `" + branch->text + "` at " +
+               barrier.where.file_name() + ":" + std::to_string(branch->line) + ", which those threads did not take" +
+               rule;
+    }
+    if (const auto early = return_before(barrier.where.file_name(), barrier.where.line())) {
+        return head + " never reached: they returned from the kernel at " + barrier.where.file_name() + ":" +
+               std::to_string(early->line) + " (`" + early->text + "`) before it" + rule;
+    }
+    return head + " never reached before they left the kernel" + rule;
 }
 
 // Nothing can move: name the first lane that waits for a lane which is
@@ -380,6 +542,24 @@ void BlockRunner::report_deadlock() const {
     fault("deadlock: no thread can proceed");
 }
 
+void BlockRunner::report_spin_deadlock() const {
+    std::vector<int> waiting;
+    for (const FiberThread& thread : threads_) {
+        if (thread.state == ThreadState::waiting) waiting.push_back(thread.rank);
+    }
+    std::vector<int> spinning;
+    for (const FiberThread& thread : threads_) {
+        if (thread.state == ThreadState::ready) spinning.push_back(thread.rank);
+    }
+    std::string text = (spinning.size() == 1 ? "thread " + ranges(spinning) + " keeps"
+                                             : "threads " + ranges(spinning) + " keep") +
+                       " reading one address, waiting for a value that no thread writes: ";
+    text += waiting.empty() ? std::string("no other thread of the block is left to write it")
+                            : "the other threads of the block wait: " + describe_wait(waiting.front());
+    fault(text + ". A spin-wait needs the writer to be able to run: if it is another block, a GPU gives no "
+                 "guarantee that it ever does, unless the launch is cooperative");
+}
+
 // ---- diagnostics ----------------------------------------------------------------------
 
 std::string BlockRunner::describe_thread(int rank) const {
@@ -405,7 +585,6 @@ void BlockRunner::fault_here(const std::string& what) const {
 
 // ---- the entry points the intrinsics call -------------------------------------------------
 
-namespace {
 BlockRunner& block_of_caller() {
     if (!current_block || !current_block->running()) {
         throw KernelFault(
@@ -413,7 +592,6 @@ BlockRunner& block_of_caller() {
     }
     return *current_block;
 }
-}  // namespace
 
 unsigned block_sync(SyncKind kind, int predicate, const Where& where) {
     return block_of_caller().block_sync(kind, predicate, where);
@@ -426,14 +604,29 @@ std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std:
 
 unsigned active_mask() { return block_of_caller().active_mask(); }
 
+std::atomic<bool> spin_watch{false};
+
+void watch_spin(std::uintptr_t address) {
+    if (current_block && current_block->running()) current_block->watch_spin(address);
+}
+
+void index_out_of_bounds(const char* array_type, long long index, const char* file, unsigned line) {
+    const std::string path = checkout_path(file);
+    std::string text = "index " + std::to_string(index) + " is past the end of an array of type " + array_type +
+                       " at " + path + ":" + std::to_string(line);
+    const std::string code = source_line(path, line);
+    if (!code.empty()) text += ": `" + code + "`";
+    if (current_block && current_block->running()) {
+        current_block->fail_running(current_block->describe_thread(current_block->running()->rank) + ": " + text);
+    }
+    std::fprintf(stderr, "warpdrill: %s\n", text.c_str());  // host code: say so and go on, as C++ would
+}
+
 void count_atomic() {
     if (current_block) current_block->count_atomic();
 }
 
-std::byte* dynamic_shared_memory() {
-    auto address = reinterpret_cast<std::uintptr_t>(block_of_caller().dynamic_shared_memory());
-    return reinterpret_cast<std::byte*>((address + 15) & ~std::uintptr_t{15});
-}
+std::byte* dynamic_shared_memory() { return block_of_caller().dynamic_shared_memory(); }
 
 void check_alignment(const void* address, std::size_t alignment, const Where& where) {
     if (reinterpret_cast<std::uintptr_t>(address) % alignment != 0) {

@@ -4,11 +4,14 @@
 #pragma once
 
 #include <boost/context/fiber.hpp>
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "stack_pool.h"
@@ -32,11 +35,18 @@ struct FiberThread {
     BuiltinVariables vars{};
     int rank = 0;  // linear index in the block
     ThreadState state = ThreadState::ready;
+    // Suspended inside an instrumentation callback (a fault or a spin): such
+    // a fiber is never unwound, since the callback's caller cannot unwind.
+    bool in_callback = false;
+    std::uintptr_t spin_address = 0;  // the address this thread read last, and how often in a row
+    unsigned spin_reads = 0;
     SyncPoint sync;
     std::uint64_t result = 0;
     boost::context::fiber fiber;      // resumed by the scheduler
     boost::context::fiber scheduler;  // resumed by the fiber to yield
 };
+
+class CoResidentBlocks;
 
 struct GridShape {
     dim3 grid;
@@ -45,7 +55,18 @@ struct GridShape {
     const std::function<void()>* thread_body = nullptr;
     ThreadOrder order = ThreadOrder::ascending;
     std::uint64_t seed = 0;
+    GroupLaunch groups;
+    CoResidentBlocks* coresident = nullptr;  // for cooperative and cluster launches (coresident.h)
 };
+
+class BlockAccesses;
+
+// Set while a launch has run long enough that a spinning thread may be why.
+extern std::atomic<bool> spin_watch;
+// The running fiber's BlockRunner::watch_spin, where a fiber runs.
+void watch_spin(std::uintptr_t address);
+// -fsanitize=bounds: an index past a fixed-size array.
+void index_out_of_bounds(const char* array_type, long long index, const char* file, unsigned line);
 
 class BlockRunner {
   public:
@@ -53,6 +74,8 @@ class BlockRunner {
     // Runs every thread of one block to completion; throws KernelFault.
     void run(uint3 block_idx);
     const LaunchStats& stats() const { return stats_; }
+    // Checks every memory access of the blocks it runs from now on.
+    void track_accesses(BlockAccesses* accesses) { accesses_ = accesses; }
 
     // Called from inside a fiber.
     unsigned block_sync(SyncKind kind, int predicate, const Where& where);
@@ -60,26 +83,44 @@ class BlockRunner {
                             const Where& where);
     unsigned active_mask() const;
     void count_atomic() { ++stats_.atomics; }
-    std::byte* dynamic_shared_memory() { return dynamic_smem_.data(); }
+    // The block's dynamic shared memory, aligned to 16 bytes.
+    std::byte* dynamic_shared_memory() {
+        const auto address = reinterpret_cast<std::uintptr_t>(dynamic_smem_.data());
+        return reinterpret_cast<std::byte*>((address + 15) & ~std::uintptr_t{15});
+    }
     [[noreturn]] void fault_here(const std::string& what) const;
+    // From an instrumentation callback: ends the running thread's kernel with
+    // a fault, without returning (the callback cannot throw).
+    [[noreturn]] void fail_running(const std::string& what);
+    // The running thread read `address` again: after many reads in a row it
+    // spins on a flag, so it lets the other threads run.
+    void watch_spin(std::uintptr_t address);
 
     FiberThread* running() const { return running_; }
     uint3 block_idx() const { return block_idx_; }
+    const GridShape& shape() const { return shape_; }
 
   private:
     void start_threads();
     void resume(FiberThread& thread);
     void yield(FiberThread& thread);
-    void run_ready_threads();
+    int run_ready_threads();  // returns how many ran
     const std::vector<int>& next_order();
     bool complete_warp_syncs();
     bool complete_warp_sync_from(int rank);
     void complete_warp_sync(int base, unsigned mask);
     bool complete_block_barrier();
     [[noreturn]] void report_deadlock() const;
+    [[noreturn]] void report_spin_deadlock() const;
+    [[noreturn]] void fault_source_lane(int rank, int source, unsigned mask) const;
+    std::string describe_exit_before_barrier(const std::vector<int>& exited, const std::vector<int>& waiting) const;
+    void bury_callback_fibers();
     [[noreturn]] void fault(const std::string& what) const;
     unsigned existing_lanes(int warp) const;
+  public:
     std::string describe_thread(int rank) const;
+
+  private:
     std::string describe_wait(int rank) const;
 
     const GridShape& shape_;
@@ -95,6 +136,23 @@ class BlockRunner {
     FiberThread* running_ = nullptr;
     std::exception_ptr thread_error_;
     LaunchStats stats_;
+    BlockAccesses* accesses_ = nullptr;
+    std::vector<std::pair<std::byte*, std::size_t>> static_shared_;  // this worker's __shared__ variables
+    std::uintptr_t static_shared_low_ = 0, static_shared_high_ = 0;  // and the span they cover
+    int spinners_ = 0;  // threads that yielded from a spin in this round
+    std::chrono::steady_clock::time_point spinning_since_{};  // when only spinners began to run
 };
+
+// Text for diagnostics: "__syncthreads()", "file.cu:12", "(1,0,0)".
+const char* name_of(SyncKind kind);
+std::string where_text(const Where& where);
+std::string dims(uint3 v);
+
+// The block whose fiber calls: faults when no kernel is running.
+BlockRunner& block_of_caller();
+
+// With every thread of `block` at a grid or cluster barrier: waits for the
+// other blocks of the grid or cluster (coresident.cpp).
+void wait_for_other_blocks(BlockRunner& block, SyncKind kind, const Where& where);
 
 }  // namespace warpdrill::cpu::detail

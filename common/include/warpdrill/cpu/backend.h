@@ -32,7 +32,8 @@ class ScopedThreadOrder {
 
 // Counts for one launch. Collective operations count once per completion:
 // a __syncthreads() that 256 threads pass is one block barrier, a
-// __shfl_down_sync of a full warp is one shuffle.
+// __shfl_down_sync of a full warp is one shuffle, a grid barrier that 8
+// blocks pass is 8 grid syncs.
 struct LaunchStats {
     std::uint64_t blocks = 0;
     std::uint64_t threads = 0;
@@ -41,6 +42,9 @@ struct LaunchStats {
     std::uint64_t shuffles = 0;
     std::uint64_t votes = 0;
     std::uint64_t atomics = 0;  // one per thread that calls an atomic
+    std::uint64_t warp_reductions = 0;  // __reduce_*_sync
+    std::uint64_t grid_syncs = 0;       // this_grid().sync(), once per block that passes it
+    std::uint64_t cluster_syncs = 0;    // this_cluster().sync(), once per block that passes it
 
     LaunchStats& operator+=(const LaunchStats& other);
 };

@@ -6,6 +6,7 @@
 // Include "warpdrill/cuda.h", not this file.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include <source_location>
 #include <tuple>
 #include <type_traits>
+#include <vector>
 
 #include "warpdrill/cpu/backend.h"
 
@@ -26,6 +28,11 @@
 #define __forceinline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
+// A cluster size fixed at compile time cannot reach this backend's launch:
+// the compiler's error names the way that works, a cluster size given at
+// launch time (as CUDA also allows).
+#define __cluster_dims__(...) \
+    [[gnu::aligned(cluster_dims_is_not_supported_on_the_CPU_backend__launch_with_cudaLaunchKernelEx)]]
 // A block's fibers share one OS thread, and an OS thread runs one block at a
 // time, so thread-local storage is exactly "one copy per block".
 #define __shared__ static thread_local
@@ -76,6 +83,9 @@ enum cudaError_t {
     cudaErrorNotReady = 600,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
+    cudaErrorCooperativeLaunchTooLarge = 720,
+    cudaErrorNotSupported = 801,
+    cudaErrorInvalidClusterSize = 912,
 };
 using cudaError = cudaError_t;
 enum cudaMemcpyKind {
@@ -98,6 +108,11 @@ struct cudaDeviceProp {
     std::size_t sharedMemPerBlock;
     std::size_t totalGlobalMem;
     int major, minor;
+    int maxThreadsPerMultiProcessor;
+    int maxBlocksPerMultiProcessor;
+    std::size_t sharedMemPerMultiprocessor;
+    int cooperativeLaunch;
+    int clusterLaunch;
 };
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
@@ -147,12 +162,15 @@ inline constexpr int warpSize = 32;
 // ---- sync points: implemented by the scheduler (scheduler.cpp) ----------------
 namespace warpdrill::cpu::detail {
 
-// The first four are block barriers, the rest warp intrinsics.
+// The first six are block barriers (the last two then wait for the other
+// blocks of the grid or the cluster), the rest warp intrinsics.
 enum class SyncKind : std::uint8_t {
     syncthreads,
     syncthreads_count,
     syncthreads_and,
     syncthreads_or,
+    grid_sync,
+    cluster_sync,
     syncwarp,
     shfl_idx,
     shfl_up,
@@ -161,6 +179,9 @@ enum class SyncKind : std::uint8_t {
     ballot,
     any,
     all,
+    reduce_add,
+    reduce_min,
+    reduce_max,
 };
 using Where = std::source_location;
 
@@ -178,8 +199,34 @@ std::byte* dynamic_shared_memory();
 // misaligned, as a GPU would stop with cudaErrorMisalignedAddress.
 void check_alignment(const void* address, std::size_t alignment, const Where& where);
 
-void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
-              const std::function<void()>& thread_body);
+// A pointer argument of a launch, so that a fault can name the buffer as the
+// kernel does ("partials[3]").
+struct KernelArgument {
+    std::uintptr_t value = 0;
+    std::size_t element_size = 0;
+    int index = 0;
+};
+
+template <class T>
+void note_pointer_argument(std::vector<KernelArgument>& pointers, const T& value, int index) {
+    if constexpr (std::is_pointer_v<T> && std::is_object_v<std::remove_pointer_t<T>>) {
+        pointers.push_back({reinterpret_cast<std::uintptr_t>(value), sizeof(std::remove_pointer_t<T>), index});
+    }
+}
+
+// What a launch asks beyond its shape: a cooperative launch keeps every
+// block resident at once (a grid barrier needs that), a cluster launch runs
+// the blocks of one cluster together.
+struct GroupLaunch {
+    bool cooperative = false;
+    dim3 cluster{1, 1, 1};
+};
+
+// Runs the grid; returns the launch error CUDA would give (also recorded for
+// cudaGetLastError), and throws KernelFault when the kernel breaks a rule.
+// `kernel` and its pointer arguments name things in faults.
+cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body,
+                     const void* kernel, std::vector<KernelArgument> pointers, const GroupLaunch& groups = {});
 
 template <class T>
 std::uint64_t to_bits(const T& value) {
@@ -198,13 +245,26 @@ T from_bits(std::uint64_t bits) {
 
 namespace warpdrill::cpu {
 
-// The CPU half of warpdrill::launch: the kernel's arguments are converted to
-// its parameter types once, as CUDA copies them, and every thread calls it.
+namespace detail {
+// Every thread calls the kernel with `params`, its arguments already converted
+// to its parameter types, as CUDA copies them.
+template <class... Params>
+cudaError_t run_kernel(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, void (*kernel)(Params...),
+                       const std::tuple<std::decay_t<Params>...>& params, const GroupLaunch& groups = {}) {
+    std::vector<KernelArgument> pointers;
+    int index = 0;
+    std::apply([&](const auto&... param) { (note_pointer_argument(pointers, param, index++), ...); }, params);
+    return run_grid(grid, block, dynamic_smem_bytes, [&] { std::apply(kernel, params); },
+                    reinterpret_cast<const void*>(kernel), std::move(pointers), groups);
+}
+}  // namespace detail
+
+// The CPU half of warpdrill::launch.
 template <class... Params, class... Args>
 void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, void (*kernel)(Params...),
             Args&&... args) {
-    const std::tuple<std::decay_t<Params>...> params(std::forward<Args>(args)...);
-    detail::run_grid(grid, block, dynamic_smem_bytes, [&] { std::apply(kernel, params); });
+    detail::run_kernel(grid, block, dynamic_smem_bytes, kernel,
+                       std::tuple<std::decay_t<Params>...>(std::forward<Args>(args)...));
 }
 
 }  // namespace warpdrill::cpu
@@ -267,6 +327,22 @@ T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize,
     return from_bits<T>(warp_sync(SyncKind::shfl_xor, mask, width, lane_mask, to_bits(var), where));
 }
 
+// The integer warp reductions of sm_80 and later (one instruction each on a
+// GPU): every lane of the mask gets the sum, minimum or maximum over the mask.
+#define WARPDRILL_WARP_REDUCE(name, kind, T)                                                        \
+    inline T name(unsigned mask, T value,                                                           \
+                  const std::source_location& where = std::source_location::current()) {            \
+        using namespace warpdrill::cpu::detail;                                                     \
+        return from_bits<T>(                                                                        \
+            warp_sync(SyncKind::kind, mask, warpSize, std::is_signed_v<T>, to_bits(value), where)); \
+    }
+WARPDRILL_WARP_REDUCE(__reduce_add_sync, reduce_add, int)
+WARPDRILL_WARP_REDUCE(__reduce_add_sync, reduce_add, unsigned)
+WARPDRILL_WARP_REDUCE(__reduce_min_sync, reduce_min, int)
+WARPDRILL_WARP_REDUCE(__reduce_min_sync, reduce_min, unsigned)
+WARPDRILL_WARP_REDUCE(__reduce_max_sync, reduce_max, int)
+WARPDRILL_WARP_REDUCE(__reduce_max_sync, reduce_max, unsigned)
+#undef WARPDRILL_WARP_REDUCE
 inline unsigned __ballot_sync(unsigned mask, int predicate,
                               const std::source_location& where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
@@ -305,13 +381,17 @@ T __shfl_xor(T, Rest...) {
     static_assert(sizeof(T) == 0, "__shfl_xor was removed in CUDA 9: use __shfl_xor_sync(mask, ...)");
 }
 
+// The two fences differ in order only so that the backend's instrumentation
+// (access.h) can tell them apart: only __threadfence() orders two blocks.
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_acq_rel); }
 
 // ---- atomics: real ones, since blocks run on several OS threads ---------------
 namespace warpdrill::cpu::detail {
+// Always inlined, so that the backend's instrumentation sees the atomic at the
+// kernel's own line.
 template <class T, class Update>
-T atomic_update(T* address, Update update) {
+[[gnu::always_inline]] inline T atomic_update(T* address, Update update) {
     count_atomic();
     std::atomic_ref<T> target(*address);
     T old = target.load();
@@ -322,7 +402,7 @@ T atomic_update(T* address, Update update) {
 }  // namespace warpdrill::cpu::detail
 
 #define WARPDRILL_ATOMIC(name, T, expr)                                                               \
-    inline T name(T* address, T val) {                                                                \
+    [[gnu::always_inline]] inline T name(T* address, T val) {                                         \
         return warpdrill::cpu::detail::atomic_update(address,                                         \
                                                      [val]([[maybe_unused]] T old) { return expr; }); \
     }
@@ -345,10 +425,14 @@ WARPDRILL_ATOMIC(atomicExch, int, val)
 WARPDRILL_ATOMIC(atomicExch, unsigned, val)
 WARPDRILL_ATOMIC(atomicExch, unsigned long long, val)
 WARPDRILL_ATOMIC(atomicExch, float, val)
+// CUDA's wrapping counters: atomicInc counts 0, 1, ..., val, 0, ...;
+// atomicDec counts down and wraps from 0 (or from above val) to val.
+WARPDRILL_ATOMIC(atomicInc, unsigned, old >= val ? 0u : old + 1)
+WARPDRILL_ATOMIC(atomicDec, unsigned, old == 0 || old > val ? val : old - 1)
 #undef WARPDRILL_ATOMIC
 
 #define WARPDRILL_ATOMIC_CAS(T)                                             \
-    inline T atomicCAS(T* address, T compare, T val) {                      \
+    [[gnu::always_inline]] inline T atomicCAS(T* address, T compare, T val) { \
         warpdrill::cpu::detail::count_atomic();                             \
         std::atomic_ref<T>(*address).compare_exchange_strong(compare, val); \
         return compare;                                                     \
@@ -382,3 +466,6 @@ template <class T>
 T __ldg(const T* address) {
     return *address;
 }
+
+// ---- cooperative and cluster launches -----------------------------------------------------
+#include "warpdrill/cpu/cooperative_launch.h"

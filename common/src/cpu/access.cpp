@@ -1,0 +1,372 @@
+#include "access.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <sstream>
+
+#include "device_memory.h"
+#include "scheduler.h"
+
+namespace warpdrill::cpu::detail {
+
+thread_local BlockAccesses* active_accesses = nullptr;
+
+namespace {
+
+constexpr int kWarpSize = 32;
+constexpr std::size_t kWord = 4;
+// How far past the end of a __shared__ array an access still counts as that
+// array's (padding up to the next variable), rather than someone else's.
+constexpr std::uintptr_t kSharedMargin = 64;
+constexpr std::size_t kRaceCheckedBytes = std::size_t{256} << 10;
+
+std::atomic<std::uint64_t> block_runs{0};
+
+bool is_write(AccessKind kind) { return kind == AccessKind::write || kind == AccessKind::atomic_write; }
+bool is_atomic(AccessKind kind) { return kind == AccessKind::atomic_read || kind == AccessKind::atomic_write; }
+
+// "read it", "wrote it", ... with what the access was.
+const char* verb(AccessKind kind) {
+    switch (kind) {
+        case AccessKind::read: return "read it";
+        case AccessKind::write: return "wrote it";
+        case AccessKind::atomic_read: return "read it (atomic or volatile)";
+        case AccessKind::atomic_write: return "updated it (atomic or volatile)";
+    }
+    return "?";
+}
+
+uint3 block_of(std::uint32_t linear, dim3 grid) {
+    return {linear % grid.x, linear / grid.x % grid.y, linear / (grid.x * grid.y)};
+}
+
+// "reduce.cuh:14: `sdata[tid] += sdata[tid + s];`"
+std::string place_with_text(const SourcePlace& place) {
+    std::string text = to_string(place);
+    const std::string line = place.line ? source_line(place.file, place.line) : "";
+    if (!line.empty()) text += ": `" + line + "`";
+    return text;
+}
+
+}  // namespace
+
+bool tracks_launch(std::uint64_t threads) {
+    static const std::string mode = [] {
+        const char* env = std::getenv("WARPDRILL_MEMCHECK");
+        return std::string(env ? env : "auto");
+    }();
+    if (mode == "off" || mode == "0") return false;
+    if (mode == "all") return true;
+    // Small launches are checked in full; large ones run at full speed (the
+    // same kernel's small launches have already walked its code paths).
+    return threads <= (std::uint64_t{1} << 17);
+}
+
+// ---- GridAccesses ---------------------------------------------------------------
+
+GridAccesses::GridAccesses(std::uint64_t launch, dim3 grid, const void* kernel, std::vector<KernelArgument> arguments)
+    : launch_(launch),
+      grid_(grid),
+      kernel_(kernel),
+      arguments_(std::move(arguments)),
+      fences_(std::make_unique<std::atomic<std::uint32_t>[]>(std::size_t{grid.x} * grid.y * grid.z)),
+      stripes_(std::make_unique<std::mutex[]>(kStripes)) {
+    code_offset(kernel);  // reads the executable's load address now, not from inside a kernel
+}
+
+void GridAccesses::atomic(std::uintptr_t address, std::uint32_t block) {
+    const std::size_t blocks = std::size_t{grid_.x} * grid_.y * grid_.z;
+    std::lock_guard lock(sync_mutex_);
+    std::vector<std::uint32_t>& released = released_[address];
+    std::vector<std::uint32_t>& acquired = acquired_[block];
+    if (released.empty()) released.assign(blocks, 0);
+    if (acquired.empty()) acquired.assign(blocks, 0);
+    // Acquire: every earlier atomic on this address happened before this one.
+    for (std::size_t b = 0; b < blocks; ++b) acquired[b] = std::max(acquired[b], released[b]);
+    // Release what this block has fenced, and what it acquired before.
+    for (std::size_t b = 0; b < blocks; ++b) released[b] = std::max(released[b], acquired[b]);
+    released[block] = std::max(released[block], fences(block));
+}
+
+bool GridAccesses::acquired(std::uint32_t block, std::uint32_t writer, std::uint32_t fences) const {
+    std::lock_guard lock(sync_mutex_);
+    const auto found = acquired_.find(block);
+    return found != acquired_.end() && found->second[writer] > fences;
+}
+
+bool GridAccesses::took_atomic(std::uint32_t block) const {
+    std::lock_guard lock(sync_mutex_);
+    return acquired_.contains(block);
+}
+
+std::string GridAccesses::argument_element(std::uintptr_t address, std::uintptr_t start, std::size_t bytes) const {
+    std::call_once(names_once_, [&] { parameter_names_ = parameter_names(kernel_); });
+    for (const KernelArgument& argument : arguments_) {
+        if (argument.value < start || argument.value > start + bytes || argument.element_size == 0) continue;
+        const auto offset = static_cast<long long>(address) - static_cast<long long>(argument.value);
+        const long long index = offset >= 0 ? offset / static_cast<long long>(argument.element_size)
+                                            : -((-offset + static_cast<long long>(argument.element_size) - 1) /
+                                                static_cast<long long>(argument.element_size));
+        const std::string name = argument.index < static_cast<int>(parameter_names_.size()) &&
+                                         !parameter_names_[argument.index].empty()
+                                     ? parameter_names_[argument.index]
+                                     : "argument " + std::to_string(argument.index + 1);
+        return name + "[" + std::to_string(index) + "]";
+    }
+    return "";
+}
+
+// ---- BlockAccesses --------------------------------------------------------------
+
+BlockAccesses::BlockAccesses(BlockRunner& runner, GridAccesses& grid, int threads, std::size_t dynamic_smem_bytes)
+    : runner_(runner),
+      grid_(grid),
+      threads_(threads),
+      clocks_(static_cast<std::size_t>(threads) * kWarpSize),
+      dynamic_bytes_(dynamic_smem_bytes),
+      dynamic_shadow_((dynamic_smem_bytes + kWord - 1) / kWord) {
+    const std::uintptr_t tls = tls_block();
+    for (const TlsVariable& variable : tls_variables()) {
+        const std::size_t words = variable.shared ? (variable.bytes + kWord - 1) / kWord : 0;
+        arrays_.push_back({&variable, tls + variable.tls_offset, std::vector<ShadowCell>(words)});
+    }
+    if (!arrays_.empty()) {
+        arrays_low_ = arrays_.front().start;
+        arrays_high_ = arrays_.back().start + arrays_.back().variable->bytes + kSharedMargin;
+    }
+}
+
+void BlockAccesses::start_block(std::uint32_t linear_block, std::uintptr_t dynamic_smem) {
+    block_ = linear_block;
+    epoch_ = 0;
+    grid_syncs_ = 0;
+    cluster_syncs_ = 0;
+    generation_ = ++block_runs;
+    dynamic_start_ = dynamic_smem;
+    // A lane knows nothing of the others yet (0), and its own accesses are
+    // at clock 1 until its first __syncwarp().
+    std::ranges::fill(clocks_, 0u);
+    for (int rank = 0; rank < threads_; ++rank) clocks_[static_cast<std::size_t>(rank) * kWarpSize + rank % kWarpSize] = 1;
+}
+
+void BlockAccesses::warp_barrier(int base, unsigned mask) {
+    // Every lane of the mask now knows what every other lane of it did.
+    std::uint32_t joined[kWarpSize] = {};
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (!(mask >> lane & 1u)) continue;
+        const std::uint32_t* view = &clocks_[static_cast<std::size_t>(base + lane) * kWarpSize];
+        for (int other = 0; other < kWarpSize; ++other) joined[other] = std::max(joined[other], view[other]);
+    }
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (!(mask >> lane & 1u)) continue;
+        std::uint32_t* view = &clocks_[static_cast<std::size_t>(base + lane) * kWarpSize];
+        std::copy(joined, joined + kWarpSize, view);
+        ++view[lane];
+    }
+}
+
+void BlockAccesses::group_barrier(SyncKind kind) {
+    if (kind == SyncKind::grid_sync) ++grid_syncs_;
+    if (kind == SyncKind::cluster_sync) ++cluster_syncs_;
+}
+
+bool BlockAccesses::same_cluster(std::uint32_t a, std::uint32_t b) const {
+    const dim3 cluster = runner_.shape().groups.cluster;
+    const uint3 x = block_of(a, grid_.grid()), y = block_of(b, grid_.grid());
+    return x.x / cluster.x == y.x / cluster.x && x.y / cluster.y == y.y / cluster.y && x.z / cluster.z == y.z / cluster.z;
+}
+
+void BlockAccesses::fence(bool device_scope) {
+    if (device_scope) grid_.fence(block_);
+}
+
+Access BlockAccesses::record(AccessKind kind, std::uint32_t code) const {
+    const int rank = runner_.running()->rank;
+    Access access;
+    access.code = code;
+    access.block = block_;
+    access.epoch = epoch_;
+    access.clock = clocks_[static_cast<std::size_t>(rank) * kWarpSize + rank % kWarpSize];
+    access.fences = grid_.fences(block_);
+    access.grid_syncs = grid_syncs_;
+    access.cluster_syncs = cluster_syncs_;
+    access.thread = static_cast<std::uint16_t>(rank);
+    access.kind = kind;
+    access.valid = true;
+    return access;
+}
+
+bool BlockAccesses::ordered(const Access& before, const Access& now) const {
+    if (before.block != now.block) {
+        // Every block passes each grid barrier, so one passed since the access orders it.
+        if (now.grid_syncs > before.grid_syncs) return true;
+        if (now.cluster_syncs > before.cluster_syncs && same_cluster(before.block, now.block)) return true;
+        return grid_.acquired(now.block, before.block, before.fences);
+    }
+    if (before.thread == now.thread || before.epoch < now.epoch) return true;
+    if (before.thread / kWarpSize != now.thread / kWarpSize) return false;
+    // After a __syncwarp() of both lanes, this lane's view of the other covers the clock it accessed at.
+    return clocks_[static_cast<std::size_t>(now.thread) * kWarpSize + before.thread % kWarpSize] >= before.clock;
+}
+
+std::optional<Access> BlockAccesses::check(Element& element, const Access& now) {
+    ShadowCell& cell = *element.cell;
+    const std::uint64_t generation = element.global ? grid_.launch() : generation_;
+    if (cell.generation != generation) cell = ShadowCell{generation, {}, {}, {}};
+    const auto conflicts = [&](const Access& before) {
+        return before.valid && !(is_atomic(before.kind) && is_atomic(now.kind)) && !ordered(before, now);
+    };
+    if (conflicts(cell.write)) return cell.write;
+    if (is_write(now.kind)) {
+        if (conflicts(cell.read)) return cell.read;
+        if (conflicts(cell.other_read)) return cell.other_read;
+        cell.write = now;
+        cell.read.valid = cell.other_read.valid = false;
+    } else if (cell.read.valid && !ordered(cell.read, now)) {
+        cell.other_read = now;  // keep the earlier read: a write must come after both
+    } else {
+        cell.read = now;
+    }
+    return std::nullopt;
+}
+
+std::string BlockAccesses::name_of(const Element& element) const {
+    if (element.array) {
+        return short_name(element.array->variable->name) + "[" + std::to_string((element.address - element.array->start) / kWord) + "]";
+    }
+    if (element.allocation) {
+        const std::string name = grid_.argument_element(element.address, element.allocation->start, element.allocation->bytes);
+        return name.empty() ? "word " + std::to_string((element.address - element.allocation->start) / kWord) +
+                                  " of a cudaMalloc'd buffer"
+                            : name;
+    }
+    return "dynamic shared memory word " + std::to_string((element.address - dynamic_start_) / kWord);
+}
+
+BlockAccesses::Element BlockAccesses::classify(std::uintptr_t address, std::size_t bytes, AccessKind kind,
+                                               std::uint32_t code) {
+    if (dynamic_start_ && address - dynamic_start_ < dynamic_bytes_ + kSharedMargin) {
+        if (address + bytes > dynamic_start_ + dynamic_bytes_) {
+            out_of_bounds(bytes, kind, code,
+                          "byte " + std::to_string(address - dynamic_start_) + " of the dynamic shared memory, which has " +
+                              std::to_string(dynamic_bytes_) + " bytes (the launch's third parameter)");
+        }
+        return {&dynamic_shadow_[(address - dynamic_start_) / kWord], address};
+    }
+    if (address - arrays_low_ < arrays_high_ - arrays_low_) {
+        auto next = std::ranges::upper_bound(arrays_, address, {}, &SharedArray::start);
+        if (next != arrays_.begin()) {
+            SharedArray& array = *std::prev(next);
+            const std::size_t size = array.variable->bytes;
+            if (!array.variable->shared) return {};
+            if (address + bytes <= array.start + size) return {&array.shadow[(address - array.start) / kWord], address, &array};
+            const bool just_past = address < array.start + size + kSharedMargin &&
+                                   (next == arrays_.end() || address + bytes <= next->start);
+            if (just_past) {
+                out_of_bounds(bytes, kind, code,
+                              "the __shared__ array " + short_name(array.variable->name) + " of " +
+                                  std::to_string(size) + " bytes, at byte " + std::to_string(address - array.start));
+            }
+        }
+        return {};
+    }
+    if (!is_device_address(address)) return {};
+    DeviceAllocation* allocation = device_allocation_at(address);
+    if (!allocation || address + bytes > allocation->start + allocation->bytes) {
+        std::string what = "no cudaMalloc'd buffer";
+        if (allocation) {
+            const std::string element = grid_.argument_element(address, allocation->start, allocation->bytes);
+            what = (element.empty() ? "" : element + ", ") + "byte " + std::to_string(address - allocation->start) +
+                   " of a buffer of " + std::to_string(allocation->bytes) + " bytes (cudaMalloc'd)";
+        }
+        out_of_bounds(bytes, kind, code, what);
+    }
+    // Races are looked for in buffers of up to 64 Ki words: outputs,
+    // partial sums, counters. Larger ones are inputs, read by everyone; their
+    // bounds are still checked.
+    if (allocation->bytes > kRaceCheckedBytes) return {};
+    std::mutex& lock = grid_.cell_lock(address);
+    {
+        std::lock_guard guard(lock);
+        if (!allocation->shadow) allocation->shadow = std::make_unique<ShadowCell[]>((allocation->bytes + kWord - 1) / kWord);
+    }
+    return {&allocation->shadow[(address - allocation->start) / kWord], address, nullptr, allocation, &lock, true};
+}
+
+void BlockAccesses::access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction,
+                           bool is_volatile) {
+    const std::uint32_t code = code_offset(instruction);
+    Element element = classify(address, bytes, kind, code);
+    if (!element.cell) return;
+    if (is_volatile && element.global) kind = is_write(kind) ? AccessKind::atomic_write : AccessKind::atomic_read;
+    const Access now = record(kind, code);
+    std::optional<Access> conflict;
+    if (element.lock) {
+        std::lock_guard guard(*element.lock);
+        conflict = check(element, now);
+    } else {
+        conflict = check(element, now);
+    }
+    if (conflict) race(element, *conflict, now);  // the lock is released: this never returns
+    if (element.global && is_atomic(kind) && is_write(kind)) grid_.atomic(address, block_);
+}
+
+std::string BlockAccesses::describe(const Access& access) const {
+    const uint3 block = block_of(access.block, grid_.grid());
+    std::string text = "thread " + std::to_string(access.thread) + " (warp " + std::to_string(access.thread / kWarpSize) +
+                       ", lane " + std::to_string(access.thread % kWarpSize) + ")";
+    if (access.block != block_) text += " of block " + dims(block);
+    return text;
+}
+
+void BlockAccesses::race(const Element& element, const Access& before, const Access& now) {
+    const std::vector<SourcePlace> places = source_places({before.code, now.code});
+    std::ostringstream text;
+    text << "race on " << name_of(element) << ": " << describe(now) << " " << verb(now.kind) << " at "
+         << place_with_text(places[1]) << "\n  after " << describe(before) << " " << verb(before.kind) << " at "
+         << place_with_text(places[0]) << "\n  and nothing orders the two: ";
+    if (before.block != now.block) {
+        const std::string writer = dims(block_of(is_write(before.kind) ? before.block : now.block, grid_.grid()));
+        if (!is_write(before.kind)) {
+            text << "the other block read it before this one wrote it; no atomic (a ticket) told the reader "
+                    "that block "
+                 << writer << " had finished";
+        } else if (grid_.fences(before.block) == before.fences) {
+            text << "block " << writer
+                 << " made no __threadfence() after its access, so another block may not see it even after an "
+                    "atomic handshake";
+        } else if (!grid_.took_atomic(now.block)) {
+            text << "this block read it with no atomic (a ticket) telling it that block " << writer
+                 << " had finished";
+        } else {
+            text << "two blocks of one launch touch one element, and nothing orders them: no "
+                    "__threadfence() and atomic handshake, no this_grid().sync() between the two";
+        }
+    } else if (before.thread / kWarpSize != now.thread / kWarpSize) {
+        text << "the threads are in different warps and no __syncthreads() lies between the two accesses";
+    } else {
+        text << "the threads are lanes of one warp and no __syncwarp() lies between the two accesses (since "
+                "Volta, lanes of a warp do not run in lock-step)";
+    }
+    runner_.fail_running(text.str());
+}
+
+void BlockAccesses::out_of_bounds(std::size_t bytes, AccessKind kind, std::uint32_t code, const std::string& what) {
+    const std::vector<SourcePlace> places = source_places({code});
+    runner_.fail_running("out-of-bounds " + std::string(is_write(kind) ? "write" : "read") + " of " +
+                         std::to_string(bytes) + " bytes by " + describe(record(kind, code)) + " at " +
+                         place_with_text(places[0]) + ": the address is " + what +
+                         " (on a GPU, compute-sanitizer's memcheck reports an invalid access here, or the kernel "
+                         "reads another variable's data)");
+}
+
+void BlockAccesses::array_index_out_of_bounds(const std::string& array_type, long long index, const char* file,
+                                              unsigned line) {
+    const SourcePlace place{file ? file : "", line, "", ""};
+    runner_.fail_running("index " + std::to_string(index) + " is out of bounds for the array of type " + array_type +
+                         " at " + place_with_text(place));
+}
+
+}  // namespace warpdrill::cpu::detail

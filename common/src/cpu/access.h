@@ -1,0 +1,162 @@
+// The CPU backend's view of every load and store a kernel makes. Kernel
+// sources are compiled with GCC's -fsanitize=thread instrumentation, which
+// calls __tsan_read4(address) and its kin before each access, and with
+// -fsanitize=bounds, which calls __ubsan_handle_out_of_bounds for an index past
+// a fixed-size array; this backend supplies those functions itself (no
+// sanitizer runtime is linked). While a tracked launch runs, each access is
+// checked as compute-sanitizer's memcheck and racecheck would check it:
+//   - bounds: cudaMalloc'd buffers, static __shared__ arrays, the dynamic
+//     shared memory the launch asked for;
+//   - races: two threads touch one element, at least one writes, and nothing
+//     orders them: no __syncthreads() between them (a block), no __syncwarp()
+//     (lanes of one warp), no __threadfence() + atomic handshake (two blocks).
+// A thread that reads one address over and over (a spin on a flag another
+// thread sets) is made to yield, so that the other thread can run.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "device_memory.h"
+#include "program.h"
+#include "warpdrill/cpu/cuda_runtime.h"
+
+namespace warpdrill::cpu::detail {
+
+class BlockRunner;
+
+enum class AccessKind : std::uint8_t { read, write, atomic_read, atomic_write };
+
+// One access, as a shadow cell remembers it.
+struct Access {
+    std::uint32_t code = 0;    // code offset of the instruction (program.h)
+    std::uint32_t block = 0;   // linear block index in the grid
+    std::uint32_t epoch = 0;   // the block's completed __syncthreads() before it
+    std::uint32_t clock = 0;   // the lane's __syncwarp() clock before it
+    std::uint32_t fences = 0;  // the block's __threadfence() count before it
+    std::uint32_t grid_syncs = 0;     // the this_grid().sync() its block had passed
+    std::uint32_t cluster_syncs = 0;  // the this_cluster().sync() its block had passed
+    std::uint16_t thread = 0;  // rank in the block
+    AccessKind kind = AccessKind::read;
+    bool valid = false;
+};
+
+// The state of one 4-byte word: the last write, and two reads since: the
+// latest, and an earlier one that nothing orders before it (the reads of
+// several threads are not ordered among themselves, and a later write must
+// be ordered after all of them).
+struct ShadowCell {
+    std::uint64_t generation = 0;  // a launch (global memory) or a block's run (shared memory)
+    Access write;
+    Access read;
+    Access other_read;
+};
+
+// Launch-wide: global memory's ordering between blocks.
+class GridAccesses {
+  public:
+    GridAccesses(std::uint64_t launch, dim3 grid, const void* kernel, std::vector<KernelArgument> arguments);
+
+    std::uint64_t launch() const { return launch_; }
+    dim3 grid() const { return grid_; }
+    std::uint32_t fences(std::uint32_t block) const { return fences_[block].load(std::memory_order_relaxed); }
+    void fence(std::uint32_t block) { fences_[block].fetch_add(1, std::memory_order_relaxed); }
+    // An atomic on `address` by `block`: releases what the block fenced, and
+    // acquires what earlier atomics on the same address released.
+    void atomic(std::uintptr_t address, std::uint32_t block);
+    // Whether `block` has acquired the writer's fence count `fences` of `writer`.
+    bool acquired(std::uint32_t block, std::uint32_t writer, std::uint32_t fences) const;
+    bool took_atomic(std::uint32_t block) const;
+    std::mutex& cell_lock(std::uintptr_t address) { return stripes_[(address >> 2) % kStripes]; }
+    // "partials[3]" for an address in a pointer argument's buffer, or "".
+    std::string argument_element(std::uintptr_t address, std::uintptr_t start, std::size_t bytes) const;
+
+  private:
+    static constexpr std::size_t kStripes = 1024;
+    std::uint64_t launch_;
+    dim3 grid_;
+    const void* kernel_;
+    std::vector<KernelArgument> arguments_;
+    std::unique_ptr<std::atomic<std::uint32_t>[]> fences_;
+    mutable std::mutex sync_mutex_;
+    std::unordered_map<std::uintptr_t, std::vector<std::uint32_t>> released_;  // per address, per block
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> acquired_;   // per block, per block
+    mutable std::vector<std::string> parameter_names_;
+    mutable std::once_flag names_once_;
+    std::unique_ptr<std::mutex[]> stripes_;
+};
+
+// Per worker thread: the running block's shared memory and clocks.
+class BlockAccesses {
+  public:
+    BlockAccesses(BlockRunner& runner, GridAccesses& grid, int threads, std::size_t dynamic_smem_bytes);
+
+    void start_block(std::uint32_t linear_block, std::uintptr_t dynamic_smem);
+    void block_barrier() { ++epoch_; }
+    // A grid or cluster barrier completed: every block it spans has done
+    // everything before it.
+    void group_barrier(SyncKind kind);
+    void warp_barrier(int base, unsigned mask);
+    void fence(bool device_scope);
+    // A volatile access to global memory counts as an atomic one (a flag between
+    // blocks); to shared memory, as a plain one (the pre-Volta warp unroll).
+    void access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* code, bool is_volatile);
+    void array_index_out_of_bounds(const std::string& array_type, long long index, const char* file, unsigned line);
+
+  private:
+    struct SharedArray {
+        const TlsVariable* variable;  // a __shared__ one, or the backend's own (not checked)
+        std::uintptr_t start;
+        std::vector<ShadowCell> shadow;
+    };
+    // Where an access falls: its shadow cell, and what names it in a message.
+    struct Element {
+        ShadowCell* cell = nullptr;
+        std::uintptr_t address = 0;
+        const SharedArray* array = nullptr;               // a static __shared__ array, or
+        const DeviceAllocation* allocation = nullptr;     // a cudaMalloc'd buffer, or dynamic shared memory
+        std::mutex* lock = nullptr;
+        bool global = false;
+    };
+    std::string name_of(const Element& element) const;  // "sdata[5]", "partials[3]"
+
+    Element classify(std::uintptr_t address, std::size_t bytes, AccessKind kind, std::uint32_t code);
+    // The earlier access `now` conflicts with, if any; updates the cell otherwise.
+    std::optional<Access> check(Element& element, const Access& now);
+    bool ordered(const Access& before, const Access& now) const;
+    bool same_cluster(std::uint32_t a, std::uint32_t b) const;
+    Access record(AccessKind kind, std::uint32_t code) const;
+    [[noreturn]] void race(const Element& element, const Access& before, const Access& now);
+    [[noreturn]] void out_of_bounds(std::size_t bytes, AccessKind kind, std::uint32_t code, const std::string& what);
+    std::string describe(const Access& access) const;
+
+    BlockRunner& runner_;
+    GridAccesses& grid_;
+    int threads_;
+    std::uint32_t block_ = 0;
+    std::uint32_t epoch_ = 0;
+    std::uint32_t grid_syncs_ = 0;
+    std::uint32_t cluster_syncs_ = 0;
+    std::uint64_t generation_ = 0;
+    std::vector<std::uint32_t> clocks_;  // thread t's view of its warp's 32 lanes: clocks_[t * 32 + lane]
+    std::uintptr_t dynamic_start_ = 0;
+    std::size_t dynamic_bytes_ = 0;
+    std::vector<ShadowCell> dynamic_shadow_;
+    std::vector<SharedArray> arrays_;
+    std::uintptr_t arrays_low_ = 0, arrays_high_ = 0;  // the span of arrays_
+};
+
+// The running fiber's checker, or nullptr outside tracked kernels.
+extern thread_local BlockAccesses* active_accesses;
+
+// Whether launches of `threads` in all are tracked (WARPDRILL_MEMCHECK: auto, all, off).
+bool tracks_launch(std::uint64_t threads);
+
+}  // namespace warpdrill::cpu::detail

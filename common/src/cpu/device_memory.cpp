@@ -1,0 +1,108 @@
+#include "device_memory.h"
+
+#include "access.h"  // ShadowCell, which an allocation owns
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+namespace warpdrill::cpu::detail {
+namespace {
+
+constexpr std::size_t kGranuleBits = 16;  // 64 KiB
+constexpr std::size_t kGranule = std::size_t{1} << kGranuleBits;
+constexpr std::size_t kReservedBytes = std::size_t{1} << 38;  // 256 GiB of address space, no memory
+constexpr std::size_t kGranules = kReservedBytes / kGranule;
+constexpr std::size_t kPage = 4096;
+
+std::size_t round_up(std::size_t bytes, std::size_t to) { return (bytes + to - 1) / to * to; }
+
+class DeviceArena {
+  public:
+    DeviceArena() {
+        void* range = mmap(nullptr, kReservedBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (range != MAP_FAILED) base_ = reinterpret_cast<std::uintptr_t>(range);
+        // The owner table is mapped too, so that its untouched pages cost nothing.
+        void* table = mmap(nullptr, kGranules * sizeof(Owner), PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (table == MAP_FAILED) base_ = 0;
+        owner_ = static_cast<Owner*>(table);
+    }
+
+    void* allocate(std::size_t bytes) {
+        if (base_ == 0) return nullptr;
+        const std::size_t granules = round_up(bytes, kGranule) / kGranule;
+        std::lock_guard lock(mutex_);
+        const std::size_t first = find_free_run(granules);
+        if (first == kGranules) return nullptr;
+        const std::uintptr_t start = base_ + first * kGranule;
+        if (mprotect(reinterpret_cast<void*>(start), round_up(bytes, kPage), PROT_READ | PROT_WRITE) != 0) {
+            return nullptr;
+        }
+        auto* allocation = new DeviceAllocation{start, bytes, ++serial_, nullptr};
+        for (std::size_t g = first; g < first + granules; ++g) owner_[g] = allocation;
+        next_ = first + granules;
+        return reinterpret_cast<void*>(start);
+    }
+
+    bool free(void* ptr) {
+        const auto address = reinterpret_cast<std::uintptr_t>(ptr);
+        if (!contains(address)) return false;
+        std::lock_guard lock(mutex_);
+        const std::size_t first = (address - base_) >> kGranuleBits;
+        DeviceAllocation* allocation = owner_[first];
+        if (!allocation || allocation->start != address) return false;
+        const std::size_t granules = round_up(allocation->bytes, kGranule) / kGranule;
+        for (std::size_t g = first; g < first + granules; ++g) owner_[g] = nullptr;
+        // Give the memory back; the pages stay reserved and fault if touched.
+        mmap(ptr, round_up(allocation->bytes, kPage), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+             -1, 0);
+        delete allocation;
+        return true;
+    }
+
+    DeviceAllocation* at(std::uintptr_t address) const {
+        if (!contains(address)) return nullptr;
+        return owner_[(address - base_) >> kGranuleBits].load(std::memory_order_acquire);
+    }
+
+    bool contains(std::uintptr_t address) const { return address - base_ < kReservedBytes; }
+
+  private:
+    // Next fit: freed granules are reused only after the rest of the range,
+    // so a stale pointer keeps faulting for a long while.
+    std::size_t find_free_run(std::size_t granules) {
+        for (int pass = 0; pass < 2; ++pass) {
+            std::size_t run = 0;
+            for (std::size_t g = pass == 0 ? next_ : 0; g < kGranules; ++g) {
+                run = owner_[g] ? 0 : run + 1;
+                if (run == granules) return g + 1 - granules;
+            }
+        }
+        return kGranules;
+    }
+
+    using Owner = std::atomic<DeviceAllocation*>;
+    std::uintptr_t base_ = 0;
+    Owner* owner_ = nullptr;  // one entry per granule; zero pages are null pointers
+    std::mutex mutex_;
+    std::size_t next_ = 0;
+    std::uint64_t serial_ = 0;
+};
+
+DeviceArena& arena() {
+    static DeviceArena instance;
+    return instance;
+}
+
+}  // namespace
+
+void* allocate_device(std::size_t bytes) { return arena().allocate(bytes); }
+bool free_device(void* ptr) { return arena().free(ptr); }
+DeviceAllocation* device_allocation_at(std::uintptr_t address) { return arena().at(address); }
+bool is_device_address(std::uintptr_t address) { return arena().contains(address); }
+
+}  // namespace warpdrill::cpu::detail

@@ -1,0 +1,157 @@
+// The functions that GCC's -fsanitize=thread and -fsanitize=bounds make
+// kernel code call (access.h says why). No sanitizer runtime is linked: these
+// are the whole runtime. Outside a tracked launch each costs one test of a
+// thread-local pointer; atomics and fences also do what they are asked.
+#include <cstdint>
+
+#include "access.h"
+#include "scheduler.h"
+
+using warpdrill::cpu::detail::AccessKind;
+using warpdrill::cpu::detail::active_accesses;
+
+namespace {
+
+// Called from the instrumented kernel: the return address is the kernel's
+// instruction after the access.
+#define WARPDRILL_CALLER_CODE __builtin_return_address(0)
+
+inline void note(const volatile void* address, std::size_t bytes, AccessKind kind, const void* code,
+                 bool is_volatile = false) {
+    const auto where = reinterpret_cast<std::uintptr_t>(address);
+    const bool reads = kind == AccessKind::read || kind == AccessKind::atomic_read;
+    if (auto* accesses = active_accesses) {
+        accesses->access(where, bytes, kind, code, is_volatile);
+        if (reads) warpdrill::cpu::detail::watch_spin(where);
+    } else if (reads && warpdrill::cpu::detail::spin_watch.load(std::memory_order_relaxed)) {
+        warpdrill::cpu::detail::watch_spin(where);
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+void __tsan_init() {}
+void __tsan_func_entry(void*) {}
+void __tsan_func_exit() {}
+void __tsan_vptr_update(void**, void*) {}
+void __tsan_vptr_read(void**) {}
+
+#define WARPDRILL_PLAIN_ACCESS(bytes)                                                                     \
+    void __tsan_read##bytes(void* address) { note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE); } \
+    void __tsan_write##bytes(void* address) { note(address, bytes, AccessKind::write, WARPDRILL_CALLER_CODE); } \
+    void __tsan_unaligned_read##bytes(void* address) {                                                    \
+        note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE);                                     \
+    }                                                                                                     \
+    void __tsan_unaligned_write##bytes(void* address) {                                                   \
+        note(address, bytes, AccessKind::write, WARPDRILL_CALLER_CODE);                                    \
+    }
+#define WARPDRILL_VOLATILE_ACCESS(bytes)                                                                  \
+    void __tsan_volatile_read##bytes(void* address) {                                                      \
+        note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE, true);                                \
+    }                                                                                                     \
+    void __tsan_volatile_write##bytes(void* address) {                                                     \
+        note(address, bytes, AccessKind::write, WARPDRILL_CALLER_CODE, true);                               \
+    }
+WARPDRILL_VOLATILE_ACCESS(1)
+WARPDRILL_VOLATILE_ACCESS(2)
+WARPDRILL_VOLATILE_ACCESS(4)
+WARPDRILL_VOLATILE_ACCESS(8)
+WARPDRILL_VOLATILE_ACCESS(16)
+#undef WARPDRILL_VOLATILE_ACCESS
+WARPDRILL_PLAIN_ACCESS(1)
+WARPDRILL_PLAIN_ACCESS(2)
+WARPDRILL_PLAIN_ACCESS(4)
+WARPDRILL_PLAIN_ACCESS(8)
+WARPDRILL_PLAIN_ACCESS(16)
+#undef WARPDRILL_PLAIN_ACCESS
+
+void __tsan_read_range(void* address, unsigned long bytes) {
+    note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE);
+}
+void __tsan_write_range(void* address, unsigned long bytes) {
+    note(address, bytes, AccessKind::write, WARPDRILL_CALLER_CODE);
+}
+
+// Atomics: performed here (sequentially consistent, which is at least what
+// was asked for), after the access is noted.
+#define WARPDRILL_ATOMICS(bits, T)                                                                          \
+    T __tsan_atomic##bits##_load(const volatile T* a, int) {                                               \
+        note(a, sizeof(T), AccessKind::atomic_read, WARPDRILL_CALLER_CODE);                                 \
+        return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                        \
+    }                                                                                                       \
+    void __tsan_atomic##bits##_store(volatile T* a, T v, int) {                                            \
+        note(a, sizeof(T), AccessKind::atomic_write, WARPDRILL_CALLER_CODE);                                \
+        __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                           \
+    }                                                                                                       \
+    int __tsan_atomic##bits##_compare_exchange_strong(volatile T* a, T* expected, T v, int, int) {         \
+        note(a, sizeof(T), AccessKind::atomic_write, WARPDRILL_CALLER_CODE);                                \
+        return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);      \
+    }                                                                                                       \
+    int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* expected, T v, int, int) {           \
+        note(a, sizeof(T), AccessKind::atomic_write, WARPDRILL_CALLER_CODE);                                \
+        return __atomic_compare_exchange_n(a, expected, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
+    }                                                                                                       \
+    T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T expected, T v, int, int) {               \
+        note(a, sizeof(T), AccessKind::atomic_write, WARPDRILL_CALLER_CODE);                                \
+        __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);            \
+        return expected;                                                                                    \
+    }                                                                                                       \
+    WARPDRILL_ATOMIC_RMW(bits, T, exchange, __atomic_exchange_n)                                            \
+    WARPDRILL_ATOMIC_RMW(bits, T, fetch_add, __atomic_fetch_add)                                            \
+    WARPDRILL_ATOMIC_RMW(bits, T, fetch_sub, __atomic_fetch_sub)                                            \
+    WARPDRILL_ATOMIC_RMW(bits, T, fetch_and, __atomic_fetch_and)                                            \
+    WARPDRILL_ATOMIC_RMW(bits, T, fetch_or, __atomic_fetch_or)                                              \
+    WARPDRILL_ATOMIC_RMW(bits, T, fetch_xor, __atomic_fetch_xor)                                            \
+    WARPDRILL_ATOMIC_RMW(bits, T, fetch_nand, __atomic_fetch_nand)
+#define WARPDRILL_ATOMIC_RMW(bits, T, name, builtin)                  \
+    T __tsan_atomic##bits##_##name(volatile T* a, T v, int) {         \
+        note(a, sizeof(T), AccessKind::atomic_write, WARPDRILL_CALLER_CODE); \
+        return builtin(a, v, __ATOMIC_SEQ_CST);                       \
+    }
+WARPDRILL_ATOMICS(8, std::uint8_t)
+WARPDRILL_ATOMICS(16, std::uint16_t)
+WARPDRILL_ATOMICS(32, std::uint32_t)
+WARPDRILL_ATOMICS(64, std::uint64_t)
+#undef WARPDRILL_ATOMICS
+#undef WARPDRILL_ATOMIC_RMW
+
+// __threadfence() is a sequentially consistent fence, __threadfence_block()
+// an acquire-release one (cuda_runtime.h): only the first orders blocks.
+void __tsan_atomic_thread_fence(int order) {
+    if (auto* accesses = active_accesses) accesses->fence(order == __ATOMIC_SEQ_CST);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+
+// -fsanitize=bounds: an index past a fixed-size array (a static __shared__
+// array, most often). The layouts are UBSan's.
+struct UbsanSourceLocation {
+    const char* file;
+    std::uint32_t line;
+    std::uint32_t column;
+};
+struct UbsanTypeDescriptor {
+    std::uint16_t kind;
+    std::uint16_t info;  // for integers: log2(bit width) << 1 | signed
+    char name[1];
+};
+struct UbsanOutOfBounds {
+    UbsanSourceLocation location;
+    const UbsanTypeDescriptor* array_type;
+    const UbsanTypeDescriptor* index_type;
+};
+
+void __ubsan_handle_out_of_bounds(UbsanOutOfBounds* data, void* index) {
+    const bool is_signed = data->index_type->info & 1;
+    const long long value = is_signed ? static_cast<long long>(reinterpret_cast<std::intptr_t>(index))
+                                      : static_cast<long long>(reinterpret_cast<std::uintptr_t>(index));
+    warpdrill::cpu::detail::index_out_of_bounds(data->array_type->name, value, data->location.file,
+                                                data->location.line);
+}
+void __ubsan_handle_out_of_bounds_abort(UbsanOutOfBounds* data, void* index) {
+    __ubsan_handle_out_of_bounds(data, index);
+}
+
+}  // extern "C"

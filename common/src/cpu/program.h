@@ -1,0 +1,66 @@
+// What the CPU backend reads from its own executable to name things the way a
+// learner wrote them: the __shared__ arrays (static thread_local variables,
+// from the ELF symbol table), the source line of a code address (addr2line,
+// from the debug information), and the text of a source line.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpdrill::cpu::detail {
+
+// A thread_local variable of the executable: its demangled name
+// ("reduce(float const*, float*, int)::sdata") and where it lies in every
+// thread's TLS block. On the CPU backend __shared__ means static
+// thread_local, so every such variable is a kernel's __shared__ variable,
+// except the backend's own and the libraries'.
+struct TlsVariable {
+    std::string name;
+    std::uintptr_t tls_offset = 0;
+    std::size_t bytes = 0;
+    bool shared = false;
+};
+
+// The executable's thread_local variables, sorted by offset; read once.
+const std::vector<TlsVariable>& tls_variables();
+// The calling thread's TLS block of the executable (where its __shared__ variables live).
+std::uintptr_t tls_block();
+
+// Code addresses are kept as 32-bit offsets from the executable's load address.
+std::uint32_t code_offset(const void* address);
+
+struct SourcePlace {
+    std::string file;      // as the compiler saw it, relative to the repository
+    unsigned line = 0;
+    std::string function;  // the innermost function, demangled
+    std::string via;       // "pack.cuh:27 in warpdrill::load_pack" when a course helper was inlined
+};
+// The learner's line for each code offset: the innermost frame outside
+// common/include, with the helper it inlined. Asks addr2line once for all.
+std::vector<SourcePlace> source_places(const std::vector<std::uint32_t>& offsets);
+// A path as the checkout names it ("lessons/03-.../reduce.cuh"), from one the
+// debug information or the compiler gave (absolute, or joined to the build directory).
+std::string checkout_path(const std::string& file);
+// "reduce.cuh:14", or "an unknown place" without debug information.
+std::string to_string(const SourcePlace& place);
+// The source text of a line, trimmed, or "".
+std::string source_line(const std::string& file, unsigned line);
+
+struct SourceStatement {
+    unsigned line = 0;
+    std::string text;
+};
+// The innermost `if`, `else` or `switch` around `line` within its function:
+// what a __syncthreads() at `line` depends on. Read from the source text.
+std::optional<SourceStatement> enclosing_branch(const std::string& file, unsigned line);
+// The nearest `return` above `line` in its function.
+std::optional<SourceStatement> return_before(const std::string& file, unsigned line);
+
+// "sdata" from "reduce(float const*, float*, int)::sdata".
+std::string short_name(const std::string& qualified);
+// The names of a function's parameters, read from its definition's source text.
+std::vector<std::string> parameter_names(const void* function);
+
+}  // namespace warpdrill::cpu::detail

@@ -1,0 +1,406 @@
+// Lesson 10's checks. Run them with `warpdrill check 10`.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "warpdrill/catch.h"
+#include "warpdrill/course/lesson.h"
+#include "warpdrill/data.h"
+#include "warpdrill/host.h"
+#include "warpdrill/reference.h"
+
+using namespace warpdrill;
+using namespace warpdrill::course;
+
+namespace {
+
+constexpr int kBlock = kOneLaunchBlockSize;
+constexpr int kPack = 4;
+// More blocks than the last block has threads: some of its threads add several partials.
+constexpr int kManyBlocks = 300;
+// Written to *sum before every launch: a NaN that no addition makes (a GPU
+// makes 0x7fffffff, the CPU passes on the NaN it added), so a result with
+// these bits was never written.
+constexpr std::uint32_t kUnwrittenBits = 0x7fd0d0d0u;
+
+std::string value_text(float value) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.9g (bits 0x%08x)", value, std::bit_cast<std::uint32_t>(value));
+    return text;
+}
+
+std::string blocks_text(int blocks) { return std::to_string(blocks) + (blocks == 1 ? " block" : " blocks"); }
+
+std::string describe_launch(std::int64_t n, int blocks, std::uint64_t seed) {
+    std::ostringstream text;
+    text << "n = " << n << " (n % 4 = " << n % kPack << "), a grid of " << blocks_text(blocks) << " of "
+         << kBlock << " threads; input seed " << seed << " (WARPDRILL_SEED=" << seed << " replays it)";
+    return text.str();
+}
+
+// What a launch leaves behind, with the input it summed.
+struct Run {
+    float sum = 0;
+    std::vector<float> partials;  // as the blocks wrote them (NaN where none did)
+    unsigned tickets_after = 0;
+    std::optional<LaunchStats> stats;
+};
+
+// The partials, the ticket counter and the sum, reused from launch to launch
+// as a program would: the counter is set to 0 once, here, and never again.
+class Workspace {
+  public:
+    explicit Workspace(int max_blocks) : tickets_(1), sum_(1) {
+        partials_.emplace(static_cast<std::size_t>(max_blocks));
+        check_cuda(cudaMemset(tickets_.data(), 0, sizeof(unsigned)));
+    }
+
+    Run run(const DeviceBuffer<float>& in, std::int64_t n, int blocks) {
+        // A GPU fills more blocks than a laptop imitates: room for each one's partial.
+        if (static_cast<std::size_t>(blocks) > partials_->size()) partials_.emplace(static_cast<std::size_t>(blocks));
+        partials_->poison();
+        const float unwritten = std::bit_cast<float>(kUnwrittenBits);
+        sum_.upload(std::span<const float>(&unwritten, 1));
+        one_launch_sum(in.data(), n, partials_->data(), tickets_.data(), sum_.data(), blocks);
+        check_launch();
+        std::vector<float> partials = partials_->download();
+        partials.resize(static_cast<std::size_t>(blocks));
+        return {sum_.download()[0], std::move(partials), tickets_.download()[0], last_launch_stats()};
+    }
+
+  private:
+    std::optional<DeviceBuffer<float>> partials_;
+    DeviceBuffer<unsigned> tickets_;
+    DeviceBuffer<float> sum_;
+};
+
+// Block b's share of the input under lesson 8's grid stride: the packs and
+// tail elements of its threads.
+std::vector<double> reference_partials(const std::vector<float>& input, int blocks) {
+    const std::size_t threads = static_cast<std::size_t>(blocks) * kBlock;
+    const std::size_t tail_start = input.size() / kPack * kPack;
+    std::vector<double> partials(static_cast<std::size_t>(blocks), 0.0);
+    for (std::size_t i = 0; i < input.size(); ++i) {
+        const std::size_t thread = i < tail_start ? i / kPack % threads : (i - tail_start) % threads;
+        partials[thread / kBlock] += input[i];
+    }
+    return partials;
+}
+
+// Within the tolerance of the reference; an infinite or NaN reference must be met exactly.
+bool matches(double got, double want, double tolerance) {
+    if (!std::isfinite(want)) return got == want || (std::isnan(got) && std::isnan(want));
+    return std::fabs(got - want) <= tolerance;
+}
+
+double sum_of(const std::vector<float>& input, std::size_t first, std::size_t end) {
+    return reference_sum(std::span<const float>(input).subspan(first, end - first));
+}
+
+// Where a wrong sum came from, judged from the partials the blocks wrote.
+std::string cause_of_wrong_sum(const Run& run, const std::vector<float>& input, double tolerance) {
+    if (std::bit_cast<std::uint32_t>(run.sum) == kUnwrittenBits) {
+        return "*sum still holds what was written there before the launch: no block wrote it (after the "
+               "launch the ticket counter holds " +
+               std::to_string(run.tickets_after) + ")";
+    }
+    const bool input_has_nan = std::ranges::any_of(input, [](float v) { return std::isnan(v); });
+    if (std::isnan(run.sum) && !input_has_nan) {
+        return "the sum is NaN, but the input holds no NaN: a partial sum was added before its block had "
+               "written it (partials[] is filled with NaN before every launch)";
+    }
+    const std::vector<double> want = reference_partials(input, static_cast<int>(run.partials.size()));
+    for (std::size_t b = 0; b < want.size(); ++b) {
+        if (matches(run.partials[b], want[b], tolerance)) continue;
+        std::ostringstream text;
+        text << "partials[" << b << "] = " << value_text(run.partials[b]) << ", but block " << b
+             << "'s share of the input (lesson 8's grid stride) sums to " << want[b];
+        const std::size_t tail_start = input.size() / kPack * kPack;
+        const double tail = sum_of(input, tail_start, input.size());
+        if (b == 0 && tail_start < input.size() && matches(run.partials[b], want[b] - tail, tolerance)) {
+            const std::size_t missing = input.size() - tail_start;
+            text << ": it lacks exactly the last n % 4 = " << missing
+                 << (missing == 1 ? " element" : " elements") << ", in[" << tail_start << ", " << input.size()
+                 << "), which do not fill a 16-byte pack";
+        } else if (std::isnan(run.partials[b])) {
+            text << ": it was never written";
+        }
+        return text.str();
+    }
+    std::ostringstream text;
+    text << "every block's partial is right, but their total is not";
+    double prefix = 0;
+    for (std::size_t b = 0; b < want.size(); ++b) {
+        prefix += run.partials[b];
+        if (b + 1 < want.size() && matches(run.sum, prefix, tolerance)) {
+            text << ": the sum equals partials[0] + ... + partials[" << b << "] alone, of " << want.size();
+            break;
+        }
+    }
+    return text.str();
+}
+
+// The error bound of the kernel's order of additions: each thread adds its
+// packs and tail one after another, then the last block's threads add their
+// partials one after another; the rest are trees.
+double tolerance_of(const std::vector<float>& input, int blocks) {
+    const std::size_t threads = static_cast<std::size_t>(blocks) * kBlock;
+    const std::size_t packs_per_thread = (input.size() / kPack + threads - 1) / threads;
+    const std::size_t partials_per_thread = (static_cast<std::size_t>(blocks) + kBlock - 1) / kBlock;
+    return sum_tolerance(input.size(), reference_sum_abs(input),
+                         kPack * packs_per_thread + 1 + partials_per_thread);
+}
+
+void expect_sum(const Run& run, const std::vector<float>& input, double tolerance, std::uint64_t seed) {
+    const std::int64_t n = static_cast<std::int64_t>(input.size());
+    const int blocks = static_cast<int>(run.partials.size());
+    const double want = reference_sum(input);
+    const bool written = std::bit_cast<std::uint32_t>(run.sum) != kUnwrittenBits;
+    if (!written || !matches(run.sum, want, tolerance)) {
+        FAIL("reduce_one_launch: *sum = " << value_text(run.sum) << ", but the reference is " << want
+                                          << " (tolerance " << tolerance << "); "
+                                          << describe_launch(n, blocks, seed) << ".\nLikely cause: "
+                                          << cause_of_wrong_sum(run, input, tolerance) << ".");
+    }
+    if (run.tickets_after != 0) {
+        FAIL("reduce_one_launch: the sum is right, but after the launch the ticket counter holds "
+             << run.tickets_after << ", not 0, and the next launch starts from there; "
+             << describe_launch(n, blocks, seed) << ".");
+    }
+    // One block needs no ticket to know it is the last; more blocks need one each.
+    if (blocks > 1 && run.stats && run.stats->atomics != static_cast<std::uint64_t>(blocks)) {
+        FAIL("reduce_one_launch: the sum is right, but "
+             << run.stats->atomics << " threads called an atomic in a launch of " << blocks_text(blocks)
+             << ", where each block takes "
+             << "one ticket; " << describe_launch(n, blocks, seed) << ".");
+    }
+    SUCCEED();  // one passed check per launch, in Catch2's count
+}
+
+void check_sum(Workspace& workspace, const std::vector<float>& input, int blocks, std::uint64_t seed) {
+    const DeviceBuffer<float> d_in{std::span<const float>(input)};
+    const Run run = workspace.run(d_in, static_cast<std::int64_t>(input.size()), blocks);
+    expect_sum(run, input, tolerance_of(input, blocks), seed);
+}
+
+std::string order_name(int run) {
+    switch (run) {
+        case 0: return "the first run";
+        case 1: return "a second run";
+        case 2: return "a run with each block's threads in descending order";
+        default: return "a run with each block's threads in a shuffled order";
+    }
+}
+
+// Four launches of the same input and grid: twice as they come, then (on the
+// CPU backend) with each block's threads in descending and in shuffled order.
+std::vector<Run> runs_in_every_order(Workspace& workspace, const DeviceBuffer<float>& in, std::int64_t n,
+                                     int blocks, std::uint64_t seed) {
+    std::vector<Run> runs;
+    runs.push_back(workspace.run(in, n, blocks));
+    runs.push_back(workspace.run(in, n, blocks));
+#if defined(WARPDRILL_BACKEND_CPU)
+    {
+        cpu::ScopedThreadOrder order(cpu::ThreadOrder::descending);
+        runs.push_back(workspace.run(in, n, blocks));
+    }
+    {
+        cpu::ScopedThreadOrder order(cpu::ThreadOrder::shuffled, seed);
+        runs.push_back(workspace.run(in, n, blocks));
+    }
+#else
+    (void)seed;
+#endif
+    return runs;
+}
+
+// A device buffer of (2^31 + 7) zeros but for a few whole numbers, some of
+// them past index 2^31 and in the last n % 4 elements: their sum is exact.
+struct PastIntInput {
+    static constexpr std::int64_t n = (std::int64_t{1} << 31) + 7;
+    static constexpr std::int64_t marked[] = {5, (std::int64_t{1} << 31) + 2, n - 3, n - 1};
+    static constexpr float marks[] = {1.0f, 2.0f, 4.0f, 8.0f};
+    static constexpr float sum = 15.0f;
+    DeviceBuffer<float> values{static_cast<std::size_t>(n)};
+
+    PastIntInput() {
+        check_cuda(cudaMemset(values.data(), 0, static_cast<std::size_t>(n) * sizeof(float)));
+        for (std::size_t k = 0; k < std::size(marked); ++k) {
+            check_cuda(
+                cudaMemcpy(values.data() + marked[k], &marks[k], sizeof(float), cudaMemcpyHostToDevice));
+        }
+    }
+};
+
+}  // namespace
+
+TEST_CASE("lesson 10: reduce_one_launch sums random floats of every size", "[lesson10][reduce]") {
+    INFO("backend: " << backend_name());
+    const int sizes[] = {
+        0, 1, 2, 3, 4, 5, 7, 31, 32, 33, 255, 1000, 1023, 4099, (1 << 16) + 3, (1 << 20) + 1};
+    Workspace workspace(one_launch_blocks(sizes[std::size(sizes) - 1]));
+    for (int n : sizes) {
+        const std::uint64_t seed = fresh_seed();
+        check_sum(workspace, random_floats(static_cast<std::size_t>(n), seed), one_launch_blocks(n), seed);
+    }
+}
+
+TEST_CASE("lesson 10: grids of one block and of many; no element lost or counted twice",
+          "[lesson10][reduce]") {
+    // Whole numbers sum exactly in float: any difference is a lost or doubled element.
+    Workspace workspace(kManyBlocks);
+    for (int n : {7, 1021, 4099, (1 << 20) + 5}) {
+        for (int blocks : {1, 2, one_launch_blocks(n), kManyBlocks}) {
+            const std::uint64_t seed = fresh_seed();
+            const std::vector<float> input = random_small_integers(static_cast<std::size_t>(n), seed);
+            const DeviceBuffer<float> d_in{std::span<const float>(input)};
+            expect_sum(workspace.run(d_in, n, blocks), input, 0.0, seed);
+        }
+    }
+}
+
+TEST_CASE("lesson 10: the same bits on every run, in every thread order, for each grid size",
+          "[lesson10][reduce][determinism]") {
+    INFO("backend: " << backend_name());
+    const std::int64_t n = 50003;
+    const std::uint64_t seed = fresh_seed();
+    const std::vector<float> input = random_floats(static_cast<std::size_t>(n), seed);
+    const DeviceBuffer<float> d_in{std::span<const float>(input)};
+    Workspace workspace(kManyBlocks);
+    for (int blocks : {1, 7, one_launch_blocks(n), kManyBlocks}) {
+        const std::vector<Run> runs = runs_in_every_order(workspace, d_in, n, blocks, seed);
+        for (std::size_t r = 0; r < runs.size(); ++r) {
+            expect_sum(runs[r], input, tolerance_of(input, blocks), seed);
+            if (std::bit_cast<std::uint32_t>(runs[r].sum) != std::bit_cast<std::uint32_t>(runs[0].sum)) {
+                FAIL("reduce_one_launch: the same input and grid gave "
+                     << value_text(runs[0].sum) << " in " << order_name(0) << " and "
+                     << value_text(runs[r].sum) << " in " << order_name(static_cast<int>(r)) << "; "
+                     << describe_launch(n, blocks, seed) << ".");
+            }
+        }
+    }
+}
+
+TEST_CASE("lesson 10: NaN and infinity reach the sum", "[lesson10][reduce]") {
+    const std::int64_t n = 5001;
+    Workspace workspace(one_launch_blocks(n));
+    const float inf = std::numeric_limits<float>::infinity();
+    struct Special {
+        std::int64_t index;
+        float value;
+    };
+    const std::vector<std::vector<Special>> cases = {
+        {{n / 3, std::numeric_limits<float>::quiet_NaN()}},  // NaN
+        {{n - 1, inf}},                                      // +inf, in the last n % 4 elements
+        {{7, -inf}},                                         // -inf
+        {{n / 2, inf}, {n - 1, -inf}},                       // both: NaN
+    };
+    for (const auto& specials : cases) {
+        for (int blocks : {1, one_launch_blocks(n)}) {
+            const std::uint64_t seed = fresh_seed();
+            std::vector<float> input = random_floats(static_cast<std::size_t>(n), seed);
+            for (const Special& special : specials)
+                input[static_cast<std::size_t>(special.index)] = special.value;
+            const DeviceBuffer<float> d_in{std::span<const float>(input)};
+            expect_sum(workspace.run(d_in, n, blocks), input, tolerance_of(input, blocks), seed);
+        }
+    }
+}
+
+TEST_CASE("lesson 10: a misaligned input and a negative count are refused", "[lesson10][reduce]") {
+    DeviceBuffer<float> buffer(64);
+    DeviceBuffer<float> partials(1);
+    DeviceBuffer<unsigned> tickets(1);
+    CHECK_THROWS_AS(one_launch_sum(buffer.data() + 1, 60, partials.data(), tickets.data(), buffer.data(), 1),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(one_launch_sum(buffer.data(), -1, partials.data(), tickets.data(), buffer.data(), 1),
+                    std::invalid_argument);
+}
+
+TEST_CASE("lesson 10: the given atomicAdd(float*) version is right, but not the same bits every run",
+          "[lesson10][atomic]") {
+    // Many blocks, so that many block sums race to *sum.
+    constexpr int kRuns = 20;
+    constexpr int kBlocks = 64;
+    const std::int64_t n = kBlocks * kBlock * 4 + 3;
+    const std::uint64_t seed = fresh_seed();
+    const std::vector<float> input = random_floats(static_cast<std::size_t>(n), seed);
+    const DeviceBuffer<float> d_in{std::span<const float>(input)};
+    DeviceBuffer<float> sum(1);
+    const double want = reference_sum(input);
+    const double tolerance =
+        sum_tolerance(input.size(), reference_sum_abs(input), n / (kBlocks * kBlock) + 1 + kBlocks);
+
+    std::vector<float> results;
+    for (int run = 0; run < kRuns; ++run) {
+        check_cuda(cudaMemset(sum.data(), 0, sizeof(float)));
+        atomic_add_sum(d_in.data(), n, sum.data(), kBlocks);
+        check_launch();
+        results.push_back(sum.download()[0]);
+        CHECK(std::fabs(results.back() - want) <= tolerance);
+    }
+    std::vector<std::uint32_t> distinct;
+    for (float result : results) distinct.push_back(std::bit_cast<std::uint32_t>(result));
+    std::ranges::sort(distinct);
+    distinct.erase(std::ranges::unique(distinct).begin(), distinct.end());
+
+    std::ostringstream text;
+    text << "The given atomicAdd(float*) version summed the same " << n << " floats " << kRuns
+         << " times with " << kBlocks << " blocks (input seed " << seed << "): ";
+    if (distinct.size() > 1) {
+        text << distinct.size() << " different results, among them "
+             << value_text(std::bit_cast<float>(distinct.front())) << " and "
+             << value_text(std::bit_cast<float>(distinct.back()))
+             << ". The blocks' sums reached *sum in a different order each time. reduce_one_launch adds the "
+                "partials in one order, whichever block finishes when.";
+    } else {
+        text << "the same bits every time. Here the blocks' sums happened to reach *sum in the same order "
+                "each time: the CPU backend runs blocks on as many worker threads as the machine has cores "
+                "(WARPDRILL_CPU_WORKERS), and with one worker always in the same order. On a GPU, where "
+                "blocks finish in an order nothing fixes, the bits change from run to run.";
+    }
+    WARN(text.str());
+}
+
+TEST_CASE("lesson 10: more than 2^31 floats, on a GPU with the memory", "[lesson10][reduce][large]") {
+    if (cpu_backend) {
+        WARN(
+            "skipped on the CPU backend: a sum of 2^31 floats needs 8.6 GB of device memory and a GPU's "
+            "speed");
+        return;
+    }
+    std::optional<PastIntInput> input;
+    try {
+        input.emplace();
+    } catch (const CudaError& error) {
+        (void)cudaGetLastError();  // the failed allocation is not the next launch's error
+        WARN("skipped: the GPU has no room for 2^31 floats (" << error.what() << ")");
+        return;
+    }
+    const int blocks = one_launch_blocks(PastIntInput::n);
+    Workspace workspace(blocks);
+    std::optional<Run> finished;
+    try {
+        finished = workspace.run(input->values, PastIntInput::n, blocks);
+    } catch (const CudaError& error) {
+        FAIL("reduce_one_launch failed on n = " << PastIntInput::n << " (2^31 + 7) floats, a grid of "
+                                                << blocks_text(blocks) << ": " << error.what()
+                                                << ".\nLikely cause: an index of 2^31 or more that does not "
+                                                   "fit in an int wrapped around to a negative one.");
+    }
+    const Run& run = *finished;
+    if (run.sum != PastIntInput::sum) {
+        FAIL("reduce_one_launch: *sum = " << value_text(run.sum) << ", but the input, n = " << PastIntInput::n
+                                          << " zeros but for 1, 2, 4 and 8 at in[5], in[2^31 + 2], in[n - 3] "
+                                             "and in[n - 1], sums to 15; a grid of "
+                                          << blocks_text(blocks) << " of " << kBlock << " threads.");
+    }
+    CHECK(run.tickets_after == 0);
+}

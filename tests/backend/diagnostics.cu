@@ -1,0 +1,272 @@
+// The CPU backend names each class of mistake as compute-sanitizer (memcheck,
+// racecheck, synccheck) or a hung GPU would reveal it: one broken kernel per
+// class, and what the message must say. The kernels are instrumented as the
+// lessons' are (cmake/Backend.cmake), so this file is compiled as a kernel source.
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "../broken_kernels.cuh"
+#include "fault_of.h"
+#include "warpdrill/catch.h"
+#include "warpdrill/cuda.h"
+#include "warpdrill/host.h"
+
+using warpdrill::DeviceBuffer;
+using warpdrill::check_cuda;
+using warpdrill::launch;
+using warpdrill::testing::contains;
+using warpdrill::testing::fault_of;
+
+namespace {
+
+constexpr unsigned kFull = 0xffffffffu;
+
+DeviceBuffer<float> ones(std::size_t n) {
+    const std::vector<float> host(n, 1.0f);
+    return DeviceBuffer<float>{std::span<const float>(host)};
+}
+
+// ---- races ---------------------------------------------------------------------
+
+// Reads a neighbour's element before the barrier after the store.
+__global__ void read_before_barrier(const float* in, float* out) {
+    __shared__ float staged[128];
+    const unsigned tid = threadIdx.x;
+    staged[tid] = in[tid];
+    out[tid] = staged[(tid + 64) % 128];
+    __syncthreads();
+}
+
+// Every block adds into one global element, without an atomic.
+__global__ void plain_add_from_blocks(const float* in, float* total) {
+    if (threadIdx.x == 0) *total += in[blockIdx.x];
+}
+
+// A ticket without the fence: the last block may not see the partials.
+__global__ void ticket_without_fence(const float* in, float* partials, unsigned* ticket, float* total) {
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = in[blockIdx.x];
+        last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        float sum = 0.0f;
+        for (unsigned b = 0; b < gridDim.x; ++b) sum += partials[b];
+        *total = sum;
+    }
+}
+
+// The partials are read by block 0 without waiting for the others at all.
+__global__ void read_partials_early(const float* in, float* partials, float* total) {
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = in[blockIdx.x];
+        __threadfence();
+        if (blockIdx.x == 0) {
+            float sum = 0.0f;
+            for (unsigned b = 0; b < gridDim.x; ++b) sum += partials[b];
+            *total = sum;
+        }
+    }
+}
+
+// The correct version: fence, ticket, the last block reads.
+__global__ void ticket_with_fence(const float* in, float* partials, unsigned* ticket, float* total) {
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = in[blockIdx.x];
+        __threadfence();
+        last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        float sum = 0.0f;
+        for (unsigned b = 0; b < gridDim.x; ++b) sum += partials[b];
+        *total = sum;
+    }
+}
+
+// ---- bounds --------------------------------------------------------------------
+
+__global__ void past_static_shared(float* out) {
+    __shared__ float s[64];
+    s[threadIdx.x + 1] = 1.0f;  // thread 63 writes s[64]
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x];
+}
+
+__global__ void past_dynamic_shared(float* out) {
+    WARPDRILL_DYNAMIC_SHARED(float, cache);
+    cache[threadIdx.x] = 1.0f;  // the launch asks for blockDim.x - 1 floats
+    __syncthreads();
+    out[threadIdx.x] = cache[threadIdx.x];
+}
+
+// ---- shuffles ---------------------------------------------------------------------
+
+__global__ void shuffle_width_three(int* out) { out[threadIdx.x] = __shfl_sync(kFull, int(threadIdx.x), 0, 3); }
+
+__global__ void shuffle_outside_mask(int* out) {
+    if (threadIdx.x < 16) out[threadIdx.x] = __shfl_down_sync(0x0000ffffu, int(threadIdx.x), 1);
+}
+
+// ---- spins -------------------------------------------------------------------------
+
+// Lane 0 waits for lane 31's flag: legal since Volta, and it finishes here.
+__global__ void spin_on_flag(int* flag, int* out) {
+    if (threadIdx.x == 0) {
+        while (atomicAdd(flag, 0) == 0) {
+        }
+        out[0] = 1;
+    } else if (threadIdx.x == 31) {
+        atomicExch(flag, 1);
+    }
+}
+
+// Nobody ever sets the flag: the threads that wait at the barrier cannot.
+__global__ void spin_forever(int* flag) {
+    if (threadIdx.x == 0) {
+        while (atomicAdd(flag, 0) == 0) {
+        }
+    }
+    __syncthreads();
+}
+
+}  // namespace
+
+TEST_CASE("a race within a warp names both lines, both lanes, the element and __syncwarp()", "[diagnostics][race]") {
+    auto in = ones(64);
+    DeviceBuffer<float> out(1);
+    const std::string message = fault_of([&] { launch(volatile_last_warp, {1, 32}, in.data(), out.data()); });
+    INFO(message);
+    CHECK(contains(message, "race on partial["));
+    CHECK(contains(message, "tests/broken_kernels.cuh:"));
+    CHECK(contains(message, ": `v[tid] += v[tid + "));
+    CHECK(contains(message, "(warp 0, lane "));
+    CHECK(contains(message, "lanes of one warp and no __syncwarp()"));
+}
+
+TEST_CASE("a tree step without its barrier is a race across warps", "[diagnostics][race]") {
+    auto in = ones(256);
+    DeviceBuffer<float> out(1);
+    const std::string message = fault_of([&] { launch(tree_without_barrier, {1, 256}, in.data(), out.data()); });
+    INFO(message);
+    CHECK(contains(message, "race on partial["));
+    CHECK(contains(message, "if (tid < stride) partial[tid] += partial[tid + stride];"));
+    CHECK(contains(message, "and nothing orders the two"));
+}
+
+TEST_CASE("reading a neighbour's shared element before the barrier is a race", "[diagnostics][race]") {
+    auto in = ones(128);
+    DeviceBuffer<float> out(128);
+    const std::string message = fault_of([&] { launch(read_before_barrier, {1, 128}, in.data(), out.data()); });
+    INFO(message);
+    CHECK(contains(message, "race on staged["));
+    CHECK(contains(message, "out[tid] = staged[(tid + 64) % 128];"));
+    CHECK(contains(message, "staged[tid] = in[tid];"));
+    CHECK(contains(message, "different warps and no __syncthreads()"));
+}
+
+TEST_CASE("a += on one global element from two blocks is a race", "[diagnostics][race]") {
+    auto in = ones(8);
+    DeviceBuffer<float> total(1);
+    const std::string message = fault_of([&] { launch(plain_add_from_blocks, {8, 32}, in.data(), total.data()); });
+    INFO(message);
+    CHECK(contains(message, "race on total[0]"));
+    CHECK(contains(message, "of block ("));
+}
+
+TEST_CASE("a ticket without __threadfence() is named", "[diagnostics][race]") {
+    auto in = ones(16);
+    DeviceBuffer<float> partials(16), total(1);
+    DeviceBuffer<unsigned> ticket(1);
+    check_cuda(cudaMemset(ticket.data(), 0, sizeof(unsigned)));
+    const std::string message = fault_of(
+        [&] { launch(ticket_without_fence, {16, 32}, in.data(), partials.data(), ticket.data(), total.data()); });
+    INFO(message);
+    CHECK(contains(message, "race on partials["));
+    CHECK(contains(message, "made no __threadfence() after its access"));
+}
+
+TEST_CASE("reading the partials before the last block is known is named", "[diagnostics][race]") {
+    auto in = ones(16);
+    DeviceBuffer<float> partials(16), total(1);
+    const std::string message =
+        fault_of([&] { launch(read_partials_early, {16, 32}, in.data(), partials.data(), total.data()); });
+    INFO(message);
+    CHECK(contains(message, "race on partials["));
+    CHECK(contains(message, "no atomic (a ticket)"));
+}
+
+TEST_CASE("the fence-and-ticket handshake is not a race", "[diagnostics][race]") {
+    auto in = ones(16);
+    DeviceBuffer<float> partials(16), total(1);
+    DeviceBuffer<unsigned> ticket(1);
+    check_cuda(cudaMemset(ticket.data(), 0, sizeof(unsigned)));
+    launch(ticket_with_fence, {16, 32}, in.data(), partials.data(), ticket.data(), total.data());
+    warpdrill::check_launch();
+    CHECK(total.download()[0] == 16.0f);
+}
+
+TEST_CASE("a write past a static __shared__ array names the array, index and line", "[diagnostics][bounds]") {
+    DeviceBuffer<float> out(64);
+    const std::string direct = fault_of([&] { launch(past_static_shared, {1, 64}, out.data()); });
+    INFO(direct);
+    CHECK(contains(direct, "index 64 is past the end of an array of type 'float [64]'"));
+    CHECK(contains(direct, "s[threadIdx.x + 1] = 1.0f;"));
+    CHECK(contains(direct, "thread 63 (warp 1, lane 31)"));
+}
+
+TEST_CASE("a read past a cudaMalloc'd buffer names the argument and element", "[diagnostics][bounds]") {
+    auto in = ones(64);
+    DeviceBuffer<float> out(64);
+    const std::string message = fault_of([&] { launch(past_global, {1, 64}, in.data(), out.data()); });
+    INFO(message);
+    CHECK(contains(message, "out-of-bounds read of 4 bytes by thread 63"));
+    CHECK(contains(message, "in[64], byte 256 of a buffer of 256 bytes"));
+    CHECK(contains(message, "out[threadIdx.x] = in[threadIdx.x + 1];"));
+}
+
+TEST_CASE("an access past the dynamic shared memory the launch asked for", "[diagnostics][bounds]") {
+    DeviceBuffer<float> out(64);
+    const std::string message =
+        fault_of([&] { launch(past_dynamic_shared, {1, 64, 63 * sizeof(float)}, out.data()); });
+    INFO(message);
+    CHECK(contains(message, "out-of-bounds write of 4 bytes by thread 63"));
+    CHECK(contains(message, "byte 252 of the dynamic shared memory, which has 252 bytes"));
+}
+
+TEST_CASE("a shuffle width that is not a power of two", "[diagnostics][shuffle]") {
+    DeviceBuffer<int> out(32);
+    const std::string message = fault_of([&] { launch(shuffle_width_three, {1, 32}, out.data()); });
+    INFO(message);
+    CHECK(contains(message, "was called with width 3: width must be a power of two from 1 to 32"));
+    CHECK(contains(message, "tests/backend/diagnostics.cu:"));
+}
+
+TEST_CASE("a shuffle that reads a lane outside its mask", "[diagnostics][shuffle]") {
+    DeviceBuffer<int> out(32);
+    const std::string message = fault_of([&] { launch(shuffle_outside_mask, {1, 32}, out.data()); });
+    INFO(message);
+    CHECK(contains(message, "thread 15 (warp 0, lane 15) is at __shfl_down_sync()"));
+    CHECK(contains(message, "so it reads lane 16, which is not in the mask"));
+}
+
+TEST_CASE("a thread that spins on a flag another thread sets runs to completion", "[diagnostics][spin]") {
+    DeviceBuffer<int> flag(1), out(1);
+    check_cuda(cudaMemset(flag.data(), 0, sizeof(int)));
+    launch(spin_on_flag, {1, 32}, flag.data(), out.data());
+    warpdrill::check_launch();
+    CHECK(out.download()[0] == 1);
+}
+
+TEST_CASE("a spin that nobody can end is named, not left to hang", "[diagnostics][spin]") {
+    DeviceBuffer<int> flag(1);
+    check_cuda(cudaMemset(flag.data(), 0, sizeof(int)));
+    const std::string message = fault_of([&] { launch(spin_forever, {1, 64}, flag.data()); });
+    INFO(message);
+    CHECK(contains(message, "thread 0 keeps reading one address, waiting for a value that no thread writes"));
+    CHECK(contains(message, "is at __syncthreads()"));
+}
