@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# The warpdrill command end to end, on a scratch copy of the course, as a
-# learner and an instructor would use it: check, pass, list, hints, a damaged
-# progress file, a compile error, a kernel that never ends, reset, solution,
-# grade, the interactive watch under a pseudo-terminal, a lesson this GPU
-# cannot run, and a handout copy without solutions/.
+# The warpdrill command end to end, on a scratch copy of the course (lessons 1,
+# 2, 10 and 12), as a learner and an instructor would use it: check, pass,
+# list, hints, a damaged progress file, a compile error, a kernel that never
+# ends, reset, solution, grade, the interactive watch under a pseudo-terminal,
+# a lesson this GPU cannot run, and a handout copy without solutions/.
 #   tests/runner/e2e.sh SOURCE_DIR
 set -euo pipefail
 source_dir=$(cd "$1" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-course="$scratch/course"
+course="$scratch/a course"  # a path with a space, as many home directories have
 fail() { echo "FAILED: $*" >&2; exit 1; }
 expect() {  # expect TEXT FILE: the file contains the text
   grep -qF -- "$1" "$2" || { cat "$2"; fail "expected '$1'"; }
@@ -18,6 +18,11 @@ expect() {  # expect TEXT FILE: the file contains the text
 mkdir -p "$course"
 tar -C "$source_dir" --exclude=./build --exclude=./.progress --exclude=./.git --exclude=./.deps \
   --exclude=./book/_build -cf - . | tar -C "$course" -xf -
+# Only the lessons this test works with: the runner finds lessons on disk,
+# and every other one would only lengthen the rebuild from the checks and grade.
+for dir in "$course"/lessons/[0-9][0-9]-* "$course"/solutions/[0-9][0-9]-*; do
+  [[ $(basename "$dir") =~ ^(01|02|10|12)- ]] || rm -rf "$dir"
+done
 git -C "$course" init -q
 git -C "$course" add -A
 git -C "$course" -c user.name=learner -c user.email=learner@localhost commit -qm "the course as handed out"
@@ -27,7 +32,6 @@ cmake --build "$course/build" --target warpdrill > "$scratch/build.log"
 W=("$course/build/runner/warpdrill" --root "$course" --build-dir "$course/build")
 lessons=$(find "$course/lessons" -mindepth 1 -maxdepth 1 -name '[0-9][0-9]-*' -type d | wc -l)
 lesson1="$course/lessons/01-interleaved-divergent"
-lessons=$(find "$course/lessons" -mindepth 1 -maxdepth 1 -name '[0-9][0-9]-*' -type d | wc -l)
 out="$scratch/out.txt"
 
 echo "-- a lesson as shipped fails, says why and what to edit, and no more"
@@ -125,7 +129,7 @@ echo "-- a handout copy without solutions/ builds and runs"
 [[ ! -e "$scratch/handout/solutions" ]] || fail "the handout has solutions/"
 expect "run: ./warpdrill grade" "$scratch/handout/.github/workflows/grade.yml"
 cmake -S "$scratch/handout" -B "$scratch/handout/build" -G Ninja -DWARPDRILL_BACKEND=cpu > /dev/null
-cmake --build "$scratch/handout/build" --target warpdrill lesson-02 > /dev/null
+cmake --build "$scratch/handout/build" --target warpdrill > /dev/null
 H=("$scratch/handout/build/runner/warpdrill" --root "$scratch/handout" --build-dir "$scratch/handout/build")
 "${H[@]}" solution 2 --yes > "$out" || true
 expect "has no solutions/" "$out"

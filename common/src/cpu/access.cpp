@@ -297,12 +297,11 @@ BlockAccesses::Element BlockAccesses::classify(std::uintptr_t address, std::size
         unchecked_bytes_ = allocation->bytes;
         return {};
     }
-    std::mutex& lock = grid_.cell_lock(address);
-    {
-        std::lock_guard guard(lock);
-        if (!allocation->shadow) allocation->shadow = make_shadow((allocation->bytes + kWord - 1) / kWord);
-    }
-    return {&allocation->shadow[(address - allocation->start) / kWord], address, nullptr, allocation, &lock, true};
+    // Not under the cell's lock: two words of one buffer may have different locks.
+    std::call_once(allocation->shadow_made,
+                   [allocation] { allocation->shadow = make_shadow((allocation->bytes + kWord - 1) / kWord); });
+    return {&allocation->shadow[(address - allocation->start) / kWord], address, nullptr, allocation,
+            &grid_.cell_lock(address), true};
 }
 
 void BlockAccesses::check_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction,

@@ -45,7 +45,7 @@ class DeviceArena {
         if (mprotect(reinterpret_cast<void*>(start), round_up(bytes, kPage), PROT_READ | PROT_WRITE) != 0) {
             return nullptr;
         }
-        auto* allocation = new DeviceAllocation{start, bytes, ++serial_, nullptr};
+        auto* allocation = new DeviceAllocation{start, bytes, ++serial_, nullptr, {}};
         for (std::size_t g = first; g < first + granules; ++g) owner_[g] = allocation;
         next_ = first + granules;
         return reinterpret_cast<void*>(start);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 
 namespace warpdrill::cpu::detail {
 
@@ -23,8 +24,10 @@ struct DeviceAllocation {
     std::uintptr_t start = 0;
     std::size_t bytes = 0;
     std::uint64_t serial = 0;  // the n-th cudaMalloc of the process, from 1
-    // One cell per 4-byte word, made on the first tracked access (access.cpp).
+    // One cell per 4-byte word, made on the first tracked access (access.cpp),
+    // once: blocks on other OS threads may touch the buffer at the same time.
     ShadowCells shadow;
+    std::once_flag shadow_made;
 };
 
 // nullptr on failure (out of reserved space); bytes > 0.
