@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "device_memory.h"
+#include "profile.h"
 #include "program.h"
 #include "warpdrill/cpu/cuda_runtime.h"
 
@@ -104,6 +105,8 @@ class BlockAccesses {
     // blocks); to shared memory, as a plain one (the pre-Volta warp unroll).
     void access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* code, bool is_volatile);
     void array_index_out_of_bounds(const std::string& array_type, long long index, const char* file, unsigned line);
+    // Hands every load and store of global and shared memory to `profile` too.
+    void profile_into(BlockProfile* profile) { profile_ = profile; }
 
   private:
     struct SharedArray {
@@ -123,6 +126,7 @@ class BlockAccesses {
     std::string name_of(const Element& element) const;  // "sdata[5]", "partials[3]"
 
     Element classify(std::uintptr_t address, std::size_t bytes, AccessKind kind, std::uint32_t code);
+    void profile(const Element& element, std::uintptr_t address, std::size_t bytes, AccessKind kind, std::uint32_t code);
     // The earlier access `now` conflicts with, if any; updates the cell otherwise.
     std::optional<Access> check(Element& element, const Access& now);
     bool ordered(const Access& before, const Access& now) const;
@@ -143,6 +147,7 @@ class BlockAccesses {
     std::vector<ShadowCell> dynamic_shadow_;
     std::vector<SharedArray> arrays_;
     std::uintptr_t arrays_low_ = 0, arrays_high_ = 0;  // the span of arrays_
+    BlockProfile* profile_ = nullptr;
 };
 
 // The running fiber's checker, or nullptr outside tracked kernels.

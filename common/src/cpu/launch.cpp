@@ -17,6 +17,7 @@
 
 #include "access.h"
 #include "device_memory.h"
+#include "profile.h"
 #include "scheduler.h"
 #include "state.h"
 
@@ -132,8 +133,11 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::
     const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
     const unsigned workers = worker_count(blocks);
     static std::atomic<std::uint64_t> launches{0};
+    const int threads_per_block = static_cast<int>(block.x * block.y * block.z);
+    // A profile sees the accesses through the same instrumentation as the checks.
+    const bool profiled = profiling();
     std::unique_ptr<GridAccesses> grid_accesses;
-    if (tracks_launch(blocks * block.x * block.y * block.z)) {
+    if (profiled || tracks_launch(blocks * static_cast<std::uint64_t>(threads_per_block))) {
         grid_accesses = std::make_unique<GridAccesses>(++launches, grid, kernel, std::move(pointers));
     }
 
@@ -141,6 +145,8 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::
     std::atomic<bool> failed{false};
     std::exception_ptr error;
     LaunchStats stats;
+    LaunchProfile profile;
+    std::vector<std::size_t> shared_arrays;  // bytes of each static __shared__ array touched, by variable
     std::mutex mutex;
     std::condition_variable finished;
     unsigned running = workers;
@@ -152,9 +158,15 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::
         StackCache stacks;
         BlockRunner runner(shape, stacks);
         std::optional<BlockAccesses> accesses;
+        std::optional<BlockProfile> block_profile;
         if (grid_accesses) {
-            accesses.emplace(runner, *grid_accesses, static_cast<int>(block.x * block.y * block.z), dynamic_smem_bytes);
+            accesses.emplace(runner, *grid_accesses, threads_per_block, dynamic_smem_bytes);
             runner.track_accesses(&*accesses);
+        }
+        if (profiled) {
+            block_profile.emplace(threads_per_block);
+            accesses->profile_into(&*block_profile);
+            runner.profile_into(&*block_profile);
         }
         views[worker].block = &runner;
         try {
@@ -167,6 +179,12 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::
         views[worker].block = nullptr;
         std::lock_guard lock(mutex);
         stats += runner.stats();
+        if (block_profile) {
+            profile += block_profile->counts();
+            const std::vector<std::size_t>& touched = block_profile->shared_arrays();
+            if (shared_arrays.size() < touched.size()) shared_arrays.resize(touched.size());
+            for (std::size_t v = 0; v < touched.size(); ++v) shared_arrays[v] = std::max(shared_arrays[v], touched[v]);
+        }
         if (--running == 0) finished.notify_one();
     };
 
@@ -199,6 +217,15 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::
         last_stats = stats;
     }
     if (error) std::rethrow_exception(error);
+    if (profiled) {
+        profile.kernel = function_name(kernel);
+        profile.grid = {grid.x, grid.y, grid.z};
+        profile.block = {block.x, block.y, block.z};
+        profile.dynamic_shared_bytes = dynamic_smem_bytes;
+        for (std::size_t bytes : shared_arrays) profile.static_shared_bytes += bytes;
+        profile.stats = stats;
+        record_profile(std::move(profile));
+    }
 }
 
 }  // namespace warpdrill::cpu::detail

@@ -30,6 +30,9 @@ std::uintptr_t tls_block();
 
 // Code addresses are kept as 32-bit offsets from the executable's load address.
 std::uint32_t code_offset(const void* address);
+// A function of the executable by name, without its parameters:
+// "reduce_complete_unroll<256u>"; "" when the symbol table lacks it.
+std::string function_name(const void* function);
 
 struct SourcePlace {
     std::string file;      // as the compiler saw it, relative to the repository

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "device_memory.h"
+#include "profile.h"
 #include "state.h"
 
 namespace warpdrill::cpu::detail {
@@ -114,7 +115,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     if (!prop || device != 0) return record(cudaErrorInvalidValue);
     *prop = {};
     std::strncpy(prop->name, "warpdrill CPU backend", sizeof prop->name - 1);
-    prop->multiProcessorCount = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int imitated = warpdrill::cpu::detail::multiprocessor_count();
+    prop->multiProcessorCount = imitated > 0 ? imitated : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     prop->warpSize = 32;
     prop->maxThreadsPerBlock = 1024;
     prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024;
