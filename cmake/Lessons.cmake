@@ -6,12 +6,29 @@
 # lesson-NN builds check/ against lessons/NN-name, solution-NN against
 # solutions/NN-name (skipped when solutions/ is not handed out).
 
-function(_warpdrill_lesson_target target lesson_dir kernel_dir)
-  add_executable(${target} ${lesson_dir}/check/check.cpp)
-  warpdrill_kernel_sources(${target} ${lesson_dir}/check/launch.cu)
-  # The kernel directory comes first, so "reduce.cuh" is the learner's or the solution's.
+# Also profile-${target}, `warpdrill profile`'s driver: the same launch code
+# at a fixed size (common/src/course/profile_lesson.cu). Drivers of the
+# learner's files are built when asked for; the solutions' with everything.
+function(_warpdrill_lesson_target target lesson_dir kernel_dir number)
+  # The given launch code, compiled once for the checks and the driver. The
+  # kernel directory comes first, so "reduce.cuh" is the learner's or the solution's.
+  add_library(${target}-launch OBJECT)
+  warpdrill_kernel_sources(${target}-launch ${lesson_dir}/check/launch.cu)
+  target_include_directories(${target}-launch PRIVATE ${kernel_dir})
+  target_link_libraries(${target}-launch PRIVATE warpdrill::host)
+
+  add_executable(${target} ${lesson_dir}/check/check.cpp $<TARGET_OBJECTS:${target}-launch>)
   target_include_directories(${target} PRIVATE ${kernel_dir})
   target_link_libraries(${target} PRIVATE warpdrill::course)
+
+  add_executable(profile-${target} $<TARGET_OBJECTS:${target}-launch>)
+  warpdrill_kernel_sources(profile-${target} ${PROJECT_SOURCE_DIR}/common/src/course/profile_lesson.cu)
+  string(REGEX REPLACE "^0" "" lesson ${number})
+  target_compile_definitions(profile-${target} PRIVATE WARPDRILL_LESSON=${lesson})
+  target_link_libraries(profile-${target} PRIVATE warpdrill::host)
+  if(target MATCHES "^lesson-")
+    set_target_properties(profile-${target} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+  endif()
 endfunction()
 
 function(warpdrill_add_all_lessons)
@@ -21,12 +38,12 @@ function(warpdrill_add_all_lessons)
   foreach(lesson_dir IN LISTS lesson_dirs)
     get_filename_component(name ${lesson_dir} NAME)
     string(SUBSTRING ${name} 0 2 number)
-    _warpdrill_lesson_target(lesson-${number} ${lesson_dir} ${lesson_dir})
+    _warpdrill_lesson_target(lesson-${number} ${lesson_dir} ${lesson_dir} ${number})
     list(APPEND all_lessons ${name})
 
     set(solution_dir ${PROJECT_SOURCE_DIR}/solutions/${name})
     if(IS_DIRECTORY ${solution_dir})
-      _warpdrill_lesson_target(solution-${number} ${lesson_dir} ${solution_dir})
+      _warpdrill_lesson_target(solution-${number} ${lesson_dir} ${solution_dir} ${number})
       add_test(NAME solution.${number} COMMAND solution-${number})
       set_tests_properties(solution.${number} PROPERTIES LABELS "solution" TIMEOUT 300)
       # The course's integrity: as shipped, each lesson compiles and its checks fail cleanly.

@@ -30,6 +30,14 @@ struct App {
     std::string backend_label() const;
 };
 
+// The lesson of that number; a CLI::ValidationError when there is none.
+const Lesson& lesson_or_throw(const App& app, int number);
+
+// What `warpdrill check` prints about a lesson's result.
+void print_result(const App& app, const Lesson& lesson, const CheckResult& result);
+
+std::string json_escape(const std::string& text);
+
 // Asks on the terminal; true for y/yes. Without a terminal, false.
 bool confirm(const std::string& question);
 

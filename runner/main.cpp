@@ -6,6 +6,7 @@
 //   warpdrill reset N       restore lesson N's starting files (asks first)
 //   warpdrill solution N    the difference between your files and the solution (asks first)
 //   warpdrill bench [N]     on a GPU: lesson N's kernel against the other lessons, CUB and a copy
+//   warpdrill profile N     what the hardware does with lesson N's kernel (profile.cpp)
 //   warpdrill grade         every lesson's checks, as JUnit XML and JSON, for instructors
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -17,6 +18,7 @@
 
 #include "app.h"
 #include "process.h"
+#include "profile.h"
 
 namespace warpdrill::runner {
 
@@ -91,14 +93,6 @@ std::string progress_bar(int done, int total, int width) {
     return bar + fmt::format("] {}/{} lessons done", done, total);
 }
 
-namespace {
-
-const Lesson& lesson_or_throw(const App& app, int number) {
-    if (const Lesson* lesson = app.course.find(number)) return *lesson;
-    throw CLI::ValidationError(
-        "lesson", fmt::format("there is no lesson {} (lessons 1 to {})", number, app.course.lessons.size()));
-}
-
 void print_result(const App& app, const Lesson& lesson, const CheckResult& result) {
     fmt::print("lesson {} ({}): {}  [{}, {:.1f} s]\n", lesson.number, lesson.title, to_string(result.outcome),
                app.backend_label(), result.seconds);
@@ -110,6 +104,14 @@ void print_result(const App& app, const Lesson& lesson, const CheckResult& resul
         fmt::print("\nA hint: warpdrill hint {}\n", lesson.number);
     }
 }
+
+const Lesson& lesson_or_throw(const App& app, int number) {
+    if (const Lesson* lesson = app.course.find(number)) return *lesson;
+    throw CLI::ValidationError(
+        "lesson", fmt::format("there is no lesson {} (lessons 1 to {})", number, app.course.lessons.size()));
+}
+
+namespace {
 
 int command_list(App& app) {
     fmt::print("{:>2}  {:<26} {:<62} {:<10} {}\n", "#", "lesson", "idea", "status", "best GB/s");
@@ -302,6 +304,15 @@ int main(int argc, char** argv) {
     solution->add_option("lesson", number)->required();
     auto* bench = cli.add_subcommand("bench", "on a GPU: bandwidth of the lessons' kernels, CUB and a copy");
     bench->add_option("lesson", number, "compare this lesson's kernel (default: the solutions)");
+    ProfileOptions profile_options;
+    auto* profile = cli.add_subcommand(
+        "profile", "what the hardware does with a lesson's kernel: Nsight Compute's counts and a modelled time");
+    profile->add_option("lesson", profile_options.lesson)->required();
+    profile->add_flag("--solution", profile_options.solution, "the solution's kernel files, not yours");
+    profile->add_option("--compare", profile_options.compare, "set this lesson beside it and say what moved");
+    profile->add_option("--gpu", profile_options.gpu, "the GPU to model: h100, a100, l4, t4 or rtx4090")
+        ->capture_default_str();
+    profile->add_flag("--json", profile_options.json, "JSON, for tools and the book");
     auto* grade =
         cli.add_subcommand("grade", "check every lesson; write JUnit XML and JSON (for instructors)");
     grade->add_option("--out", grade_dir, "directory for grade.xml and grade.json")->capture_default_str();
@@ -321,6 +332,7 @@ int main(int argc, char** argv) {
         if (*solution) return command_solution(app, number);
         if (*bench) return command_bench(app, number);
         if (*grade) return run_grade(app, grade_dir);
+        if (*profile) return run_profile(app, profile_options);
         return run_watch(app, number > 0 ? &lesson_or_throw(app, number) : app.first_unfinished());
     } catch (const CLI::Error& error) {
         return cli.exit(error);

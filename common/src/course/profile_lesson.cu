@@ -1,0 +1,195 @@
+// A lesson's kernels at one fixed size, for `warpdrill profile`: runs the sum
+// (or ReduceScale) the way bench/gpu_bench does, every launch of it, once.
+// Built per lesson with its check/launch.cu and the learner's or the
+// solution's kernel files (cmake/Lessons.cmake), for either backend:
+//   - on the CPU backend it profiles every launch (warpdrill/cpu/backend.h)
+//     and prints the counts, one `name value` line each, for the runner;
+//   - on a GPU it only runs the launches, for Nsight Compute to measure
+//     (scripts/ncu-table.sh), and prints which launches it made.
+// A wrong result ends it with exit code 1 and no counts.
+//   profile-NN [--floats N] [--multiprocessors M]
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "warpdrill/course/lesson.h"
+#include "warpdrill/data.h"
+#include "warpdrill/host.h"
+#include "warpdrill/reference.h"
+
+#if !defined(WARPDRILL_LESSON)
+#error "WARPDRILL_LESSON must name the lesson (cmake/Lessons.cmake defines it)"
+#endif
+
+namespace {
+
+using warpdrill::DeviceBuffer;
+
+constexpr int kBlockSize = 256;  // as bench/gpu_bench
+constexpr int kReduceScaleCols = 128;
+
+struct Options {
+    std::int64_t floats = std::int64_t{1} << 20;
+    int multiprocessors = 132;  // an H100's: lessons 8 and 10 size their grid from it
+};
+
+Options parse(int argc, char** argv) {
+    Options options;
+    for (int a = 1; a + 1 < argc; a += 2) {
+        if (std::strcmp(argv[a], "--floats") == 0) options.floats = std::atoll(argv[a + 1]);
+        if (std::strcmp(argv[a], "--multiprocessors") == 0) options.multiprocessors = std::atoi(argv[a + 1]);
+    }
+    return options;
+}
+
+bool close_enough(double got, const std::vector<float>& input, std::size_t sequential_terms) {
+    const double want = warpdrill::reference_sum(input);
+    const double tolerance =
+        warpdrill::sum_tolerance(input.size(), warpdrill::reference_sum_abs(input), sequential_terms);
+    if (std::abs(got - want) <= tolerance) return true;
+    std::fprintf(stderr, "the kernel's sum of %zu floats is %.9g; it should be %.9g (within %.3g)\n",
+                 input.size(), got, want, tolerance);
+    return false;
+}
+
+// What each kind of lesson runs; true when its result is right.
+#if WARPDRILL_LESSON <= 7
+// Lessons 1 to 7: a block-sum kernel applied to its own output until one
+// value is left, as the classic samples (and gpu_bench) do.
+bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
+    const warpdrill::course::BlockSumKernel kernel = warpdrill::course::block_sum_kernel();
+    int n = static_cast<int>(input.size());
+    DeviceBuffer<float> partials[2] = {DeviceBuffer<float>(input.size() / kBlockSize + 1),
+                                       DeviceBuffer<float>(input.size() / kBlockSize + 1)};
+    const float* from = d_in.data();
+    for (int pass = 0; n > 1; ++pass) {
+        float* to = partials[pass % 2].data();
+        kernel.launch(from, to, n, kBlockSize);
+        warpdrill::check_launch();
+        from = to;
+        const int span = kBlockSize * kernel.elements_per_thread;
+        n = (n + span - 1) / span;
+    }
+    float sum = 0.0f;
+    warpdrill::check_cuda(cudaMemcpy(&sum, from, sizeof sum, cudaMemcpyDeviceToHost));
+    return close_enough(sum, input, static_cast<std::size_t>(kernel.elements_per_thread));
+}
+#elif WARPDRILL_LESSON == 8
+// Lesson 8: a grid-stride pass over the input, then one block over the partials.
+bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
+    const int n = static_cast<int>(input.size());
+    const float sum = warpdrill::course::device_sum(d_in.data(), n);
+    return close_enough(sum, input, static_cast<std::size_t>(warpdrill::course::max_elements_per_thread(n)));
+}
+#elif WARPDRILL_LESSON == 9
+// Lesson 9: ReduceScale of (floats / 128, 128), the given block-per-row
+// baseline first, then the learner's warp per row.
+bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
+    const int rows = static_cast<int>(input.size() / kReduceScaleCols);
+    DeviceBuffer<float> baseline(input.size());
+    DeviceBuffer<float> scaled(input.size());
+    warpdrill::course::reduce_scale_block_per_row(d_in.data(), baseline.data(), rows, kReduceScaleCols);
+    warpdrill::check_launch();
+    warpdrill::course::reduce_scale_warp_per_row(d_in.data(), scaled.data(), rows, kReduceScaleCols);
+    warpdrill::check_launch();
+    const std::vector<float> want = baseline.download();
+    const std::vector<float> got = scaled.download();
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        if (std::abs(got[i] - want[i]) > 1e-6f * std::abs(want[i])) {
+            std::fprintf(stderr, "y[%zu] is %.9g; the block-per-row baseline gives %.9g\n", i, got[i], want[i]);
+            return false;
+        }
+    }
+    return true;
+}
+#elif WARPDRILL_LESSON == 10
+// Lesson 10: one launch, the last block finishes.
+bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
+    const auto n = static_cast<std::int64_t>(input.size());
+    const int blocks = warpdrill::course::one_launch_blocks(n);
+    DeviceBuffer<float> partials(static_cast<std::size_t>(blocks));
+    DeviceBuffer<unsigned> tickets(1);
+    DeviceBuffer<float> sum(1);
+    warpdrill::check_cuda(cudaMemset(tickets.data(), 0, sizeof(unsigned)));
+    warpdrill::course::one_launch_sum(d_in.data(), n, partials.data(), tickets.data(), sum.data(), blocks);
+    warpdrill::check_launch();
+    const std::size_t per_thread = static_cast<std::size_t>(
+        (n + std::int64_t{blocks} * warpdrill::course::kOneLaunchBlockSize - 1) /
+        (std::int64_t{blocks} * warpdrill::course::kOneLaunchBlockSize));
+    return close_enough(sum.download()[0], input, per_thread + 4);
+}
+#else
+#error "this lesson has no profile workload: add one to common/src/course/profile_lesson.cu"
+#endif
+
+#if defined(WARPDRILL_BACKEND_CPU)
+void print_counts(const char* name, const warpdrill::cpu::GlobalAccessCounts& counts) {
+    std::printf("%s_requests %llu\n%s_sectors %llu\n", name, static_cast<unsigned long long>(counts.requests), name,
+                static_cast<unsigned long long>(counts.sectors));
+}
+void print_counts(const char* name, const warpdrill::cpu::SharedAccessCounts& counts) {
+    std::printf("%s_instructions %llu\n%s_wavefronts %llu\n%s_bank_conflicts %llu\n", name,
+                static_cast<unsigned long long>(counts.instructions), name,
+                static_cast<unsigned long long>(counts.wavefronts), name,
+                static_cast<unsigned long long>(counts.bank_conflicts));
+}
+void print_counts(const char* name, const warpdrill::cpu::ActiveLanes& lanes) {
+    std::printf("%s_instructions %llu\n%s_active_threads %llu\n%s_partial %llu\n", name,
+                static_cast<unsigned long long>(lanes.instructions), name,
+                static_cast<unsigned long long>(lanes.active_threads), name,
+                static_cast<unsigned long long>(lanes.partial));
+}
+
+void print_profile(const warpdrill::cpu::LaunchProfile& p) {
+    const auto count = [](const char* name, std::uint64_t value) {
+        std::printf("%s %llu\n", name, static_cast<unsigned long long>(value));
+    };
+    std::printf("launch %s\n", p.kernel.c_str());
+    std::printf("grid %u %u %u\nblock %u %u %u\n", p.grid[0], p.grid[1], p.grid[2], p.block[0], p.block[1],
+                p.block[2]);
+    count("dynamic_shared_bytes", p.dynamic_shared_bytes);
+    count("static_shared_bytes", p.static_shared_bytes);
+    count("block_barriers", p.stats.block_barriers);
+    count("warp_syncs", p.stats.warp_syncs);
+    count("shuffles", p.stats.shuffles);
+    count("votes", p.stats.votes);
+    count("atomics", p.stats.atomics);
+    print_counts("global_load", p.global_loads);
+    print_counts("global_store", p.global_stores);
+    print_counts("shared_load", p.shared_loads);
+    print_counts("shared_store", p.shared_stores);
+    print_counts("memory", p.memory_instructions);
+    print_counts("sync", p.sync_instructions);
+    count("barrier_instructions", p.barrier_instructions);
+}
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const Options options = parse(argc, argv);
+    const std::vector<float> input =
+        warpdrill::random_floats(static_cast<std::size_t>(options.floats), warpdrill::fresh_seed());
+    const DeviceBuffer<float> d_in{std::span<const float>(input)};
+    std::printf("lesson %d\nfloats %lld\n", WARPDRILL_LESSON, static_cast<long long>(options.floats));
+    try {
+#if defined(WARPDRILL_BACKEND_CPU)
+        warpdrill::cpu::set_multiprocessor_count(options.multiprocessors);
+        warpdrill::cpu::ProfileScope scope;
+        if (!run_lesson(input, d_in)) return 1;
+        for (const warpdrill::cpu::LaunchProfile& profile : scope.launches()) print_profile(profile);
+#else
+        if (!run_lesson(input, d_in)) return 1;
+#endif
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "%s\n", error.what());
+        return 1;
+    }
+    return 0;
+}

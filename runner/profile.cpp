@@ -1,0 +1,408 @@
+#include "profile.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <vector>
+
+#include "process.h"
+
+namespace warpdrill::runner {
+namespace {
+
+// One line of the table: what it counts in plain words, ncu's metric for it
+// (empty where ncu has no single metric), and its value for a launch.
+struct Row {
+    std::string words;
+    std::string ncu_metric;
+    std::function<double(const LaunchCounts&, const LaunchEstimate&)> value;
+    int decimals = 0;
+    double ncu_scale = 1;  // ncu's unit to the row's (ns to us)
+    bool count = false;    // a count of events, not a ratio or a modelled figure
+};
+
+Row counter(std::string words, std::string key, std::string ncu_metric = "") {
+    return {std::move(words), std::move(ncu_metric),
+            [key](const LaunchCounts& launch, const LaunchEstimate&) { return launch.value(key); }, 0, 1, true};
+}
+
+const std::vector<Row>& rows() {
+    static const std::vector<Row> table = {
+        counter("global loads: requests", "global_load_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+        counter("global loads: 32-byte sectors", "global_load_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+        {"global loads: sectors per request", "",
+         [](const LaunchCounts& l, const LaunchEstimate&) {
+             const double requests = l.value("global_load_requests");
+             return requests > 0 ? l.value("global_load_sectors") / requests : 0.0;
+         },
+         2},
+        counter("global stores: requests", "global_store_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
+        counter("global stores: 32-byte sectors", "global_store_sectors",
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+        counter("shared loads: instructions", "shared_load_instructions", "smsp__sass_inst_executed_op_shared_ld.sum"),
+        counter("shared loads: wavefronts", "shared_load_wavefronts",
+                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+        counter("shared loads: bank conflicts", "shared_load_bank_conflicts",
+                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
+        counter("shared stores: instructions", "shared_store_instructions",
+                "smsp__sass_inst_executed_op_shared_st.sum"),
+        counter("shared stores: wavefronts", "shared_store_wavefronts",
+                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+        counter("shared stores: bank conflicts", "shared_store_bank_conflicts",
+                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
+        {"active threads per warp instruction*", "smsp__thread_inst_executed_per_inst_executed.ratio",
+         [](const LaunchCounts& l, const LaunchEstimate&) { return l.average_active_threads(); }, 1},
+        {"warp instructions with < 32 active lanes*", "",
+         [](const LaunchCounts& l, const LaunchEstimate&) { return l.partial_instructions(); }, 0, 1, true},
+        counter("block barriers (__syncthreads)", "block_barriers"),
+        counter("barrier instructions (one per warp)", "barrier_instructions"),
+        counter("warp syncs (__syncwarp)", "warp_syncs"),
+        counter("shuffles", "shuffles"),
+        counter("votes", "votes"),
+        counter("atomics (threads)", "atomics"),
+        {"instructions executed (estimate*)", "smsp__inst_executed.sum",
+         [](const LaunchCounts& l, const LaunchEstimate&) { return l.observed_instructions(); }, 0, 1, true},
+        {"achieved occupancy, % (model)", "sm__warps_active.avg.pct_of_peak_sustained_active",
+         [](const LaunchCounts&, const LaunchEstimate& e) { return 100 * e.occupancy; }, 0},
+        {"DRAM bytes (model: sectors x 32)", "dram__bytes_read.sum",
+         [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes; }},
+        {"time, us (model)", "gpu__time_duration.sum",
+         [](const LaunchCounts&, const LaunchEstimate& e) { return e.total_us; }, 1, 1e-3},
+    };
+    return table;
+}
+
+constexpr const char* kObservedNote =
+    "* over the loads, stores and sync points the CPU backend observes; ncu also counts arithmetic, address math "
+    "and branches, which it does not see";
+
+// 1234567 -> "1,234,567"; fractions with `decimals` places.
+std::string number(double value, int decimals = 0) {
+    if (decimals > 0) return fmt::format("{:.{}f}", value, decimals);
+    std::string digits = fmt::format("{:.0f}", std::abs(value));
+    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
+    return (value < 0 ? "-" : "") + digits;
+}
+
+std::string json_number(double value) { return std::isfinite(value) ? fmt::format("{}", value) : "null"; }
+
+std::string shape(const LaunchCounts& launch) {
+    const auto dims = [](const std::array<unsigned, 3>& d) {
+        return d[1] * d[2] == 1 ? std::to_string(d[0]) : fmt::format("({}, {}, {})", d[0], d[1], d[2]);
+    };
+    const double shared = launch.value("dynamic_shared_bytes") + launch.value("static_shared_bytes");
+    return fmt::format("{}<<<{}, {}>>>{}", launch.kernel, dims(launch.grid), dims(launch.block),
+                       shared > 0 ? fmt::format(", {} B shared", number(shared)) : "");
+}
+
+std::string floats_text(long long floats) {
+    const int log = static_cast<int>(std::log2(static_cast<double>(floats)));
+    return (1LL << log) == floats ? fmt::format("2^{} floats", log) : fmt::format("{} floats", number(floats));
+}
+
+// ---- measurements in results/ ----------------------------------------------------
+
+std::vector<std::string> split_csv(const std::string& line) {
+    std::vector<std::string> fields;
+    std::string field;
+    bool quoted = false;
+    for (char c : line) {
+        if (c == '"') {
+            quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            fields.push_back(field);
+            field.clear();
+        } else {
+            field += c;
+        }
+    }
+    fields.push_back(field);
+    return fields;
+}
+
+// gpu_bench's median time for "lesson N" at that many floats (results/bench-h100.csv).
+std::optional<double> bench_time_us(const fs::path& csv, int lesson, long long floats) {
+    std::ifstream in(csv);
+    for (std::string line; std::getline(in, line);) {
+        const std::vector<std::string> fields = split_csv(line);  // kernel,idea,floats,time_us,gbps,correct
+        if (fields.size() == 6 && fields[0] == fmt::format("lesson {}", lesson) && fields[2] == std::to_string(floats)) {
+            return std::stod(fields[3]);
+        }
+    }
+    return std::nullopt;
+}
+
+// ---- running the driver -----------------------------------------------------------
+
+std::string driver_target(const App& app, const Lesson& lesson, bool solution) {
+    return "profile-" + (solution ? "solution-" + lesson.name.substr(0, 2) : app.course.target(lesson));
+}
+
+// The counts of lesson N's launches, or nothing after saying why (what
+// `warpdrill check` says about a learner's lesson that does not pass).
+std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, bool solution) {
+    if (solution && !lesson.has_solution) {
+        fmt::print("This copy of the course has no solutions/ (your instructor keeps them).\n");
+        return std::nullopt;
+    }
+    if (!solution) {
+        const CheckResult result = app.check(lesson);
+        if (result.outcome != Outcome::passed) {
+            print_result(app, lesson, result);
+            fmt::print("\nwarpdrill profile measures a lesson once its checks pass.\n");
+            return std::nullopt;
+        }
+    }
+    const std::string target = driver_target(app, lesson, solution);
+    const ProcessResult build =
+        run_process({"cmake", "--build", app.course.build_dir.string(), "--target", target}, std::chrono::seconds(900));
+    if (build.exit_code != 0) {
+        fmt::print("{}", trim_compiler_output(build.output, app.course, lesson));
+        return std::nullopt;
+    }
+    const ProcessResult run = run_process({(app.course.build_dir / target).string()}, app.check_options.time_limit);
+    if (run.exit_code != 0) {
+        fmt::print("The profile run of lesson {} {}:\n{}", lesson.number,
+                   run.timed_out ? "did not finish in time" : "failed", run.output);
+        return std::nullopt;
+    }
+    return parse_driver_output(run.output);
+}
+
+struct Profiled {
+    const Lesson* lesson = nullptr;
+    LessonCounts counts;
+    std::vector<LaunchEstimate> estimates;
+    double total_us = 0;
+    const std::map<std::string, double>* ncu_launch(std::size_t launch, const NcuTable* table) const;
+};
+
+const std::map<std::string, double>* Profiled::ncu_launch(std::size_t launch, const NcuTable* table) const {
+    if (!table) return nullptr;
+    const std::pair key{counts.lesson, static_cast<int>(launch) + 1};
+    const auto found = table->metrics.find(key);
+    // Only the same kernel is worth quoting (a learner's kernel may be launched differently).
+    const auto kernel = table->kernels.find(key);
+    if (found == table->metrics.end() || kernel == table->kernels.end() ||
+        !kernel->second.starts_with(counts.launches[launch].kernel.substr(0, counts.launches[launch].kernel.find('<')))) {
+        return nullptr;
+    }
+    return &found->second;
+}
+
+Profiled model(const Lesson& lesson, LessonCounts counts, const GpuSpec& gpu) {
+    Profiled profiled{&lesson, std::move(counts), {}, 0};
+    for (const LaunchCounts& launch : profiled.counts.launches) {
+        profiled.estimates.push_back(estimate_launch(launch, gpu));
+        profiled.total_us += profiled.estimates.back().total_us;
+    }
+    return profiled;
+}
+
+double input_gbps(const Profiled& profiled) {
+    return profiled.total_us > 0 ? profiled.counts.floats * 4.0 / (profiled.total_us * 1e3) : 0.0;
+}
+
+// ---- the table ------------------------------------------------------------------------
+
+void print_profile(const Profiled& profiled, const ProfileOptions& options, const GpuSpec& gpu, const App& app,
+                   const NcuTable* table) {
+    const Lesson& lesson = *profiled.lesson;
+    fmt::print("lesson {} ({}), {} kernel, {}: counted on the CPU backend, modelled on an {}\n", lesson.number,
+               lesson.title, options.solution ? "the solution's" : "your", floats_text(profiled.counts.floats),
+               gpu.name);
+    if (table) fmt::print("ncu: the solution measured by Nsight Compute on {} ({}, {})\n", table->device, table->date,
+                          table->command);
+    for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
+        const LaunchCounts& launch = profiled.counts.launches[l];
+        const auto* measured = profiled.ncu_launch(l, table);
+        fmt::print("\nlaunch {} of {}: {}\n", l + 1, profiled.counts.launches.size(), shape(launch));
+        fmt::print("  {:<44} {:>14} {:>14}  {}\n", "", "counted", measured ? "ncu" : "", "ncu metric");
+        for (const Row& row : rows()) {
+            const double value = row.value(launch, profiled.estimates[l]);
+            std::string quoted;
+            if (measured && !row.ncu_metric.empty()) {
+                const auto found = measured->find(row.ncu_metric);
+                if (found != measured->end()) quoted = number(found->second * row.ncu_scale, row.decimals);
+            }
+            fmt::print("  {:<44} {:>14} {:>14}  {}\n", row.words, number(value, row.decimals), quoted, row.ncu_metric);
+        }
+        const LaunchEstimate& e = profiled.estimates[l];
+        fmt::print("  model: {} blocks an SM, {} wave{}; launch {:.1f} + max(DRAM {:.1f}, shared {:.1f}) + barriers "
+                   "{:.1f} + issue {:.1f} us\n",
+                   e.blocks_per_sm, e.waves, e.waves == 1 ? "" : "s", e.launch_us, e.dram_us, e.shared_us,
+                   e.barrier_us, e.issue_us);
+    }
+    fmt::print("\n{}\n", kObservedNote);
+    fmt::print("\nall {} launches: {:.1f} us on the {} (model), {:.0f} GB/s of input read", profiled.counts.launches.size(),
+               profiled.total_us, gpu.key, input_gbps(profiled));
+    const auto measured = gpu.key == "h100" ? bench_time_us(app.course.root / "results" / "bench-h100.csv",
+                                                            lesson.number, profiled.counts.floats)
+                                            : std::nullopt;
+    if (measured) fmt::print("; the solution measured on an H100 by gpu_bench: {:.1f} us", *measured);
+    fmt::print("\n");
+}
+
+void print_json(const std::vector<Profiled>& all, const ProfileOptions& options, const GpuSpec& gpu,
+                const NcuTable* table) {
+    fmt::print("{{\"gpu\": \"{}\", \"gpu_name\": \"{}\", \"kernel_files\": \"{}\", \"lessons\": [", gpu.key,
+               json_escape(gpu.name), options.solution ? "solution" : "learner");
+    for (std::size_t p = 0; p < all.size(); ++p) {
+        const Profiled& profiled = all[p];
+        fmt::print("{}\n  {{\"lesson\": {}, \"floats\": {}, \"time_us\": {}, \"gbps\": {}, \"launches\": [", p ? "," : "",
+                   profiled.counts.lesson, profiled.counts.floats, json_number(profiled.total_us),
+                   json_number(input_gbps(profiled)));
+        for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
+            const LaunchCounts& launch = profiled.counts.launches[l];
+            const LaunchEstimate& e = profiled.estimates[l];
+            fmt::print("{}\n    {{\"kernel\": \"{}\", \"grid\": [{}, {}, {}], \"block\": [{}, {}, {}], \"counts\": {{",
+                       l ? "," : "", json_escape(launch.kernel), launch.grid[0], launch.grid[1], launch.grid[2],
+                       launch.block[0], launch.block[1], launch.block[2]);
+            bool first = true;
+            for (const auto& [name, value] : launch.values) {
+                fmt::print("{}\"{}\": {}", first ? "" : ", ", name, json_number(value));
+                first = false;
+            }
+            fmt::print("}},\n     \"model\": {{\"blocks_per_sm\": {}, \"occupancy\": {}, \"waves\": {}, \"dram_bytes\": {}, "
+                       "\"launch_us\": {}, \"dram_us\": {}, \"shared_us\": {}, \"barrier_us\": {}, \"issue_us\": {}, "
+                       "\"time_us\": {}}}",
+                       e.blocks_per_sm, json_number(e.occupancy), e.waves, json_number(e.dram_bytes),
+                       json_number(e.launch_us), json_number(e.dram_us), json_number(e.shared_us),
+                       json_number(e.barrier_us), json_number(e.issue_us), json_number(e.total_us));
+            if (const auto* measured = profiled.ncu_launch(l, table)) {
+                fmt::print(",\n     \"ncu\": {{");
+                first = true;
+                for (const auto& [metric, value] : *measured) {
+                    fmt::print("{}\"{}\": {}", first ? "" : ", ", metric, json_number(value));
+                    first = false;
+                }
+                fmt::print("}}");
+            }
+            fmt::print("}}");
+        }
+        fmt::print("]}}");
+    }
+    fmt::print("]}}\n");
+}
+
+// ---- comparing two lessons -------------------------------------------------------------
+
+// A lesson's launches as one: counts summed, so that ratios weigh each launch
+// by its instructions; the model's figures summed, occupancy averaged.
+std::pair<LaunchCounts, LaunchEstimate> all_launches(const Profiled& profiled) {
+    LaunchCounts counts;
+    LaunchEstimate estimate;
+    for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
+        for (const auto& [name, value] : profiled.counts.launches[l].values) counts.values[name] += value;
+        const LaunchEstimate& e = profiled.estimates[l];
+        estimate.dram_bytes += e.dram_bytes;
+        estimate.total_us += e.total_us;
+        estimate.occupancy += e.occupancy / static_cast<double>(profiled.counts.launches.size());
+    }
+    return {counts, estimate};
+}
+
+double total(const Profiled& profiled, const Row& row) {
+    const auto [counts, estimate] = all_launches(profiled);
+    return row.value(counts, estimate);
+}
+
+// "shared stores: bank conflicts 1,425,408 -> 0" for the counters that moved
+// most (by ratio), and the modelled time.
+std::string what_moved(const Profiled& from, const Profiled& to) {
+    struct Move {
+        double score;
+        std::string text;
+    };
+    std::vector<Move> moves;
+    for (const Row& row : rows()) {
+        if (!row.count) continue;  // ratios and the model: the time is said below
+        const double a = total(from, row);
+        const double b = total(to, row);
+        const double score = std::abs(std::log((b + 1) / (a + 1)));
+        if (score > std::log(1.1)) moves.push_back({score, fmt::format("{} {} -> {}", row.words, number(a), number(b))});
+    }
+    std::ranges::sort(moves, std::greater{}, &Move::score);
+    std::string text;
+    for (std::size_t m = 0; m < std::min<std::size_t>(3, moves.size()); ++m) text += moves[m].text + "; ";
+    return text + fmt::format("modelled time {:.1f} -> {:.1f} us", from.total_us, to.total_us);
+}
+
+void print_compare(const Profiled& a, const Profiled& b, const GpuSpec& gpu) {
+    fmt::print("lesson {} -> lesson {}, {}, summed over each lesson's launches (modelled on an {})\n",
+               a.lesson->number, b.lesson->number, floats_text(a.counts.floats), gpu.name);
+    fmt::print("  {:<44} {:>14} {:>14}\n", "", fmt::format("lesson {}", a.lesson->number),
+               fmt::format("lesson {}", b.lesson->number));
+    for (const Row& row : rows()) {
+        fmt::print("  {:<44} {:>14} {:>14}\n", row.words, number(total(a, row), row.decimals),
+                   number(total(b, row), row.decimals));
+    }
+    fmt::print("\n{}\n\nWhat moved most, lesson {} -> {}: {}\n", kObservedNote, a.lesson->number, b.lesson->number,
+               what_moved(a, b));
+}
+
+}  // namespace
+
+std::optional<NcuTable> read_ncu_table(const fs::path& file) {
+    std::ifstream in(file);
+    if (!in) return std::nullopt;
+    NcuTable table;
+    const auto header = [](const std::string& line, const char* name) {
+        const std::string prefix = std::string("# ") + name + ": ";
+        return line.starts_with(prefix) ? std::optional(line.substr(prefix.size())) : std::nullopt;
+    };
+    for (std::string line; std::getline(in, line);) {
+        if (const auto device = header(line, "device")) table.device = *device;
+        if (const auto date = header(line, "date")) table.date = *date;
+        if (const auto command = header(line, "command")) table.command = *command;
+        if (line.empty() || line.starts_with("#") || line.starts_with("lesson,")) continue;
+        const std::vector<std::string> fields = split_csv(line);  // lesson,launch,kernel,metric,value
+        if (fields.size() != 5 || fields[4].empty()) continue;
+        const std::pair key{std::stoi(fields[0]), std::stoi(fields[1])};
+        table.kernels[key] = fields[2];
+        table.metrics[key][fields[3]] = std::stod(fields[4]);
+    }
+    return table;
+}
+
+int run_profile(App& app, const ProfileOptions& options) {
+    const GpuSpec* gpu = find_gpu(options.gpu);
+    if (!gpu) {
+        std::string known;
+        for (const GpuSpec& spec : gpu_specs()) known += " " + spec.key;
+        fmt::print(stderr, "warpdrill profile: no figures for a GPU called '{}'; known:{}\n", options.gpu, known);
+        return 2;
+    }
+    if (app.course.backend != "cpu") {
+        fmt::print(stderr,
+                   "warpdrill profile counts on the CPU backend; this build uses the GPU. On a GPU, "
+                   "scripts/ncu-table.sh measures the solutions with Nsight Compute.\n");
+        return 2;
+    }
+    std::vector<Profiled> profiled;
+    for (const int number : {options.lesson, options.compare}) {
+        if (number == 0) continue;
+        const Lesson& lesson = lesson_or_throw(app, number);
+        std::optional<LessonCounts> counts = count_lesson(app, lesson, options.solution);
+        if (!counts) return 1;
+        profiled.push_back(model(lesson, std::move(*counts), *gpu));
+    }
+    const std::optional<NcuTable> table = options.solution
+                                              ? read_ncu_table(app.course.root / "results" / ("ncu-" + gpu->key + ".csv"))
+                                              : std::nullopt;
+    const NcuTable* ncu = table ? &*table : nullptr;
+    if (options.json) {
+        print_json(profiled, options, *gpu, ncu);
+    } else if (profiled.size() == 2) {
+        print_compare(profiled[0], profiled[1], *gpu);
+    } else {
+        print_profile(profiled[0], options, *gpu, app, ncu);
+    }
+    return 0;
+}
+
+}  // namespace warpdrill::runner

@@ -1,0 +1,39 @@
+// `warpdrill profile N`: what the hardware does with lesson N's kernel, counted
+// on the CPU backend as Nsight Compute counts on a GPU, with a modelled time
+// on a named GPU, and ncu's own numbers beside them where results/ holds them.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "app.h"
+#include "gpu_model.h"
+
+namespace warpdrill::runner {
+
+struct ProfileOptions {
+    int lesson = 0;
+    bool solution = false;  // the solution's kernel files, not the learner's
+    int compare = 0;        // a second lesson to set beside the first
+    std::string gpu = "h100";
+    bool json = false;
+};
+
+int run_profile(App& app, const ProfileOptions& options);
+
+// A table written by scripts/ncu-table.sh: ncu's metrics of every lesson's
+// solution, by lesson and launch (from 1).
+struct NcuTable {
+    std::string device;   // the header's "# device:" line
+    std::string date;     // "# date:"
+    std::string command;  // "# command:"
+    std::map<std::pair<int, int>, std::string> kernels;
+    std::map<std::pair<int, int>, std::map<std::string, double>> metrics;
+};
+
+// results/ncu-<gpu>.csv, when the course has one.
+std::optional<NcuTable> read_ncu_table(const fs::path& file);
+
+}  // namespace warpdrill::runner
