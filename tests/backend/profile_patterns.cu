@@ -2,7 +2,10 @@
 // against the counts Nsight Compute's rules give, worked out by hand below.
 // The kernels are instrumented as the lessons' are (cmake/Backend.cmake), so
 // this file is compiled as a kernel source.
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -91,6 +94,26 @@ std::vector<LaunchProfile> profile_patterns() {
     return scope.launches();
 }
 
+// ncu's counts of the same launches on a GPU (scripts/ncu-table.sh), by
+// pattern name and metric; empty when the table has not been measured yet.
+std::map<std::string, std::map<std::string, double>> measured_patterns(const std::filesystem::path& file) {
+    std::map<std::string, std::map<std::string, double>> measured;
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line.starts_with("#") || line.starts_with("pattern,")) continue;
+        // "name",launch,"kernel",metric,value: the name may hold commas, the rest do not.
+        const std::size_t name_end = line.find("\",", 1);
+        std::istringstream rest(line.substr(name_end + 2));
+        std::string launch, kernel, metric, value;
+        std::getline(rest, launch, ',');
+        std::getline(rest, kernel, ',');
+        std::getline(rest, metric, ',');
+        std::getline(rest, value);
+        measured[line.substr(1, name_end - 1)][metric] = std::stod(value);
+    }
+    return measured;
+}
+
 }  // namespace
 
 TEST_CASE("every access pattern's profile has the counts worked out by hand", "[backend][profile]") {
@@ -173,4 +196,40 @@ TEST_CASE("the multiprocessor count can imitate a GPU's", "[backend][profile]") 
     warpdrill::cpu::set_multiprocessor_count(0);
     warpdrill::check_cuda(cudaGetDeviceProperties(&prop, 0));
     CHECK(prop.multiProcessorCount >= 1);
+}
+
+TEST_CASE("every access pattern's counts equal Nsight Compute's on the GPU it was measured on", "[backend][profile]") {
+    const std::filesystem::path file = std::filesystem::path(WARPDRILL_RESULTS_DIR) / "ncu-patterns-h100.csv";
+    const auto measured = measured_patterns(file);
+    if (measured.empty()) {
+        WARN(file.string() << " does not exist yet: scripts/ncu-table.sh measures it on a GPU");
+        return;
+    }
+    const std::vector<PatternLaunch> patterns = pattern_launches();
+    const std::vector<LaunchProfile> profiles = profile_patterns();
+    for (std::size_t p = 0; p < patterns.size(); ++p) {
+        INFO(patterns[p].name << " (ncu: " << file.string() << ")");
+        REQUIRE(measured.contains(patterns[p].name));
+        const std::map<std::string, double>& ncu = measured.at(patterns[p].name);
+        const LaunchProfile& got = profiles[p];
+        const auto exactly = [&](const char* metric, std::uint64_t count) {
+            if (ncu.contains(metric)) CHECK(static_cast<double>(count) == ncu.at(metric));
+        };
+        exactly("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", got.global_loads.requests);
+        exactly("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", got.global_loads.sectors);
+        exactly("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", got.global_stores.requests);
+        exactly("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", got.global_stores.sectors);
+        exactly("smsp__sass_inst_executed_op_shared_ld.sum", got.shared_loads.instructions);
+        exactly("smsp__sass_inst_executed_op_shared_st.sum", got.shared_stores.instructions);
+        exactly("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", got.shared_stores.wavefronts);
+        exactly("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", got.shared_stores.bank_conflicts);
+        // ncu counts a few extra shared-load wavefronts on Hopper (DESIGN.md), never fewer.
+        const auto at_least = [&](const char* metric, std::uint64_t count) {
+            if (!ncu.contains(metric)) return;
+            CHECK(ncu.at(metric) >= static_cast<double>(count));
+            CHECK(ncu.at(metric) <= static_cast<double>(count) * 1.1 + 1);
+        };
+        at_least("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", got.shared_loads.wavefronts);
+        at_least("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", got.shared_loads.bank_conflicts);
+    }
 }

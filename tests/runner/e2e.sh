@@ -2,8 +2,8 @@
 # The warpdrill command end to end, on a scratch copy of the course, as a
 # learner and an instructor would use it: check, pass, list, hints, a damaged
 # progress file, a compile error, a kernel that never ends, reset, solution,
-# grade, the interactive watch under a pseudo-terminal, and a handout copy
-# without solutions/.
+# profile, grade, the interactive watch under a pseudo-terminal, and a
+# handout copy without solutions/.
 #   tests/runner/e2e.sh SOURCE_DIR
 set -euo pipefail
 source_dir=$(cd "$1" && pwd)
@@ -48,6 +48,18 @@ expect "lesson 2 (" "$out"
 echo "-- hints come one after another"
 "${W[@]}" hint 2 > "$out"; expect "Hint 1 of" "$out"
 "${W[@]}" hint 2 > "$out"; expect "Hint 2 of" "$out"
+
+echo "-- profile: a passing lesson's counts; a failing one gets what check says; two lessons compared"
+"${W[@]}" profile 1 > "$out" 2>&1 || { cat "$out"; fail "profile 1 of the solved lesson"; }
+expect "global loads: 32-byte sectors" "$out"
+expect "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" "$out"
+if "${W[@]}" profile 2 > "$out" 2>&1; then fail "the profile of a failing lesson printed a table"; fi
+expect "lesson 2 (" "$out"
+expect "warpdrill profile measures a lesson once its checks pass" "$out"
+"${W[@]}" profile 2 --solution --compare 3 > "$out" 2>&1 || { cat "$out"; fail "profile --compare"; }
+expect "What moved most, lesson 2 -> 3: shared loads: bank conflicts" "$out"
+"${W[@]}" profile 3 --solution --json --gpu a100 > "$out" 2>&1 || { cat "$out"; fail "profile --json"; }
+python3 -c "import json, sys; assert json.load(open(sys.argv[1]))['gpu'] == 'a100'" "$out" || fail "profile --json"
 
 echo "-- a damaged progress file is set aside and rebuilt from the checks"
 echo "this is [[ not toml" > "$course/.progress/progress.toml"

@@ -31,9 +31,6 @@ namespace {
 
 using warpdrill::DeviceBuffer;
 
-constexpr int kBlockSize = 256;  // as bench/gpu_bench
-constexpr int kReduceScaleCols = 128;
-
 struct Options {
     std::int64_t floats = std::int64_t{1} << 20;
     int multiprocessors = 132;  // an H100's: lessons 8 and 10 size their grid from it
@@ -48,7 +45,7 @@ Options parse(int argc, char** argv) {
     return options;
 }
 
-bool close_enough(double got, const std::vector<float>& input, std::size_t sequential_terms) {
+[[maybe_unused]] bool close_enough(double got, const std::vector<float>& input, std::size_t sequential_terms) {
     const double want = warpdrill::reference_sum(input);
     const double tolerance =
         warpdrill::sum_tolerance(input.size(), warpdrill::reference_sum_abs(input), sequential_terms);
@@ -62,6 +59,8 @@ bool close_enough(double got, const std::vector<float>& input, std::size_t seque
 #if WARPDRILL_LESSON <= 7
 // Lessons 1 to 7: a block-sum kernel applied to its own output until one
 // value is left, as the classic samples (and gpu_bench) do.
+constexpr int kBlockSize = 256;  // as bench/gpu_bench
+
 bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
     const warpdrill::course::BlockSumKernel kernel = warpdrill::course::block_sum_kernel();
     int n = static_cast<int>(input.size());
@@ -90,6 +89,8 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
 #elif WARPDRILL_LESSON == 9
 // Lesson 9: ReduceScale of (floats / 128, 128), the given block-per-row
 // baseline first, then the learner's warp per row.
+constexpr int kReduceScaleCols = 128;
+
 bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
     const int rows = static_cast<int>(input.size() / kReduceScaleCols);
     DeviceBuffer<float> baseline(input.size());
