@@ -9,8 +9,8 @@
 //   barrier time  waves * barriers per block * cycles per barrier step / clock
 //   issue time    instructions observed * issue factor / (SMs in use * 4 * clock)
 // where waves = blocks / (SMs * blocks that fit an SM), rounded up. The
-// constants that are not published figures were measured on an H100
-// (gpu_model.cpp names the measurement) and serve for every GPU.
+// constants that are not published figures were measured or fitted on an
+// H100 (gpu_model.cpp says how) and serve for every GPU.
 #pragma once
 
 #include <array>

@@ -117,7 +117,9 @@ int command_list(App& app) {
     fmt::print("{:>2}  {:<26} {:<62} {:<10} {}\n", "#", "lesson", "idea", "status", "best GB/s");
     for (const Lesson& lesson : app.course.lessons) {
         const LessonProgress* entry = app.progress.find(lesson.name);
-        const std::string gbps = entry && entry->best_gbps ? fmt::format("{:.0f}", *entry->best_gbps) : "-";
+        const std::string gbps = entry && entry->best_gbps       ? fmt::format("{:.0f}", *entry->best_gbps)
+                                 : entry && entry->modelled_gbps ? fmt::format("{:.0f} (modelled)", *entry->modelled_gbps)
+                                                                 : "-";
         fmt::print("{:>2}  {:<26} {:<62} {:<10} {}\n", lesson.number, lesson.name, lesson.title,
                    app.status(lesson), gbps);
     }
@@ -313,6 +315,8 @@ int main(int argc, char** argv) {
     profile->add_option("--gpu", profile_options.gpu, "the GPU to model: h100, a100, l4, t4 or rtx4090")
         ->capture_default_str();
     profile->add_flag("--json", profile_options.json, "JSON, for tools and the book");
+    profile->add_option("--floats", profile_options.floats, "the input's size (ncu's table is at 2^20)")
+        ->capture_default_str();
     auto* grade =
         cli.add_subcommand("grade", "check every lesson; write JUnit XML and JSON (for instructors)");
     grade->add_option("--out", grade_dir, "directory for grade.xml and grade.json")->capture_default_str();

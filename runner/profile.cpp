@@ -144,7 +144,8 @@ std::string driver_target(const App& app, const Lesson& lesson, bool solution) {
 
 // The counts of lesson N's launches, or nothing after saying why (what
 // `warpdrill check` says about a learner's lesson that does not pass).
-std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, bool solution) {
+std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, bool solution, long long floats,
+                                         const GpuSpec& gpu) {
     if (solution && !lesson.has_solution) {
         fmt::print("This copy of the course has no solutions/ (your instructor keeps them).\n");
         return std::nullopt;
@@ -164,7 +165,10 @@ std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, bool so
         fmt::print("{}", trim_compiler_output(build.output, app.course, lesson));
         return std::nullopt;
     }
-    const ProcessResult run = run_process({(app.course.build_dir / target).string()}, app.check_options.time_limit);
+    // The grid of lessons 8 and 10 depends on the GPU's multiprocessors: those of the modelled one.
+    const ProcessResult run = run_process({(app.course.build_dir / target).string(), "--floats", std::to_string(floats),
+                                           "--multiprocessors", std::to_string(gpu.multiprocessors)},
+                                          app.check_options.time_limit);
     if (run.exit_code != 0) {
         fmt::print("The profile run of lesson {} {}:\n{}", lesson.number,
                    run.timed_out ? "did not finish in time" : "failed", run.output);
@@ -387,14 +391,20 @@ int run_profile(App& app, const ProfileOptions& options) {
     for (const int number : {options.lesson, options.compare}) {
         if (number == 0) continue;
         const Lesson& lesson = lesson_or_throw(app, number);
-        std::optional<LessonCounts> counts = count_lesson(app, lesson, options.solution);
+        std::optional<LessonCounts> counts = count_lesson(app, lesson, options.solution, options.floats, *gpu);
         if (!counts) return 1;
         profiled.push_back(model(lesson, std::move(*counts), *gpu));
     }
-    const std::optional<NcuTable> table = options.solution
-                                              ? read_ncu_table(app.course.root / "results" / ("ncu-" + gpu->key + ".csv"))
-                                              : std::nullopt;
+    // The table holds the solutions at the profile's standard size.
+    const bool comparable = options.solution && options.floats == ProfileOptions{}.floats;
+    const std::optional<NcuTable> table =
+        comparable ? read_ncu_table(app.course.root / "results" / ("ncu-" + gpu->key + ".csv")) : std::nullopt;
     const NcuTable* ncu = table ? &*table : nullptr;
+    // `warpdrill list` shows the learner's kernels' modelled bandwidth where no GPU measured one.
+    if (!options.solution && gpu->key == "h100" && options.floats == ProfileOptions{}.floats) {
+        for (const Profiled& lesson : profiled) app.progress.of(lesson.lesson->name).modelled_gbps = input_gbps(lesson);
+        app.progress.save();
+    }
     if (options.json) {
         print_json(profiled, options, *gpu, ncu);
     } else if (profiled.size() == 2) {

@@ -19,6 +19,7 @@ struct ProfileOptions {
     int compare = 0;        // a second lesson to set beside the first
     std::string gpu = "h100";
     bool json = false;
+    long long floats = 1LL << 20;  // the input's size
 };
 
 int run_profile(App& app, const ProfileOptions& options);

@@ -53,6 +53,8 @@ echo "-- profile: a passing lesson's counts; a failing one gets what check says;
 "${W[@]}" profile 1 > "$out" 2>&1 || { cat "$out"; fail "profile 1 of the solved lesson"; }
 expect "global loads: 32-byte sectors" "$out"
 expect "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" "$out"
+"${W[@]}" list > "$out"
+expect "(modelled)" "$out"
 if "${W[@]}" profile 2 > "$out" 2>&1; then fail "the profile of a failing lesson printed a table"; fi
 expect "lesson 2 (" "$out"
 expect "warpdrill profile measures a lesson once its checks pass" "$out"
