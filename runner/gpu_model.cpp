@@ -60,7 +60,8 @@ double LaunchCounts::observed_instructions() const {
 
 double LaunchCounts::average_active_threads() const {
     const double instructions = observed_instructions();
-    return instructions > 0 ? (value("memory_active_threads") + value("sync_active_threads")) / instructions : 0.0;
+    return instructions > 0 ? (value("memory_active_threads") + value("sync_active_threads")) / instructions
+                            : 0.0;
 }
 
 double LaunchCounts::partial_instructions() const { return value("memory_partial") + value("sync_partial"); }
@@ -97,31 +98,36 @@ LessonCounts parse_driver_output(const std::string& text) {
 LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu) {
     LaunchEstimate estimate;
     const int warps_per_block = (launch.threads_per_block() + kWarpSize - 1) / kWarpSize;
-    const double shared_per_block =
-        launch.value("dynamic_shared_bytes") + launch.value("static_shared_bytes") + gpu.reserved_shared_per_block;
+    const double shared_per_block = launch.value("dynamic_shared_bytes") +
+                                    launch.value("static_shared_bytes") + gpu.reserved_shared_per_block;
     const int by_shared = shared_per_block > 0 ? static_cast<int>(gpu.shared_bytes_per_sm / shared_per_block)
                                                : gpu.max_blocks_per_sm;
-    estimate.blocks_per_sm =
-        std::max(1, std::min({gpu.max_blocks_per_sm, gpu.max_threads_per_sm / (warps_per_block * kWarpSize), by_shared}));
+    estimate.blocks_per_sm = std::max(
+        1,
+        std::min({gpu.max_blocks_per_sm, gpu.max_threads_per_sm / (warps_per_block * kWarpSize), by_shared}));
 
     const double blocks = launch.blocks();
     const double wave_size = double(gpu.multiprocessors) * estimate.blocks_per_sm;
     estimate.waves = static_cast<int>(std::ceil(blocks / wave_size));
     const double sms_in_use = std::min<double>(gpu.multiprocessors, blocks);
-    const double resident_blocks = std::min<double>(estimate.blocks_per_sm, blocks / (gpu.multiprocessors * estimate.waves));
+    const double resident_blocks =
+        std::min<double>(estimate.blocks_per_sm, blocks / (gpu.multiprocessors * estimate.waves));
     estimate.occupancy = resident_blocks * warps_per_block * kWarpSize / gpu.max_threads_per_sm;
 
     const double clock_hz = gpu.boost_clock_ghz * 1e9;
-    estimate.dram_bytes = (launch.value("global_load_sectors") + launch.value("global_store_sectors")) * kSectorBytes;
+    estimate.dram_bytes =
+        (launch.value("global_load_sectors") + launch.value("global_store_sectors")) * kSectorBytes;
     estimate.launch_us = kLaunchOverheadUs;
     estimate.dram_us = estimate.dram_bytes / (gpu.dram_gbps * 1e9 * kDramEfficiency) * 1e6;
-    const double wavefronts = launch.value("shared_load_wavefronts") + launch.value("shared_store_wavefronts");
+    const double wavefronts =
+        launch.value("shared_load_wavefronts") + launch.value("shared_store_wavefronts");
     estimate.shared_us = wavefronts / (sms_in_use * clock_hz) * 1e6;
     const double barriers_per_block = blocks > 0 ? launch.value("block_barriers") / blocks : 0.0;
     estimate.barrier_us = estimate.waves * barriers_per_block * kBarrierCycles / clock_hz * 1e6;
-    estimate.issue_us = launch.observed_instructions() * kIssueFactor / (sms_in_use * kIssuePerCycle * clock_hz) * 1e6;
-    estimate.total_us = estimate.launch_us + std::max(estimate.dram_us, estimate.shared_us) + estimate.barrier_us +
-                        estimate.issue_us;
+    estimate.issue_us =
+        launch.observed_instructions() * kIssueFactor / (sms_in_use * kIssuePerCycle * clock_hz) * 1e6;
+    estimate.total_us = estimate.launch_us + std::max(estimate.dram_us, estimate.shared_us) +
+                        estimate.barrier_us + estimate.issue_us;
     return estimate;
 }
 

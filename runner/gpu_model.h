@@ -66,8 +66,8 @@ struct LessonCounts {
 LessonCounts parse_driver_output(const std::string& text);
 
 struct LaunchEstimate {
-    int blocks_per_sm = 0;       // by threads, blocks and shared memory (registers are not known)
-    double occupancy = 0;        // achieved: resident warps over the SM's most, averaged over the waves
+    int blocks_per_sm = 0;  // by threads, blocks and shared memory (registers are not known)
+    double occupancy = 0;   // achieved: resident warps over the SM's most, averaged over the waves
     int waves = 0;
     double dram_bytes = 0;
     double launch_us = 0, dram_us = 0, shared_us = 0, barrier_us = 0, issue_us = 0;

@@ -117,9 +117,10 @@ int command_list(App& app) {
     fmt::print("{:>2}  {:<26} {:<62} {:<10} {}\n", "#", "lesson", "idea", "status", "best GB/s");
     for (const Lesson& lesson : app.course.lessons) {
         const LessonProgress* entry = app.progress.find(lesson.name);
-        const std::string gbps = entry && entry->best_gbps       ? fmt::format("{:.0f}", *entry->best_gbps)
-                                 : entry && entry->modelled_gbps ? fmt::format("{:.0f} (modelled)", *entry->modelled_gbps)
-                                                                 : "-";
+        const std::string gbps = entry && entry->best_gbps ? fmt::format("{:.0f}", *entry->best_gbps)
+                                 : entry && entry->modelled_gbps
+                                     ? fmt::format("{:.0f} (modelled)", *entry->modelled_gbps)
+                                     : "-";
         fmt::print("{:>2}  {:<26} {:<62} {:<10} {}\n", lesson.number, lesson.name, lesson.title,
                    app.status(lesson), gbps);
     }
@@ -308,7 +309,8 @@ int main(int argc, char** argv) {
     bench->add_option("lesson", number, "compare this lesson's kernel (default: the solutions)");
     ProfileOptions profile_options;
     auto* profile = cli.add_subcommand(
-        "profile", "what the hardware does with a lesson's kernel: Nsight Compute's counts and a modelled time");
+        "profile",
+        "what the hardware does with a lesson's kernel: Nsight Compute's counts and a modelled time");
     profile->add_option("lesson", profile_options.lesson)->required();
     profile->add_flag("--solution", profile_options.solution, "the solution's kernel files, not yours");
     profile->add_option("--compare", profile_options.compare, "set this lesson beside it and say what moved");

@@ -16,34 +16,42 @@ namespace {
 
 // One line of the table: what it counts in plain words, ncu's metric for it
 // (empty where ncu has no single metric), and its value for a launch.
+using RowValue = std::function<double(const LaunchCounts&, const LaunchEstimate&)>;
 struct Row {
-    std::string words;
-    std::string ncu_metric;
-    std::function<double(const LaunchCounts&, const LaunchEstimate&)> value;
+    std::string words{};
+    std::string ncu_metric{};
+    RowValue value{};
     int decimals = 0;
     double ncu_scale = 1;  // ncu's unit to the row's (ns to us)
     bool count = false;    // a count of events, not a ratio or a modelled figure
 };
 
+// A count the driver printed under `key`.
 Row counter(std::string words, std::string key, std::string ncu_metric = "") {
-    return {std::move(words), std::move(ncu_metric),
-            [key](const LaunchCounts& launch, const LaunchEstimate&) { return launch.value(key); }, 0, 1, true};
+    return {.words = std::move(words),
+            .ncu_metric = std::move(ncu_metric),
+            .value = [key](const LaunchCounts& launch, const LaunchEstimate&) { return launch.value(key); },
+            .count = true};
+}
+
+double sectors_per_request(const LaunchCounts& launch, const LaunchEstimate&) {
+    const double requests = launch.value("global_load_requests");
+    return requests > 0 ? launch.value("global_load_sectors") / requests : 0.0;
 }
 
 const std::vector<Row>& rows() {
     static const std::vector<Row> table = {
-        counter("global loads: requests", "global_load_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
-        counter("global loads: 32-byte sectors", "global_load_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
-        {"global loads: sectors per request", "",
-         [](const LaunchCounts& l, const LaunchEstimate&) {
-             const double requests = l.value("global_load_requests");
-             return requests > 0 ? l.value("global_load_sectors") / requests : 0.0;
-         },
-         2},
-        counter("global stores: requests", "global_store_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
+        counter("global loads: requests", "global_load_requests",
+                "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+        counter("global loads: 32-byte sectors", "global_load_sectors",
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+        {.words = "global loads: sectors per request", .value = sectors_per_request, .decimals = 2},
+        counter("global stores: requests", "global_store_requests",
+                "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
         counter("global stores: 32-byte sectors", "global_store_sectors",
                 "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
-        counter("shared loads: instructions", "shared_load_instructions", "smsp__sass_inst_executed_op_shared_ld.sum"),
+        counter("shared loads: instructions", "shared_load_instructions",
+                "smsp__sass_inst_executed_op_shared_ld.sum"),
         counter("shared loads: wavefronts", "shared_load_wavefronts",
                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
         counter("shared loads: bank conflicts", "shared_load_bank_conflicts",
@@ -54,37 +62,48 @@ const std::vector<Row>& rows() {
                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
         counter("shared stores: bank conflicts", "shared_store_bank_conflicts",
                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
-        {"active threads per warp instruction*", "smsp__thread_inst_executed_per_inst_executed.ratio",
-         [](const LaunchCounts& l, const LaunchEstimate&) { return l.average_active_threads(); }, 1},
-        {"warp instructions with < 32 active lanes*", "",
-         [](const LaunchCounts& l, const LaunchEstimate&) { return l.partial_instructions(); }, 0, 1, true},
+        {.words = "active threads per warp instruction*",
+         .ncu_metric = "smsp__thread_inst_executed_per_inst_executed.ratio",
+         .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.average_active_threads(); },
+         .decimals = 1},
+        {.words = "warp instructions with < 32 active lanes*",
+         .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.partial_instructions(); },
+         .count = true},
         counter("block barriers (__syncthreads)", "block_barriers"),
         counter("barrier instructions (one per warp)", "barrier_instructions"),
         counter("warp syncs (__syncwarp)", "warp_syncs"),
         counter("shuffles", "shuffles"),
         counter("votes", "votes"),
         counter("atomics (threads)", "atomics"),
-        {"instructions executed (estimate*)", "smsp__inst_executed.sum",
-         [](const LaunchCounts& l, const LaunchEstimate&) { return l.observed_instructions(); }, 0, 1, true},
-        {"achieved occupancy, % (model)", "sm__warps_active.avg.pct_of_peak_sustained_active",
-         [](const LaunchCounts&, const LaunchEstimate& e) { return 100 * e.occupancy; }, 0},
-        {"DRAM bytes (model: sectors x 32)", "dram__bytes_read.sum",
-         [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes; }},
-        {"time, us (model)", "gpu__time_duration.sum",
-         [](const LaunchCounts&, const LaunchEstimate& e) { return e.total_us; }, 1, 1e-3},
+        {.words = "instructions executed (estimate*)",
+         .ncu_metric = "smsp__inst_executed.sum",
+         .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.observed_instructions(); },
+         .count = true},
+        {.words = "achieved occupancy, % (model)",
+         .ncu_metric = "sm__warps_active.avg.pct_of_peak_sustained_active",
+         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return 100 * e.occupancy; }},
+        {.words = "DRAM bytes (model: sectors x 32)",
+         .ncu_metric = "dram__bytes_read.sum",
+         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes; }},
+        {.words = "time, us (model)",
+         .ncu_metric = "gpu__time_duration.sum",
+         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.total_us; },
+         .decimals = 1,
+         .ncu_scale = 1e-3},
     };
     return table;
 }
 
 constexpr const char* kObservedNote =
-    "* over the loads, stores and sync points the CPU backend observes; ncu also counts arithmetic, address math "
-    "and branches, which it does not see";
+    "* over the loads, stores and sync points the CPU backend observes; ncu also counts arithmetic, "
+    "address math and branches, which it does not see";
 
 // 1234567 -> "1,234,567"; fractions with `decimals` places.
 std::string number(double value, int decimals = 0) {
     if (decimals > 0) return fmt::format("{:.{}f}", value, decimals);
     std::string digits = fmt::format("{:.0f}", std::abs(value));
-    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
+    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3)
+        digits.insert(static_cast<std::size_t>(at), ",");
     return (value < 0 ? "-" : "") + digits;
 }
 
@@ -101,7 +120,8 @@ std::string shape(const LaunchCounts& launch) {
 
 std::string floats_text(long long floats) {
     const int log = static_cast<int>(std::log2(static_cast<double>(floats)));
-    return (1LL << log) == floats ? fmt::format("2^{} floats", log) : fmt::format("{} floats", number(floats));
+    return (1LL << log) == floats ? fmt::format("2^{} floats", log)
+                                  : fmt::format("{} floats", number(floats));
 }
 
 // ---- measurements in results/ ----------------------------------------------------
@@ -129,7 +149,8 @@ std::optional<double> bench_time_us(const fs::path& csv, int lesson, long long f
     std::ifstream in(csv);
     for (std::string line; std::getline(in, line);) {
         const std::vector<std::string> fields = split_csv(line);  // kernel,idea,floats,time_us,gbps,correct
-        if (fields.size() == 6 && fields[0] == fmt::format("lesson {}", lesson) && fields[2] == std::to_string(floats)) {
+        if (fields.size() == 6 && fields[0] == fmt::format("lesson {}", lesson) &&
+            fields[2] == std::to_string(floats)) {
             return std::stod(fields[3]);
         }
     }
@@ -142,10 +163,9 @@ std::string driver_target(const App& app, const Lesson& lesson, bool solution) {
     return "profile-" + (solution ? "solution-" + lesson.name.substr(0, 2) : app.course.target(lesson));
 }
 
-// The counts of lesson N's launches, or nothing after saying why (what
+// Lesson N's profile driver, built, or nothing after saying why (what
 // `warpdrill check` says about a learner's lesson that does not pass).
-std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, bool solution, long long floats,
-                                         const GpuSpec& gpu) {
+std::optional<fs::path> built_driver(App& app, const Lesson& lesson, bool solution) {
     if (solution && !lesson.has_solution) {
         fmt::print("This copy of the course has no solutions/ (your instructor keeps them).\n");
         return std::nullopt;
@@ -159,14 +179,22 @@ std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, bool so
         }
     }
     const std::string target = driver_target(app, lesson, solution);
-    const ProcessResult build =
-        run_process({"cmake", "--build", app.course.build_dir.string(), "--target", target}, std::chrono::seconds(900));
+    const ProcessResult build = run_process(
+        {"cmake", "--build", app.course.build_dir.string(), "--target", target}, std::chrono::seconds(900));
     if (build.exit_code != 0) {
         fmt::print("{}", trim_compiler_output(build.output, app.course, lesson));
         return std::nullopt;
     }
+    return app.course.build_dir / target;
+}
+
+// The counts of lesson N's launches on the CPU backend, or nothing after saying why.
+std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, bool solution, long long floats,
+                                         const GpuSpec& gpu) {
+    const std::optional<fs::path> driver = built_driver(app, lesson, solution);
+    if (!driver) return std::nullopt;
     // The grid of lessons 8 and 10 depends on the GPU's multiprocessors: those of the modelled one.
-    const ProcessResult run = run_process({(app.course.build_dir / target).string(), "--floats", std::to_string(floats),
+    const ProcessResult run = run_process({driver->string(), "--floats", std::to_string(floats),
                                            "--multiprocessors", std::to_string(gpu.multiprocessors)},
                                           app.check_options.time_limit);
     if (run.exit_code != 0) {
@@ -192,7 +220,8 @@ const std::map<std::string, double>* Profiled::ncu_launch(std::size_t launch, co
     // Only the same kernel is worth quoting (a learner's kernel may be launched differently).
     const auto kernel = table->kernels.find(key);
     if (found == table->metrics.end() || kernel == table->kernels.end() ||
-        !kernel->second.starts_with(counts.launches[launch].kernel.substr(0, counts.launches[launch].kernel.find('<')))) {
+        !kernel->second.starts_with(
+            counts.launches[launch].kernel.substr(0, counts.launches[launch].kernel.find('<')))) {
         return nullptr;
     }
     return &found->second;
@@ -213,14 +242,15 @@ double input_gbps(const Profiled& profiled) {
 
 // ---- the table ------------------------------------------------------------------------
 
-void print_profile(const Profiled& profiled, const ProfileOptions& options, const GpuSpec& gpu, const App& app,
-                   const NcuTable* table) {
+void print_profile(const Profiled& profiled, const ProfileOptions& options, const GpuSpec& gpu,
+                   const App& app, const NcuTable* table) {
     const Lesson& lesson = *profiled.lesson;
-    fmt::print("lesson {} ({}), {} kernel, {}: counted on the CPU backend, modelled on an {}\n", lesson.number,
-               lesson.title, options.solution ? "the solution's" : "your", floats_text(profiled.counts.floats),
-               gpu.name);
-    if (table) fmt::print("ncu: the solution measured by Nsight Compute on {} ({}, {})\n", table->device, table->date,
-                          table->command);
+    fmt::print("lesson {} ({}), {} kernel, {}: counted on the CPU backend, modelled on an {}\n",
+               lesson.number, lesson.title, options.solution ? "the solution's" : "your",
+               floats_text(profiled.counts.floats), gpu.name);
+    if (table)
+        fmt::print("ncu: the solution measured by Nsight Compute on {} ({}, {})\n", table->device,
+                   table->date, table->command);
     for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
         const LaunchCounts& launch = profiled.counts.launches[l];
         const auto* measured = profiled.ncu_launch(l, table);
@@ -233,17 +263,19 @@ void print_profile(const Profiled& profiled, const ProfileOptions& options, cons
                 const auto found = measured->find(row.ncu_metric);
                 if (found != measured->end()) quoted = number(found->second * row.ncu_scale, row.decimals);
             }
-            fmt::print("  {:<44} {:>14} {:>14}  {}\n", row.words, number(value, row.decimals), quoted, row.ncu_metric);
+            fmt::print("  {:<44} {:>14} {:>14}  {}\n", row.words, number(value, row.decimals), quoted,
+                       row.ncu_metric);
         }
         const LaunchEstimate& e = profiled.estimates[l];
-        fmt::print("  model: {} blocks an SM, {} wave{}; launch {:.1f} + max(DRAM {:.1f}, shared {:.1f}) + barriers "
-                   "{:.1f} + issue {:.1f} us\n",
-                   e.blocks_per_sm, e.waves, e.waves == 1 ? "" : "s", e.launch_us, e.dram_us, e.shared_us,
-                   e.barrier_us, e.issue_us);
+        fmt::print(
+            "  model: {} blocks an SM, {} wave{}; launch {:.1f} + max(DRAM {:.1f}, shared {:.1f}) + barriers "
+            "{:.1f} + issue {:.1f} us\n",
+            e.blocks_per_sm, e.waves, e.waves == 1 ? "" : "s", e.launch_us, e.dram_us, e.shared_us,
+            e.barrier_us, e.issue_us);
     }
     fmt::print("\n{}\n", kObservedNote);
-    fmt::print("\nall {} launches: {:.1f} us on the {} (model), {:.0f} GB/s of input read", profiled.counts.launches.size(),
-               profiled.total_us, gpu.key, input_gbps(profiled));
+    fmt::print("\nall {} launches: {:.1f} us on the {} (model), {:.0f} GB/s of input read",
+               profiled.counts.launches.size(), profiled.total_us, gpu.key, input_gbps(profiled));
     const auto measured = gpu.key == "h100" ? bench_time_us(app.course.root / "results" / "bench-h100.csv",
                                                             lesson.number, profiled.counts.floats)
                                             : std::nullopt;
@@ -257,26 +289,31 @@ void print_json(const std::vector<Profiled>& all, const ProfileOptions& options,
                json_escape(gpu.name), options.solution ? "solution" : "learner");
     for (std::size_t p = 0; p < all.size(); ++p) {
         const Profiled& profiled = all[p];
-        fmt::print("{}\n  {{\"lesson\": {}, \"floats\": {}, \"time_us\": {}, \"gbps\": {}, \"launches\": [", p ? "," : "",
-                   profiled.counts.lesson, profiled.counts.floats, json_number(profiled.total_us),
-                   json_number(input_gbps(profiled)));
+        fmt::print("{}\n  {{\"lesson\": {}, \"floats\": {}, \"time_us\": {}, \"gbps\": {}, \"launches\": [",
+                   p ? "," : "", profiled.counts.lesson, profiled.counts.floats,
+                   json_number(profiled.total_us), json_number(input_gbps(profiled)));
         for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
             const LaunchCounts& launch = profiled.counts.launches[l];
             const LaunchEstimate& e = profiled.estimates[l];
-            fmt::print("{}\n    {{\"kernel\": \"{}\", \"grid\": [{}, {}, {}], \"block\": [{}, {}, {}], \"counts\": {{",
-                       l ? "," : "", json_escape(launch.kernel), launch.grid[0], launch.grid[1], launch.grid[2],
-                       launch.block[0], launch.block[1], launch.block[2]);
+            fmt::print(
+                "{}\n    {{\"kernel\": \"{}\", \"grid\": [{}, {}, {}], \"block\": [{}, {}, {}], \"counts\": "
+                "{{",
+                l ? "," : "", json_escape(launch.kernel), launch.grid[0], launch.grid[1], launch.grid[2],
+                launch.block[0], launch.block[1], launch.block[2]);
             bool first = true;
             for (const auto& [name, value] : launch.values) {
                 fmt::print("{}\"{}\": {}", first ? "" : ", ", name, json_number(value));
                 first = false;
             }
-            fmt::print("}},\n     \"model\": {{\"blocks_per_sm\": {}, \"occupancy\": {}, \"waves\": {}, \"dram_bytes\": {}, "
-                       "\"launch_us\": {}, \"dram_us\": {}, \"shared_us\": {}, \"barrier_us\": {}, \"issue_us\": {}, "
-                       "\"time_us\": {}}}",
-                       e.blocks_per_sm, json_number(e.occupancy), e.waves, json_number(e.dram_bytes),
-                       json_number(e.launch_us), json_number(e.dram_us), json_number(e.shared_us),
-                       json_number(e.barrier_us), json_number(e.issue_us), json_number(e.total_us));
+            fmt::print(
+                "}},\n     \"model\": {{\"blocks_per_sm\": {}, \"occupancy\": {}, \"waves\": {}, "
+                "\"dram_bytes\": {}, "
+                "\"launch_us\": {}, \"dram_us\": {}, \"shared_us\": {}, \"barrier_us\": {}, \"issue_us\": "
+                "{}, "
+                "\"time_us\": {}}}",
+                e.blocks_per_sm, json_number(e.occupancy), e.waves, json_number(e.dram_bytes),
+                json_number(e.launch_us), json_number(e.dram_us), json_number(e.shared_us),
+                json_number(e.barrier_us), json_number(e.issue_us), json_number(e.total_us));
             if (const auto* measured = profiled.ncu_launch(l, table)) {
                 fmt::print(",\n     \"ncu\": {{");
                 first = true;
@@ -328,7 +365,8 @@ std::string what_moved(const Profiled& from, const Profiled& to) {
         const double a = total(from, row);
         const double b = total(to, row);
         const double score = std::abs(std::log((b + 1) / (a + 1)));
-        if (score > std::log(1.1)) moves.push_back({score, fmt::format("{} {} -> {}", row.words, number(a), number(b))});
+        if (score > std::log(1.1))
+            moves.push_back({score, fmt::format("{} {} -> {}", row.words, number(a), number(b))});
     }
     std::ranges::sort(moves, std::greater{}, &Move::score);
     std::string text;
@@ -345,8 +383,83 @@ void print_compare(const Profiled& a, const Profiled& b, const GpuSpec& gpu) {
         fmt::print("  {:<44} {:>14} {:>14}\n", row.words, number(total(a, row), row.decimals),
                    number(total(b, row), row.decimals));
     }
-    fmt::print("\n{}\n\nWhat moved most, lesson {} -> {}: {}\n", kObservedNote, a.lesson->number, b.lesson->number,
-               what_moved(a, b));
+    fmt::print("\n{}\n\nWhat moved most, lesson {} -> {}: {}\n", kObservedNote, a.lesson->number,
+               b.lesson->number, what_moved(a, b));
+}
+
+// ---- on a GPU: Nsight Compute ------------------------------------------------------------
+
+// ncu's CSV (a row per launch and metric) as launches of {kernel, metric -> value}.
+std::vector<std::pair<std::string, std::map<std::string, double>>> read_ncu_csv(const fs::path& file) {
+    std::vector<std::pair<std::string, std::map<std::string, double>>> launches;
+    std::ifstream in(file);
+    std::vector<std::string> columns;
+    for (std::string line; std::getline(in, line);) {
+        std::vector<std::string> fields = split_csv(line);
+        if (columns.empty()) {
+            if (std::ranges::find(fields, "Metric Name") != fields.end()) columns = std::move(fields);
+            continue;
+        }
+        std::map<std::string, std::string> field;
+        for (std::size_t c = 0; c < columns.size() && c < fields.size(); ++c) field[columns[c]] = fields[c];
+        const auto launch = static_cast<std::size_t>(std::stoul(field["ID"]));
+        if (launches.size() <= launch) launches.resize(launch + 1);
+        std::string value = field["Metric Value"];
+        std::erase(value, ',');
+        launches[launch].first = field["Kernel Name"];
+        if (!value.empty()) launches[launch].second[field["Metric Name"]] = std::stod(value);
+    }
+    return launches;
+}
+
+// Runs ncu on the lesson's driver and prints what it measured; one clear
+// line when ncu is missing or may not read the counters.
+int measure_on_gpu(App& app, const Lesson& lesson, const ProfileOptions& options) {
+    const std::optional<fs::path> driver = built_driver(app, lesson, options.solution);
+    if (!driver) return 1;
+    std::string metrics;
+    for (const Row& row : rows()) {
+        if (!row.ncu_metric.empty()) metrics += (metrics.empty() ? "" : ",") + row.ncu_metric;
+    }
+    const fs::path log = app.course.build_dir / "ncu-profile.csv";
+    fs::remove(log);
+    const ProcessResult run = run_process(
+        {"ncu", "--csv", "--print-units", "base", "--print-kernel-base", "function", "--metrics", metrics,
+         "--log-file", log.string(), driver->string(), "--floats", std::to_string(options.floats)},
+        app.check_options.time_limit * 4);
+    if (run.exit_code == 127) {
+        fmt::print(
+            "Nsight Compute (ncu) is not on the PATH; it comes with the CUDA toolkit. Without it, a "
+            "CPU-backend build (cmake --preset cpu) counts and models lesson {}.\n",
+            lesson.number);
+        return 1;
+    }
+    if (run.output.find("ERR_NVGPUCTRPERM") != std::string::npos) {
+        fmt::print(
+            "ncu may not read this GPU's performance counters (ERR_NVGPUCTRPERM): run it as root, or "
+            "let every user read them (NVIDIA's page on ERR_NVGPUCTRPERM says how). A CPU-backend build "
+            "(cmake --preset cpu) counts and models lesson {} without them.\n",
+            lesson.number);
+        return 1;
+    }
+    const auto launches = read_ncu_csv(log);
+    if (run.exit_code != 0 || launches.empty()) {
+        fmt::print("ncu did not measure lesson {}:\n{}", lesson.number, run.output);
+        return 1;
+    }
+    fmt::print("lesson {} ({}), {} kernel, {}: measured by Nsight Compute on this GPU\n", lesson.number,
+               lesson.title, options.solution ? "the solution's" : "your", floats_text(options.floats));
+    for (std::size_t l = 0; l < launches.size(); ++l) {
+        fmt::print("\nlaunch {} of {}: {}\n", l + 1, launches.size(), launches[l].first);
+        for (const Row& row : rows()) {
+            const auto found = launches[l].second.find(row.ncu_metric);
+            if (found == launches[l].second.end()) continue;
+            const std::string measured = row.words.substr(0, row.words.find(" (model"));
+            fmt::print("  {:<44} {:>14}  {}\n", measured, number(found->second * row.ncu_scale, row.decimals),
+                       row.ncu_metric);
+        }
+    }
+    return 0;
 }
 
 }  // namespace
@@ -378,31 +491,31 @@ int run_profile(App& app, const ProfileOptions& options) {
     if (!gpu) {
         std::string known;
         for (const GpuSpec& spec : gpu_specs()) known += " " + spec.key;
-        fmt::print(stderr, "warpdrill profile: no figures for a GPU called '{}'; known:{}\n", options.gpu, known);
+        fmt::print(stderr, "warpdrill profile: no figures for a GPU called '{}'; known:{}\n", options.gpu,
+                   known);
         return 2;
     }
-    if (app.course.backend != "cpu") {
-        fmt::print(stderr,
-                   "warpdrill profile counts on the CPU backend; this build uses the GPU. On a GPU, "
-                   "scripts/ncu-table.sh measures the solutions with Nsight Compute.\n");
-        return 2;
-    }
+    if (app.course.backend != "cpu")
+        return measure_on_gpu(app, lesson_or_throw(app, options.lesson), options);
     std::vector<Profiled> profiled;
     for (const int number : {options.lesson, options.compare}) {
         if (number == 0) continue;
         const Lesson& lesson = lesson_or_throw(app, number);
-        std::optional<LessonCounts> counts = count_lesson(app, lesson, options.solution, options.floats, *gpu);
+        std::optional<LessonCounts> counts =
+            count_lesson(app, lesson, options.solution, options.floats, *gpu);
         if (!counts) return 1;
         profiled.push_back(model(lesson, std::move(*counts), *gpu));
     }
     // The table holds the solutions at the profile's standard size.
     const bool comparable = options.solution && options.floats == ProfileOptions{}.floats;
     const std::optional<NcuTable> table =
-        comparable ? read_ncu_table(app.course.root / "results" / ("ncu-" + gpu->key + ".csv")) : std::nullopt;
+        comparable ? read_ncu_table(app.course.root / "results" / ("ncu-" + gpu->key + ".csv"))
+                   : std::nullopt;
     const NcuTable* ncu = table ? &*table : nullptr;
     // `warpdrill list` shows the learner's kernels' modelled bandwidth where no GPU measured one.
     if (!options.solution && gpu->key == "h100" && options.floats == ProfileOptions{}.floats) {
-        for (const Profiled& lesson : profiled) app.progress.of(lesson.lesson->name).modelled_gbps = input_gbps(lesson);
+        for (const Profiled& lesson : profiled)
+            app.progress.of(lesson.lesson->name).modelled_gbps = input_gbps(lesson);
         app.progress.save();
     }
     if (options.json) {

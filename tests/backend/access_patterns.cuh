@@ -119,14 +119,38 @@ inline std::vector<PatternLaunch> pattern_launches() {
     const auto as2 = [](const float* p) { return reinterpret_cast<const float2*>(p); };
     const auto as4 = [](const float* p) { return reinterpret_cast<const float4*>(p); };
     return {
-        {"coalesced_copy, 32 threads", [](const float* in, float* out) { launch(coalesced_copy, {1, 32}, in, out); }},
-        {"coalesced_copy, 256 threads", [](const float* in, float* out) { launch(coalesced_copy, {1, 256}, in, out); }},
-        {"coalesced_copy, 48 threads", [](const float* in, float* out) { launch(coalesced_copy, {1, 48}, in, out); }},
-        {"strided_read, stride 2", [](const float* in, float* out) { launch(strided_read, {1, 32}, in, out, 2); }},
-        {"strided_read, stride 8", [](const float* in, float* out) { launch(strided_read, {1, 32}, in, out, 8); }},
-        {"strided_read, stride 32", [](const float* in, float* out) { launch(strided_read, {1, 32}, in, out, 32); }},
-        {"offset_read, offset 1", [](const float* in, float* out) { launch(offset_read, {1, 32}, in, out, 1); }},
-        {"broadcast_read", [](const float* in, float* out) { launch(broadcast_read, {1, 32}, in, out); }},
+        {"coalesced_copy, 32 threads",
+         [](const float* in, float* out) {
+             launch(coalesced_copy, {1, 32}, in, out);
+         }},
+        {"coalesced_copy, 256 threads",
+         [](const float* in, float* out) {
+             launch(coalesced_copy, {1, 256}, in, out);
+         }},
+        {"coalesced_copy, 48 threads",
+         [](const float* in, float* out) {
+             launch(coalesced_copy, {1, 48}, in, out);
+         }},
+        {"strided_read, stride 2",
+         [](const float* in, float* out) {
+             launch(strided_read, {1, 32}, in, out, 2);
+         }},
+        {"strided_read, stride 8",
+         [](const float* in, float* out) {
+             launch(strided_read, {1, 32}, in, out, 8);
+         }},
+        {"strided_read, stride 32",
+         [](const float* in, float* out) {
+             launch(strided_read, {1, 32}, in, out, 32);
+         }},
+        {"offset_read, offset 1",
+         [](const float* in, float* out) {
+             launch(offset_read, {1, 32}, in, out, 1);
+         }},
+        {"broadcast_read",
+         [](const float* in, float* out) {
+             launch(broadcast_read, {1, 32}, in, out);
+         }},
         {"float2_copy",
          [as2](const float* in, float* out) {
              launch(float2_copy, {1, 32}, as2(in), reinterpret_cast<float2*>(out));
@@ -135,20 +159,61 @@ inline std::vector<PatternLaunch> pattern_launches() {
          [as4](const float* in, float* out) {
              launch(float4_copy, {1, 32}, as4(in), reinterpret_cast<float4*>(out));
          }},
-        {"shared_strided, stride 1", [](const float* in, float* out) { launch(shared_strided, {1, 32}, in, out, 1); }},
-        {"shared_strided, stride 2", [](const float* in, float* out) { launch(shared_strided, {1, 32}, in, out, 2); }},
-        {"shared_strided, stride 32", [](const float* in, float* out) { launch(shared_strided, {1, 32}, in, out, 32); }},
-        {"shared_strided, stride 33", [](const float* in, float* out) { launch(shared_strided, {1, 32}, in, out, 33); }},
-        {"shared_broadcast", [](const float* in, float* out) { launch(shared_broadcast, {1, 32}, in, out); }},
-        {"shared_float2, stride 1", [](const float* in, float* out) { launch(shared_float2, {1, 32}, in, out, 1); }},
-        {"shared_float2, stride 2", [](const float* in, float* out) { launch(shared_float2, {1, 32}, in, out, 2); }},
-        {"shared_float4, stride 1", [](const float* in, float* out) { launch(shared_float4, {1, 32}, in, out, 1); }},
-        {"shared_float4, stride 2", [](const float* in, float* out) { launch(shared_float4, {1, 32}, in, out, 2); }},
-        {"divergent_copy", [](const float* in, float* out) { launch(divergent_copy, {1, 32}, in, out); }},
-        {"lane_dependent_loop", [](const float* in, float* out) { launch(lane_dependent_loop, {1, 32}, in, out); }},
+        {"shared_strided, stride 1",
+         [](const float* in, float* out) {
+             launch(shared_strided, {1, 32}, in, out, 1);
+         }},
+        {"shared_strided, stride 2",
+         [](const float* in, float* out) {
+             launch(shared_strided, {1, 32}, in, out, 2);
+         }},
+        {"shared_strided, stride 32",
+         [](const float* in, float* out) {
+             launch(shared_strided, {1, 32}, in, out, 32);
+         }},
+        {"shared_strided, stride 33",
+         [](const float* in, float* out) {
+             launch(shared_strided, {1, 32}, in, out, 33);
+         }},
+        {"shared_broadcast",
+         [](const float* in, float* out) {
+             launch(shared_broadcast, {1, 32}, in, out);
+         }},
+        {"shared_float2, stride 1",
+         [](const float* in, float* out) {
+             launch(shared_float2, {1, 32}, in, out, 1);
+         }},
+        {"shared_float2, stride 2",
+         [](const float* in, float* out) {
+             launch(shared_float2, {1, 32}, in, out, 2);
+         }},
+        {"shared_float4, stride 1",
+         [](const float* in, float* out) {
+             launch(shared_float4, {1, 32}, in, out, 1);
+         }},
+        {"shared_float4, stride 2",
+         [](const float* in, float* out) {
+             launch(shared_float4, {1, 32}, in, out, 2);
+         }},
+        {"divergent_copy",
+         [](const float* in, float* out) {
+             launch(divergent_copy, {1, 32}, in, out);
+         }},
+        {"lane_dependent_loop",
+         [](const float* in, float* out) {
+             launch(lane_dependent_loop, {1, 32}, in, out);
+         }},
         {"exchange_through_barrier",
-         [](const float* in, float* out) { launch(exchange_through_barrier, {1, 64}, in, out); }},
-        {"half_warp_shuffle", [](const float* in, float* out) { launch(half_warp_shuffle, {1, 32}, in, out); }},
-        {"atomic_sum", [](const float* in, float* out) { launch(atomic_sum, {1, 32}, in, out); }},
+         [](const float* in, float* out) {
+             launch(exchange_through_barrier, {1, 64}, in, out);
+         }},
+        {"half_warp_shuffle",
+         [](const float* in, float* out) {
+             launch(half_warp_shuffle, {1, 32}, in, out);
+         }},
+        {"atomic_sum",
+         [](const float* in, float* out) {
+             launch(atomic_sum, {1, 32}, in, out);
+         }},
     };
 }

@@ -166,7 +166,8 @@ TEST_CASE("a profile names the kernel, its shape and its shared memory", "[backe
     CHECK(profiles[1].global_loads.requests == 3 * 2);  // two warps a block
 }
 
-TEST_CASE("only launches inside a ProfileScope are profiled, each into the innermost scope", "[backend][profile]") {
+TEST_CASE("only launches inside a ProfileScope are profiled, each into the innermost scope",
+          "[backend][profile]") {
     DeviceBuffer<float> in(kPatternFloats);
     DeviceBuffer<float> out(kPatternFloats);
     {
@@ -198,7 +199,8 @@ TEST_CASE("the multiprocessor count can imitate a GPU's", "[backend][profile]") 
     CHECK(prop.multiProcessorCount >= 1);
 }
 
-TEST_CASE("every access pattern's counts equal Nsight Compute's on the GPU it was measured on", "[backend][profile]") {
+TEST_CASE("every access pattern's counts equal Nsight Compute's on the GPU it was measured on",
+          "[backend][profile]") {
     const std::filesystem::path file = std::filesystem::path(WARPDRILL_RESULTS_DIR) / "ncu-patterns-h100.csv";
     const auto measured = measured_patterns(file);
     if (measured.empty()) {

@@ -45,7 +45,8 @@ Options parse(int argc, char** argv) {
     return options;
 }
 
-[[maybe_unused]] bool close_enough(double got, const std::vector<float>& input, std::size_t sequential_terms) {
+[[maybe_unused]] bool close_enough(double got, const std::vector<float>& input,
+                                   std::size_t sequential_terms) {
     const double want = warpdrill::reference_sum(input);
     const double tolerance =
         warpdrill::sum_tolerance(input.size(), warpdrill::reference_sum_abs(input), sequential_terms);
@@ -103,7 +104,8 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
     const std::vector<float> got = scaled.download();
     for (std::size_t i = 0; i < want.size(); ++i) {
         if (std::abs(got[i] - want[i]) > 1e-6f * std::abs(want[i])) {
-            std::fprintf(stderr, "y[%zu] is %.9g; the block-per-row baseline gives %.9g\n", i, got[i], want[i]);
+            std::fprintf(stderr, "y[%zu] is %.9g; the block-per-row baseline gives %.9g\n", i, got[i],
+                         want[i]);
             return false;
         }
     }
@@ -120,9 +122,9 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
     warpdrill::check_cuda(cudaMemset(tickets.data(), 0, sizeof(unsigned)));
     warpdrill::course::one_launch_sum(d_in.data(), n, partials.data(), tickets.data(), sum.data(), blocks);
     warpdrill::check_launch();
-    const std::size_t per_thread = static_cast<std::size_t>(
-        (n + std::int64_t{blocks} * warpdrill::course::kOneLaunchBlockSize - 1) /
-        (std::int64_t{blocks} * warpdrill::course::kOneLaunchBlockSize));
+    const std::size_t per_thread =
+        static_cast<std::size_t>((n + std::int64_t{blocks} * warpdrill::course::kOneLaunchBlockSize - 1) /
+                                 (std::int64_t{blocks} * warpdrill::course::kOneLaunchBlockSize));
     return close_enough(sum.download()[0], input, per_thread + 4);
 }
 #else
@@ -131,8 +133,8 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
 
 #if defined(WARPDRILL_BACKEND_CPU)
 void print_counts(const char* name, const warpdrill::cpu::GlobalAccessCounts& counts) {
-    std::printf("%s_requests %llu\n%s_sectors %llu\n", name, static_cast<unsigned long long>(counts.requests), name,
-                static_cast<unsigned long long>(counts.sectors));
+    std::printf("%s_requests %llu\n%s_sectors %llu\n", name, static_cast<unsigned long long>(counts.requests),
+                name, static_cast<unsigned long long>(counts.sectors));
 }
 void print_counts(const char* name, const warpdrill::cpu::SharedAccessCounts& counts) {
     std::printf("%s_instructions %llu\n%s_wavefronts %llu\n%s_bank_conflicts %llu\n", name,

@@ -126,7 +126,8 @@ class BlockAccesses {
     std::string name_of(const Element& element) const;  // "sdata[5]", "partials[3]"
 
     Element classify(std::uintptr_t address, std::size_t bytes, AccessKind kind, std::uint32_t code);
-    void profile(const Element& element, std::uintptr_t address, std::size_t bytes, AccessKind kind, std::uint32_t code);
+    void profile(const Element& element, std::uintptr_t address, std::size_t bytes, AccessKind kind,
+                 std::uint32_t code);
     // The earlier access `now` conflicts with, if any; updates the cell otherwise.
     std::optional<Access> check(Element& element, const Access& now);
     bool ordered(const Access& before, const Access& now) const;

@@ -183,7 +183,9 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::
             profile += block_profile->counts();
             const std::vector<std::size_t>& touched = block_profile->shared_arrays();
             if (shared_arrays.size() < touched.size()) shared_arrays.resize(touched.size());
-            for (std::size_t v = 0; v < touched.size(); ++v) shared_arrays[v] = std::max(shared_arrays[v], touched[v]);
+            for (std::size_t v = 0; v < touched.size(); ++v) {
+                shared_arrays[v] = std::max(shared_arrays[v], touched[v]);
+            }
         }
         if (--running == 0) finished.notify_one();
     };

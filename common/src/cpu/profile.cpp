@@ -44,7 +44,8 @@ std::uint64_t wavefronts_of_part(const WarpAccess& access, int first, int count)
     for (int lane = first; lane < first + count; ++lane) {
         if (!(access.mask >> lane & 1u)) continue;
         const std::uintptr_t start = access.address[lane];
-        for (std::uintptr_t word = start / kWordBytes; word <= (start + access.bytes - 1) / kWordBytes; ++word) {
+        for (std::uintptr_t word = start / kWordBytes; word <= (start + access.bytes - 1) / kWordBytes;
+             ++word) {
             words.push_back(word);
         }
     }
@@ -63,8 +64,8 @@ std::uint64_t sectors_of(const WarpAccess& access) {
     for (int lane = 0; lane < kWarpSize; ++lane) {
         if (!(access.mask >> lane & 1u)) continue;
         const std::uintptr_t start = access.address[lane];
-        for (std::uintptr_t sector = start / kSectorBytes; sector <= (start + access.bytes - 1) / kSectorBytes;
-             ++sector) {
+        for (std::uintptr_t sector = start / kSectorBytes;
+             sector <= (start + access.bytes - 1) / kSectorBytes; ++sector) {
             sectors.push_back(sector);
         }
     }
@@ -85,7 +86,8 @@ SharedCost shared_cost_of(const WarpAccess& access) {
 
 // ---- BlockProfile ---------------------------------------------------------------
 
-BlockProfile::BlockProfile(int threads) : warps_(static_cast<std::size_t>((threads + kWarpSize - 1) / kWarpSize)) {}
+BlockProfile::BlockProfile(int threads)
+    : warps_(static_cast<std::size_t>((threads + kWarpSize - 1) / kWarpSize)) {}
 
 void BlockProfile::access(int rank, std::uint32_t code, std::uintptr_t address, std::size_t bytes, bool write,
                           MemorySpace space) {
@@ -176,11 +178,13 @@ ActiveLanes& ActiveLanes::operator+=(const ActiveLanes& other) {
 
 LaunchProfile& LaunchProfile::operator+=(const LaunchProfile& other) {
     stats += other.stats;
-    for (auto [mine, theirs] : {std::pair{&global_loads, &other.global_loads}, {&global_stores, &other.global_stores}}) {
+    for (auto [mine, theirs] :
+         {std::pair{&global_loads, &other.global_loads}, {&global_stores, &other.global_stores}}) {
         mine->requests += theirs->requests;
         mine->sectors += theirs->sectors;
     }
-    for (auto [mine, theirs] : {std::pair{&shared_loads, &other.shared_loads}, {&shared_stores, &other.shared_stores}}) {
+    for (auto [mine, theirs] :
+         {std::pair{&shared_loads, &other.shared_loads}, {&shared_stores, &other.shared_stores}}) {
         mine->instructions += theirs->instructions;
         mine->wavefronts += theirs->wavefronts;
         mine->bank_conflicts += theirs->bank_conflicts;

@@ -58,8 +58,8 @@ class BlockProfile {
     // The executions of one instruction by one warp since the warp last converged.
     struct Site {
         std::array<std::uint32_t, 32> executions{};  // per lane
-        std::vector<WarpAccess> instructions;         // the k-th is the lanes' k-th execution
-        std::size_t used = 0;                         // instructions[0, used) hold this round's
+        std::vector<WarpAccess> instructions;        // the k-th is the lanes' k-th execution
+        std::size_t used = 0;                        // instructions[0, used) hold this round's
     };
     struct Warp {
         std::unordered_map<std::uint32_t, Site> sites;

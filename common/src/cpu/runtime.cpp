@@ -116,7 +116,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     *prop = {};
     std::strncpy(prop->name, "warpdrill CPU backend", sizeof prop->name - 1);
     const int imitated = warpdrill::cpu::detail::multiprocessor_count();
-    prop->multiProcessorCount = imitated > 0 ? imitated : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    prop->multiProcessorCount =
+        imitated > 0 ? imitated : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     prop->warpSize = 32;
     prop->maxThreadsPerBlock = 1024;
     prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024;

@@ -334,9 +334,11 @@ unsigned BlockRunner::existing_lanes(int warp) const {
 }
 
 unsigned BlockRunner::live_lanes(int warp) const {
-    unsigned live = existing_lanes(warp);
+    const unsigned existing = existing_lanes(warp);
+    unsigned live = 0;
     for (int lane = 0; lane < kWarpSize; ++lane) {
-        if (live >> lane & 1u && threads_[warp * kWarpSize + lane].state == ThreadState::exited) live &= ~(1u << lane);
+        if (!(existing >> lane & 1u)) break;
+        if (threads_[warp * kWarpSize + lane].state != ThreadState::exited) live |= 1u << lane;
     }
     return live;
 }
