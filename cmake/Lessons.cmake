@@ -7,8 +7,8 @@
 # solutions/NN-name (skipped when solutions/ is not handed out).
 
 # Also profile-${target}, `warpdrill profile`'s driver: the same launch code
-# at a fixed size (common/src/course/profile_lesson.cu). Drivers of the
-# learner's files are built when asked for; the solutions' with everything.
+# at a fixed size (common/src/course/profile_lesson.cu), built when asked for
+# (a lesson the driver has no workload for does not build).
 function(_warpdrill_lesson_target target lesson_dir kernel_dir number)
   # The given launch code, compiled once for the checks and the driver. The
   # kernel directory comes first, so "reduce.cuh" is the learner's or the solution's.
@@ -26,9 +26,7 @@ function(_warpdrill_lesson_target target lesson_dir kernel_dir number)
   string(REGEX REPLACE "^0" "" lesson ${number})
   target_compile_definitions(profile-${target} PRIVATE WARPDRILL_LESSON=${lesson})
   target_link_libraries(profile-${target} PRIVATE warpdrill::host)
-  if(target MATCHES "^lesson-")
-    set_target_properties(profile-${target} PROPERTIES EXCLUDE_FROM_ALL TRUE)
-  endif()
+  set_target_properties(profile-${target} PROPERTIES EXCLUDE_FROM_ALL TRUE)
 endfunction()
 
 function(warpdrill_add_all_lessons)

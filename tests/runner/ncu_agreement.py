@@ -6,7 +6,8 @@ The counts that depend only on addresses and active lanes must be equal:
 global requests and sectors, shared load and store instructions, shared store
 wavefronts and bank conflicts. Shared-load wavefronts and bank conflicts may
 exceed ours by ncu's own excess on loads (DESIGN.md: a few percent on Hopper).
-Exits 77 (skipped) when the table does not exist yet.
+Builds the solutions' profile drivers it needs. Exits 77 (skipped) when the
+table does not exist yet.
     ncu_agreement.py BUILD_DIR SOURCE_DIR [GPU]
 """
 import csv
@@ -43,10 +44,12 @@ def read_table(path):
     return table
 
 
-def cpu_counts(driver):
-    """The profile driver's launches: [(kernel, {name: value})]"""
+def cpu_counts(build, lesson):
+    """Lesson N's solution as its profile driver counts it: [(kernel, {name: value})]"""
+    target = f"profile-solution-{lesson:02d}"
+    subprocess.run(["cmake", "--build", str(build), "--target", target], capture_output=True, check=True)
     launches = []
-    output = subprocess.run([str(driver)], capture_output=True, text=True, check=True).stdout
+    output = subprocess.run([str(build / target)], capture_output=True, text=True, check=True).stdout
     for line in output.splitlines():
         name, *values = line.split()
         if name == "launch":
@@ -66,8 +69,7 @@ def main():
     table = read_table(path)
     failures = []
     for lesson in sorted({lesson for lesson, _ in table}):
-        driver = build / f"profile-solution-{lesson:02d}"
-        for launch, (kernel, counts) in enumerate(cpu_counts(driver), start=1):
+        for launch, (kernel, counts) in enumerate(cpu_counts(build, lesson), start=1):
             measured_kernel, measured = table.get((lesson, launch), ("(none)", {}))
             where = f"lesson {lesson}, launch {launch} ({kernel})"
             if not measured_kernel.startswith(kernel.split("<")[0]):
