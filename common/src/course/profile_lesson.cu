@@ -5,7 +5,7 @@
 //   - on the CPU backend it profiles every launch (warpdrill/cpu/backend.h)
 //     and prints the counts, one `name value` line each, for the runner;
 //   - on a GPU it only runs the launches, for Nsight Compute to measure
-//     (scripts/ncu-table.sh), and prints which launches it made.
+//     (scripts/ncu-table.sh, or `warpdrill profile` in a GPU build).
 // A wrong result ends it with exit code 1 and no counts.
 //   profile-NN [--floats N] [--multiprocessors M]
 #include <cmath>
@@ -33,7 +33,8 @@ using warpdrill::DeviceBuffer;
 
 struct Options {
     std::int64_t floats = std::int64_t{1} << 20;
-    int multiprocessors = 132;  // an H100's: lessons 8 and 10 size their grid from it
+    // On the CPU backend, the GPU's to imitate (an H100's): lessons 8 and 10 size their grid from it.
+    int multiprocessors = 132;
 };
 
 Options parse(int argc, char** argv) {
@@ -45,6 +46,7 @@ Options parse(int argc, char** argv) {
     return options;
 }
 
+// Lesson 9 compares its output with its baseline's instead.
 [[maybe_unused]] bool close_enough(double got, const std::vector<float>& input,
                                    std::size_t sequential_terms) {
     const double want = warpdrill::reference_sum(input);
