@@ -472,16 +472,23 @@ std::optional<NcuTable> read_ncu_table(const fs::path& file) {
         const std::string prefix = std::string("# ") + name + ": ";
         return line.starts_with(prefix) ? std::optional(line.substr(prefix.size())) : std::nullopt;
     };
+    std::vector<std::string> columns;  // lesson,launch,kernel, then one per metric
     for (std::string line; std::getline(in, line);) {
         if (const auto device = header(line, "device")) table.device = *device;
         if (const auto date = header(line, "date")) table.date = *date;
         if (const auto command = header(line, "command")) table.command = *command;
-        if (line.empty() || line.starts_with("#") || line.starts_with("lesson,")) continue;
-        const std::vector<std::string> fields = split_csv(line);  // lesson,launch,kernel,metric,value
-        if (fields.size() != 5 || fields[4].empty()) continue;
+        if (line.empty() || line.starts_with("#")) continue;
+        std::vector<std::string> fields = split_csv(line);
+        if (columns.empty()) {
+            columns = std::move(fields);
+            continue;
+        }
+        if (fields.size() < 3) continue;
         const std::pair key{std::stoi(fields[0]), std::stoi(fields[1])};
         table.kernels[key] = fields[2];
-        table.metrics[key][fields[3]] = std::stod(fields[4]);
+        for (std::size_t c = 3; c < fields.size() && c < columns.size(); ++c) {
+            if (!fields[c].empty()) table.metrics[key][columns[c]] = std::stod(fields[c]);
+        }
     }
     return table;
 }

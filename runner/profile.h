@@ -25,7 +25,8 @@ struct ProfileOptions {
 int run_profile(App& app, const ProfileOptions& options);
 
 // A table written by scripts/ncu-table.sh: ncu's metrics of every lesson's
-// solution, by lesson and launch (from 1).
+// solution, by lesson and launch (from 1). The file: `# device:`, `# date:`
+// and `# command:` lines, then a CSV table `lesson,launch,kernel,<metric>...`.
 struct NcuTable {
     std::string device;   // the header's "# device:" line
     std::string date;     // "# date:"

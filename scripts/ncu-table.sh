@@ -7,8 +7,8 @@
 #                                   profile_lesson.cu, 2^20 floats), per launch
 #   results/ncu-patterns-<gpu>.csv  the access-pattern kernels of
 #                                   tests/backend/access_patterns.cuh
-# Rows are `lesson,launch,kernel,metric,value` (pattern name in place of the
-# lesson for the second). The test suite compares the CPU backend's counts
+# One row per launch: `lesson,launch,kernel`, then a column per ncu metric
+# (the pattern's name in place of the lesson in the second table). The test suite compares the CPU backend's counts
 # with the first (tests/runner/ncu_agreement.py); `warpdrill profile N
 # --solution` quotes it. Needs nvcc, ncu and python3; no CMake or Catch2.
 #   scripts/ncu-table.sh [gpu]    (gpu: the model's key, default h100)
@@ -60,22 +60,29 @@ build() {  # build OUTPUT SOURCES... (extra flags before the sources)
     "$@" common/src/host/check.cpp common/src/host/data.cpp -o "$output"
 }
 
-# ncu's CSV (one row per launch and metric) as `key,launch,kernel,metric,value`.
+# ncu's CSV (a row per launch and metric) as one row per launch:
+# `key,launch,kernel,<a column per metric>`, the header first when $3 is "header".
 # $2 names the launches: a file of one name per line, or a fixed key for all.
 convert() {
-  python3 - "$1" "$2" <<'PYTHON'
+  python3 - "$1" "$2" "${3:-}" "$metric_list" <<'PYTHON'
 import csv, os, sys
-rows = [row for row in csv.reader(open(sys.argv[1])) if row]
-header = next(i for i, row in enumerate(rows) if "Metric Name" in row)
-columns = rows[header]
-names = open(sys.argv[2]).read().splitlines() if os.path.isfile(sys.argv[2]) else None
-for row in rows[header + 1:]:
+source, naming, header, metrics = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split(",")
+rows = [row for row in csv.reader(open(source)) if row]
+start = next(i for i, row in enumerate(rows) if "Metric Name" in row)
+columns = rows[start]
+names = open(naming).read().splitlines() if os.path.isfile(naming) else None
+launches = {}
+for row in rows[start + 1:]:
     field = dict(zip(columns, row))
-    launch = int(field["ID"]) + 1
-    key = names[launch - 1] if names else sys.argv[2]
-    kernel = field["Kernel Name"].split("(")[0].split(" ")[-1]
-    value = field["Metric Value"].replace(",", "")
-    print(f'"{key}",{launch},"{kernel}",{field["Metric Name"]},{value}')
+    launch = launches.setdefault(int(field["ID"]) + 1, {"kernel": field["Kernel Name"]})
+    launch[field["Metric Name"]] = field["Metric Value"].replace(",", "")
+out = csv.writer(sys.stdout, lineterminator="\n")
+if header:
+    out.writerow([header, "launch", "kernel"] + metrics)
+for number, launch in sorted(launches.items()):
+    key = names[number - 1] if names else naming
+    kernel = launch["kernel"].split("(")[0].split(" ")[-1]
+    out.writerow([key, number, kernel] + [launch.get(metric, "") for metric in metrics])
 PYTHON
 }
 
@@ -94,10 +101,8 @@ header() {  # header WHAT
 }
 
 table=results/ncu-$gpu.csv
-{
-  header "each solution's profile driver at 2^20 floats"
-  echo "lesson,launch,kernel,metric,value"
-} > "$work/table.csv"
+header "each solution's profile driver at 2^20 floats" > "$work/table.csv"
+first=header
 for solution in solutions/[0-9][0-9]-*; do
   name=$(basename "$solution")
   number=$((10#${name:0:2}))
@@ -110,7 +115,8 @@ for solution in solutions/[0-9][0-9]-*; do
     continue
   fi
   profile "$work/profile-$name" "$work/ncu-$name.csv"
-  convert "$work/ncu-$name.csv" "$number" >> "$work/table.csv"
+  convert "$work/ncu-$name.csv" "$number" ${first:+lesson} >> "$work/table.csv"
+  first=
 done
 mv "$work/table.csv" "$table"
 
@@ -121,8 +127,7 @@ build "$work/patterns" tests/gpu/access_patterns.cu
 profile "$work/patterns" "$work/ncu-patterns.csv"
 {
   header "tests/gpu/access_patterns.cu"
-  echo "pattern,launch,kernel,metric,value"
-  convert "$work/ncu-patterns.csv" "$work/pattern-names.txt"
+  convert "$work/ncu-patterns.csv" "$work/pattern-names.txt" pattern
 } > "$patterns"
 
 echo "wrote $table ($(grep -vc '^#' "$table") lines) and $patterns ($(grep -vc '^#' "$patterns") lines)"

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -94,22 +93,39 @@ std::vector<LaunchProfile> profile_patterns() {
     return scope.launches();
 }
 
-// ncu's counts of the same launches on a GPU (scripts/ncu-table.sh), by
-// pattern name and metric; empty when the table has not been measured yet.
+// "a,\"b, c\",d" -> a | b, c | d
+std::vector<std::string> csv_fields(const std::string& line) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (char c : line) {
+        if (c == '"') {
+            quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            fields.emplace_back();
+        } else {
+            fields.back() += c;
+        }
+    }
+    return fields;
+}
+
+// ncu's counts of the same launches on a GPU (scripts/ncu-table.sh: a row
+// `pattern,launch,kernel,<metric>...` per launch), by pattern name and
+// metric; empty when the table has not been measured yet.
 std::map<std::string, std::map<std::string, double>> measured_patterns(const std::filesystem::path& file) {
     std::map<std::string, std::map<std::string, double>> measured;
     std::ifstream in(file);
+    std::vector<std::string> columns;
     for (std::string line; std::getline(in, line);) {
-        if (line.empty() || line.starts_with("#") || line.starts_with("pattern,")) continue;
-        // "name",launch,"kernel",metric,value: the name may hold commas, the rest do not.
-        const std::size_t name_end = line.find("\",", 1);
-        std::istringstream rest(line.substr(name_end + 2));
-        std::string launch, kernel, metric, value;
-        std::getline(rest, launch, ',');
-        std::getline(rest, kernel, ',');
-        std::getline(rest, metric, ',');
-        std::getline(rest, value);
-        measured[line.substr(1, name_end - 1)][metric] = std::stod(value);
+        if (line.empty() || line.starts_with("#")) continue;
+        const std::vector<std::string> fields = csv_fields(line);
+        if (columns.empty()) {
+            columns = fields;
+            continue;
+        }
+        for (std::size_t c = 3; c < fields.size() && c < columns.size(); ++c) {
+            if (!fields[c].empty()) measured[fields[0]][columns[c]] = std::stod(fields[c]);
+        }
     }
     return measured;
 }

@@ -36,11 +36,9 @@ MAX_LOAD_EXCESS = 0.10
 def read_table(path):
     """{(lesson, launch): (kernel, {metric: value})}"""
     table = {}
-    rows = csv.reader(line for line in open(path) if not line.startswith("#"))
-    next(rows)  # lesson,launch,kernel,metric,value
-    for lesson, launch, kernel, metric, value in rows:
-        entry = table.setdefault((int(lesson), int(launch)), (kernel, {}))
-        entry[1][metric] = float(value)
+    for row in csv.DictReader(line for line in open(path) if not line.startswith("#")):
+        metrics = {name: float(value) for name, value in row.items() if name not in ("lesson", "launch", "kernel") and value}
+        table[(int(row["lesson"]), int(row["launch"]))] = (row["kernel"], metrics)
     return table
 
 
