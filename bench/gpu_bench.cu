@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -82,8 +83,45 @@ SumFn one_launch() {
     };
 }
 
+// Lesson 11: one cooperative launch, as many blocks as are resident at once
+// (fewer for small inputs: one pack of four per thread).
+void sum_cooperative(const float* in, float* out, std::int64_t n, float* scratch) {
+    static const int resident = warpdrill::resident_blocks(reduce_cooperative, kBlock);
+    const auto blocks =
+        static_cast<unsigned>(std::clamp<std::int64_t>((n / 4 + kBlock - 1) / kBlock, 1, resident));
+    std::int64_t count = n;
+    void* args[] = {&in, &scratch, &out, &count};
+    check_cuda(cudaLaunchCooperativeKernel(reduce_cooperative, dim3(blocks), dim3(kBlock), args));
+}
+
+// Lesson 12: the same, cooperative and in clusters of kClusterBlocks.
+void sum_in_clusters(const float* in, float* out, std::int64_t n, float* scratch) {
+    cudaLaunchAttribute attributes[2] = {};
+    attributes[0].id = cudaLaunchAttributeClusterDimension;
+    attributes[0].val.clusterDim = {kClusterBlocks, 1, 1};
+    attributes[1].id = cudaLaunchAttributeCooperative;
+    attributes[1].val.cooperative = 1;
+    static const int resident_clusters = [&] {
+        const cudaLaunchConfig_t one_cluster{dim3(kClusterBlocks), dim3(kBlock), 0, nullptr, attributes, 1};
+        int clusters = 0;
+        check_cuda(cudaOccupancyMaxActiveClusters(&clusters, reduce_cluster, &one_cluster));
+        return clusters;
+    }();
+    const std::int64_t needed = (n / 4 + kBlock * kClusterBlocks - 1) / (kBlock * kClusterBlocks);
+    const auto blocks =
+        kClusterBlocks * static_cast<unsigned>(std::clamp<std::int64_t>(needed, 1, resident_clusters));
+    const cudaLaunchConfig_t config{dim3(blocks), dim3(kBlock), 0, nullptr, attributes, 2};
+    check_cuda(cudaLaunchKernelEx(&config, reduce_cluster, in, scratch, out, n));
+}
+
+bool has_clusters() {
+    int supported = 0;
+    check_cuda(cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, 0));
+    return supported != 0;
+}
+
 std::vector<SumKernel> sum_kernels() {
-    return {
+    std::vector<SumKernel> kernels = {
         {"1", "interleaved, divergent", repeat_until_one(reduce_interleaved_divergent, 1, true)},
         {"2", "interleaved, strided index", repeat_until_one(reduce_interleaved_strided, 1, true)},
         {"3", "sequential addressing", repeat_until_one(reduce_sequential, 1, true)},
@@ -105,7 +143,10 @@ std::vector<SumKernel> sum_kernels() {
              warpdrill::launch(reduce_grid_stride, {1, kBlock}, scratch, out, blocks);
          }},
         {"10", "one launch, the last block finishes", one_launch(), true},
+        {"11", "cooperative launch, grid.sync()", sum_cooperative},
     };
+    if (has_clusters()) kernels.push_back({"12", "clusters, distributed shared memory", sum_in_clusters});
+    return kernels;
 }
 
 // cub::DeviceReduce::Sum with its temporary storage. The count's type picks

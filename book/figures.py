@@ -1,34 +1,65 @@
-"""Draws the book's figures as SVG: the reduction trees of lessons 1-3, the
-shared-memory banks a warp touches in lessons 2 and 3, and the data movement
-of every shuffle, for a full warp and for sub-warp widths. The shuffles are
-drawn from the rule the hardware follows (PTX ISA, shfl.sync), the same rule
-the CPU backend implements and tests/data/shuffle_truth.txt confirms.
+"""Draws the book's figures as SVG, each from the rule the lesson's code follows:
+the reduction trees of lessons 1-3 and the warps and lanes they keep busy, the
+shared-memory banks a warp touches, lesson 4's loads, lesson 5's race, the warp
+reduction of lesson 7, lesson 8's grid-stride loop, lesson 9's row in registers,
+lesson 10's last block, and the data movement of every shuffle, for a full warp
+and for sub-warp widths. The shuffles are drawn from the rule the hardware
+follows (PTX ISA, shfl.sync), the same rule the CPU backend implements and
+tests/data/shuffle_truth.txt confirms.
+
 conf.py calls write_all() before every build, so the figures never go stale.
+Each figure is written once per language: name.svg and name.zh_CN.svg, which
+Sphinx picks for a Chinese build (figure_language_filename).
 """
+import os
+import tempfile
 from pathlib import Path
 
 CELL = 22
+LANGUAGES = ("en", "zh_CN")
+
+# Colours: working, idle, and two alternating groups of lanes.
+WORK, IDLE, GROUP_A, GROUP_B, READ = "#f7d9c4", "#f4f4f4", "#eef3fb", "#fbf3e6", "#3a6fb0"
+
+
+def tr(lang, english, chinese):
+    return chinese if lang.startswith("zh") else english
+
+
+def escape(words):
+    return str(words).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def svg(width, height, body, title):
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+    title = escape(title)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
             f'font-family="sans-serif" font-size="11"><title>{title}</title>'
             f'<rect width="100%" height="100%" fill="white"/>{body}</svg>\n')
 
 
-def box(x, y, text, fill="#eef3fb", w=CELL - 2, h=CELL - 4):
-    return (f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}" stroke="#456"/>'
-            f'<text x="{x + w / 2}" y="{y + h / 2 + 4}" text-anchor="middle">{text}</text>')
+def text(x, y, words, size=11, colour="black", anchor="start"):
+    words = escape(words)
+    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{colour}" text-anchor="{anchor}">{words}</text>'
+
+
+def box(x, y, label, fill=GROUP_A, w=CELL - 2, h=CELL - 4, size=11):
+    return (f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" fill="{fill}" stroke="#456"/>'
+            + text(x + w / 2, y + h / 2 + 4, label, size=size, anchor="middle"))
 
 
 def arrow(x1, y1, x2, y2, colour="#c33"):
-    return (f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" stroke-width="1.2" '
-            f'marker-end="url(#head)"/>')
+    head = "head" if colour == "#c33" else "headblue"
+    return (f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" stroke-width="1.2" '
+            f'marker-end="url(#{head})"/>')
 
 
 HEAD = ('<defs><marker id="head" markerWidth="6" markerHeight="6" refX="5" refY="3" orient="auto">'
-        '<path d="M0,0 L6,3 L0,6 z" fill="#c33"/></marker></defs>')
+        '<path d="M0,0 L6,3 L0,6 z" fill="#c33"/></marker>'
+        '<marker id="headblue" markerWidth="6" markerHeight="6" refX="5" refY="3" orient="auto">'
+        f'<path d="M0,0 L6,3 L0,6 z" fill="{READ}"/></marker></defs>')
 
+
+# ---- shuffles ---------------------------------------------------------------------
 
 def source_lane(op, lane, param, width):
     """The lane a shuffle reads (PTX shfl.sync with c = ((32 - width) << 8) | clamp)."""
@@ -48,25 +79,74 @@ def source_lane(op, lane, param, width):
     return j if ok else lane
 
 
-def shuffle_figure(op, param, width, lanes=32, caption=""):
+def shuffle_figure(lang, op, param, width, caption, lanes=32):
     top, gap = 36, 70
-    body = [HEAD, f'<text x="4" y="14" font-size="12">{caption}</text>']
+    body = [HEAD, text(4, 14, caption, 12)]
     for lane in range(lanes):
         x = 10 + lane * CELL
-        group_fill = "#eef3fb" if (lane // width) % 2 == 0 else "#fbf3e6"
-        body.append(box(x, top, lane, group_fill))
-        body.append(box(x, top + gap, f"v{source_lane(op, lane, param, width)}", group_fill))
+        group_fill = GROUP_A if (lane // width) % 2 == 0 else GROUP_B
         src = source_lane(op, lane, param, width)
+        body.append(box(x, top, lane, group_fill))
+        body.append(box(x, top + gap, f"v{src}", group_fill))
         if src != lane:
             body.append(arrow(10 + src * CELL + CELL / 2 - 1, top + CELL - 4, x + CELL / 2 - 1, top + gap - 2))
-    body.append(f'<text x="4" y="{top + gap + CELL + 14}">top: lane and the value it holds (v = value of lane); '
-                f'bottom: what each lane receives; colours: groups of width {width}</text>')
+    body.append(text(4, top + gap + CELL + 14, tr(
+        lang, f"top: each lane, holding v = its value; bottom: what each lane receives; colours: groups of width {width}",
+        f"上：各 lane 及其值 v；下：各 lane 收到的值；颜色：宽度为 {width} 的分组")))
     return svg(20 + lanes * CELL, top + gap + CELL + 24, "".join(body), caption)
 
 
-def tree_figure(kind, n=16):
-    rows = []
-    values = [f"x{i}" for i in range(n)]
+def rotate_figure(lang, shift, width):
+    """The wrap-around shift: __shfl_sync with source lane (lane + shift) % width."""
+    top, gap, lanes = 36, 70, 32
+    caption = (f"__shfl_sync(mask, v, (lane + {shift}) % {width}, {width}): " +
+               tr(lang, f"values rotate around each group of {width}", f"值在每组 {width} 个 lane 内循环移动"))
+    body = [HEAD, text(4, 14, caption, 12)]
+    for lane in range(lanes):
+        x = 10 + lane * CELL
+        fill = GROUP_A if (lane // width) % 2 == 0 else GROUP_B
+        src = source_lane("idx", lane, (lane + shift) % width, width)
+        body.append(box(x, top, lane, fill))
+        body.append(box(x, top + gap, f"v{src}", fill))
+        body.append(arrow(10 + src * CELL + CELL / 2 - 1, top + CELL - 4, x + CELL / 2 - 1, top + gap - 2))
+    return svg(20 + lanes * CELL, top + gap + CELL + 10, "".join(body), caption)
+
+
+def warp_reduce_figure(lang):
+    """Lesson 7: five __shfl_down_sync steps; the lanes whose sums still matter, and where they read."""
+    top, row_gap, lanes = 40, 48, 32
+    offsets = [16, 8, 4, 2, 1]
+    title = tr(lang, "value += __shfl_down_sync(mask, value, offset) for offset 16, 8, 4, 2, 1: "
+                     "after five steps lane 0 holds the warp's sum",
+               "offset 依次为 16、8、4、2、1 的 value += __shfl_down_sync(mask, value, offset)：五步之后 lane 0 持有整个 warp 的和")
+    body = [HEAD, text(4, 14, title, 12)]
+    live = lanes  # lanes whose value still feeds lane 0's sum
+    for row, offset in enumerate(offsets + [0]):
+        y = top + row * row_gap
+        for lane in range(lanes):
+            fill = WORK if lane < live else IDLE
+            body.append(box(10 + lane * CELL, y, lane, fill))
+        if offset:
+            for lane in range(offset):
+                src = source_lane("down", lane, offset, 32)
+                body.append(arrow(10 + src * CELL + CELL / 2, y + CELL - 4, 10 + lane * CELL + CELL / 2, y + row_gap - 2))
+            body.append(text(20 + lanes * CELL, y + 12, f"offset {offset}"))
+            live = offset
+    bottom = top + len(offsets) * row_gap + CELL + 10
+    body.append(text(4, bottom, tr(lang, "Orange: lanes whose value still counts towards lane 0; arrows: what lanes "
+                                         "0 .. offset-1 add.",
+                                   "橙色：其值仍会汇入 lane 0 的 lane；箭头：lane 0 到 offset-1 加上的值。")))
+    body.append(text(4, bottom + 16, tr(lang, "The other lanes add too, in the same instruction, but nobody reads their sums.",
+                                        "其余 lane 也在同一条指令中做加法，但没有人再读它们的结果。")))
+    return svg(90 + lanes * CELL, bottom + 28, "".join(body), title)
+
+
+# ---- the trees of lessons 1-3 ----------------------------------------------------------
+
+def tree_steps(kind, n):
+    """The tree's steps for a block of n threads: (stride, [(tid, dst, src), ...]), as each lesson's
+    kernel chooses the threads that add: lesson 1 `tid % (2 * stride) == 0` adds partial[tid + stride]
+    into partial[tid]; lesson 2 thread tid adds at index 2 * stride * tid; lesson 3 `tid < stride`."""
     steps = []
     stride = 1 if kind != "sequential" else n // 2
     while (stride < n) if kind != "sequential" else (stride > 0):
@@ -80,80 +160,327 @@ def tree_figure(kind, n=16):
                 active.append((tid, tid, tid + stride))
         steps.append((stride, active))
         stride = stride * 2 if kind != "sequential" else stride // 2
+    return steps
+
+
+def tree_title(lang, kind):
+    return {
+        "divergent": tr(lang, "Lesson 1: stride 1, 2, 4, 8; thread tid works if tid % (2*stride) == 0",
+                        "第 1 课：stride 为 1、2、4、8；tid % (2*stride) == 0 的线程工作"),
+        "strided": tr(lang, "Lesson 2: thread tid works on index 2*stride*tid: the first threads work",
+                      "第 2 课：线程 tid 处理下标 2*stride*tid：工作的是前面的线程"),
+        "sequential": tr(lang, "Lesson 3: stride 8, 4, 2, 1; thread tid < stride adds partial[tid + stride]",
+                         "第 3 课：stride 为 8、4、2、1；tid < stride 的线程加上 partial[tid + stride]"),
+    }[kind]
+
+
+def tree_figure(lang, kind, n=16):
+    steps = tree_steps(kind, n)
+    width = CELL * 1.6
     height = 40 + (len(steps) + 1) * 56
-    body = [HEAD]
-    titles = {"divergent": "Lesson 1: stride 1, 2, 4, 8; thread tid works if tid % (2*stride) == 0",
-              "strided": "Lesson 2: thread tid works on index 2*stride*tid: the first threads work",
-              "sequential": "Lesson 3: stride 8, 4, 2, 1; thread tid < stride adds partial[tid + stride]"}
-    body.append(f'<text x="4" y="14" font-size="12">{titles[kind]}</text>')
+    body = [HEAD, text(4, 14, tree_title(lang, kind), 12)]
     y = 26
     for i in range(n):
-        body.append(box(10 + i * CELL * 1.6, y, i, "#eef3fb", w=CELL * 1.6 - 4))
+        body.append(box(10 + i * width, y, i, GROUP_A, w=width - 4))
     for stride, active in steps:
         y += 56
         working = {dst for _, dst, _ in active}
         for i in range(n):
-            body.append(box(10 + i * CELL * 1.6, y, i, "#f7d9c4" if i in working else "#f4f4f4", w=CELL * 1.6 - 4))
+            body.append(box(10 + i * width, y, i, WORK if i in working else IDLE, w=width - 4))
         for tid, dst, src in active:
-            body.append(arrow(10 + src * CELL * 1.6 + CELL * 0.8, y - 56 + CELL - 4, 10 + dst * CELL * 1.6 + CELL * 0.8, y - 2))
-            body.append(f'<text x="{10 + dst * CELL * 1.6 + 2}" y="{y + CELL + 6}" font-size="9" fill="#833">t{tid}</text>')
-        body.append(f'<text x="{14 + n * CELL * 1.6}" y="{y + 12}">stride {stride}</text>')
-    return svg(90 + n * CELL * 1.6, height + 10, "".join(body), titles[kind])
+            body.append(arrow(10 + src * width + CELL * 0.8, y - 56 + CELL - 4, 10 + dst * width + CELL * 0.8, y - 2))
+            body.append(text(10 + dst * width + 2, y + CELL + 6, f"t{tid}", 9, "#833"))
+        body.append(text(14 + n * width, y + 12, f"stride {stride}"))
+    return svg(90 + n * width, height + 10, "".join(body), tree_title(lang, kind))
 
 
-def bank_figure():
-    """Which of the 32 banks the first 8 threads of a warp touch, lesson 2 (index 2*stride*tid) vs 3 (tid)."""
-    body = [f'<text x="4" y="14" font-size="12">Shared-memory banks read by threads 0-7 of a warp at stride 2 '
-            f'(bank = index % 32)</text>']
-    for row, (label, index) in enumerate([("lesson 2: index = 2*stride*tid = 4*tid", lambda t: 4 * t),
-                                          ("lesson 3: index = tid", lambda t: t)]):
+def warp_activity_figure(lang, kind, block=256, warp=32):
+    """The lanes of each warp that take part in each step of a 256-thread block's tree. A warp with no
+    active lane skips the step; one with any active lane issues the step's instructions for all 32."""
+    steps = tree_steps(kind, block)
+    warps = block // warp
+    cell_w, cell_h, left, top = 46, 20, 84, 46
+    title = {
+        "divergent": tr(lang, "Lesson 1, a block of 256 threads: active lanes of each warp, step by step",
+                        "第 1 课，256 线程的线程块：每一步中各 warp 的活跃 lane 数"),
+        "strided": tr(lang, "Lesson 2, a block of 256 threads: active lanes of each warp, step by step",
+                      "第 2 课，256 线程的线程块：每一步中各 warp 的活跃 lane 数"),
+        "sequential": tr(lang, "Lesson 3, a block of 256 threads: active lanes of each warp, step by step",
+                         "第 3 课，256 线程的线程块：每一步中各 warp 的活跃 lane 数"),
+    }[kind]
+    body = [text(4, 14, title, 12), text(4, top - 8, tr(lang, "warp", "warp"), 10)]
+    for w in range(warps):
+        body.append(text(left + w * cell_w + cell_w / 2, top - 8, w, 10, anchor="middle"))
+    body.append(text(left + warps * cell_w + 8, top - 8, tr(lang, "warps issuing", "发射的 warp 数"), 10))
+    issued_total, lanes_total = 0, 0
+    for row, (stride, active) in enumerate(steps):
+        y = top + row * (cell_h + 2)
+        body.append(text(4, y + 14, f"stride {stride}", 10))
+        per_warp = [0] * warps
+        for tid, _, _ in active:
+            per_warp[tid // warp] += 1
+        for w, count in enumerate(per_warp):
+            shade = IDLE if count == 0 else (WORK if count == warp else "#fbe9dc")
+            body.append(box(left + w * cell_w, y, count if count else "-", shade, w=cell_w - 2, h=cell_h, size=10))
+        issuing = sum(1 for count in per_warp if count)
+        issued_total += issuing
+        lanes_total += sum(per_warp)
+        body.append(text(left + warps * cell_w + 30, y + 14, issuing, 10))
+    y = top + len(steps) * (cell_h + 2) + 16
+    body.append(text(4, y, tr(
+        lang, f"In all: {issued_total} warp issues of the step's instructions for {lanes_total} additions, "
+              f"{lanes_total / (issued_total * warp):.0%} of the issued lanes doing work.",
+        f"合计：{issued_total} 次 warp 发射，完成 {lanes_total} 次加法；发射出去的 lane 中有 "
+        f"{lanes_total / (issued_total * warp):.0%} 在做有用的工作。"), 11))
+    body.append(text(4, y + 16, tr(lang, "Dark: all 32 lanes work; light: some; grey: none, the warp skips the step.",
+                                   "深色：32 个 lane 全部工作；浅色：部分工作；灰色：没有 lane 工作，该 warp 跳过这一步。"), 10))
+    return svg(left + warps * cell_w + 130, y + 26, "".join(body), title)
+
+
+# ---- shared-memory banks ------------------------------------------------------------------
+
+def wavefronts(words):
+    """One wavefront per distinct word in the busiest of the 32 banks (one word to many lanes is free)."""
+    per_bank = {}
+    for word in set(words):
+        per_bank.setdefault(word % 32, set()).add(word)
+    return max((len(words_in_bank) for words_in_bank in per_bank.values()), default=0)
+
+
+def bank_figure(lang):
+    """Which of the 32 banks the first 8 threads of a warp touch at stride 2, lesson 2 vs lesson 3."""
+    body = [text(4, 14, tr(lang, "Shared-memory banks read by threads 0-7 of a warp at stride 2 (bank = word index % 32)",
+                           "stride 为 2 时，一个 warp 的线程 0-7 读取的共享内存 bank（bank = 字下标 % 32）"), 12)]
+    for row, (label, index) in enumerate([(tr(lang, "lesson 2: index = 2*stride*tid = 4*tid", "第 2 课：下标 = 2*stride*tid = 4*tid"),
+                                           lambda t: 4 * t),
+                                          (tr(lang, "lesson 3: index = tid", "第 3 课：下标 = tid"), lambda t: t)]):
         y = 30 + row * 70
-        body.append(f'<text x="4" y="{y + 10}">{label}</text>')
+        body.append(text(4, y + 10, label))
         for bank in range(32):
-            body.append(box(10 + bank * CELL, y + 18, bank, "#f4f4f4"))
+            body.append(box(10 + bank * CELL, y + 18, bank, IDLE))
         for t in range(8):
             bank = index(t) % 32
-            body.append(box(10 + bank * CELL, y + 18, bank, "#f7d9c4"))
-            body.append(f'<text x="{12 + bank * CELL}" y="{y + 52}" font-size="9">t{t}</text>')
-    body.append('<text x="4" y="178">At stride 2 in lesson 2 a warp\'s 32 threads read 32 words 4 apart: 4 threads '
-                'share each bank they use, and their accesses are served one after another (a 4-way conflict). '
-                'In lesson 3 the 32 words are consecutive: one per bank, one access.</text>')
-    return svg(20 + 32 * CELL, 190, "".join(body), "bank conflicts")
+            body.append(box(10 + bank * CELL, y + 18, bank, WORK))
+            body.append(text(12 + bank * CELL, y + 52, f"t{t}", 9))
+    body.append(text(4, 178, tr(lang, "Lesson 2: a warp's 32 threads read 32 words 4 apart, 4 to each bank they use: "
+                                      "4 wavefronts, one after another (a 4-way conflict).",
+                                "第 2 课：一个 warp 的 32 个线程读取间隔为 4 的 32 个字，每个被用到的 bank 上有 4 个：4 个 wavefront 依次执行（4 路 bank conflict）。")))
+    body.append(text(4, 194, tr(lang, "Lesson 3: the 32 words are consecutive, one in each bank: one wavefront.",
+                                "第 3 课：32 个字是连续的，每个 bank 一个：1 个 wavefront。")))
+    return svg(20 + 32 * CELL, 206, "".join(body), "bank conflicts")
+
+
+def bank_steps_figure(lang, block=256, warp=32):
+    """Wavefronts per shared-memory read, for the busiest warp of each step: lesson 2 against lesson 3."""
+    rows = []
+    for kind in ("strided", "sequential"):
+        column = {}
+        for stride, active in tree_steps(kind, block):
+            worst = 0
+            for w in range(block // warp):
+                reads = [src for tid, _, src in active if tid // warp == w]
+                worst = max(worst, wavefronts(reads))
+            column[stride] = (worst, max((sum(1 for tid, _, _ in active if tid // warp == w)
+                                          for w in range(block // warp)), default=0))
+        rows.append(column)
+    strides = sorted(rows[0])
+    title = tr(lang, "Wavefronts for one warp's read of partial[... + stride], 256 threads (1 = no bank conflict)",
+               "一个 warp 读取 partial[... + stride] 所需的 wavefront 数，256 线程（1 = 没有 bank conflict）")
+    body = [text(4, 14, title, 12)]
+    col_w, left, top = 70, 130, 40
+    for c, stride in enumerate(strides):
+        body.append(text(left + c * col_w + col_w / 2, top - 6, f"stride {stride}", 10, anchor="middle"))
+    for r, (label, column) in enumerate(zip((tr(lang, "lesson 2", "第 2 课"), tr(lang, "lesson 3", "第 3 课")), rows)):
+        y = top + r * 34
+        body.append(text(4, y + 14, label))
+        for c, stride in enumerate(strides):
+            ways, lanes = column[stride]
+            fill = IDLE if lanes == 0 else (WORK if ways > 1 else GROUP_A)
+            body.append(box(left + c * col_w, y, f"{ways}" if lanes else "-", fill, w=col_w - 4, h=20))
+            if lanes:
+                body.append(text(left + c * col_w + col_w / 2 - 2, y + 30, tr(lang, f"{lanes} lane" + ("s" if lanes > 1 else ""), f"{lanes} 个 lane"), 9,
+                                 "#555", "middle"))
+    body.append(text(4, top + 80, tr(lang, "Counted by the hardware's rule: one wavefront per distinct word in the busiest bank.",
+                                     "按硬件的规则计数：最繁忙的 bank 中每个不同的字需要一个 wavefront。"), 10))
+    return svg(left + len(strides) * col_w + 10, top + 92, "".join(body), title)
+
+
+# ---- lesson 4's loads, lesson 5's race ------------------------------------------------------
+
+def load_figure(lang, threads=4, blocks=2):
+    """Which thread and block read each element: lesson 3 (one element per thread) against lesson 4
+    (two, blockDim.x apart: i = blockIdx.x * (2 * blockDim.x) + tid, and i + blockDim.x)."""
+    n = 2 * threads * blocks
+    colours = ["#f7d9c4", "#d9e8f7", "#dcefd9", "#efe0f5"]
+    title = tr(lang, "Who reads which element: blocks of 4 threads over 16 elements",
+               "谁读哪个元素：每个线程块 4 个线程，共 16 个元素")
+    body = [text(4, 14, title, 12)]
+    cell = 38
+    for row, (label, owner) in enumerate([
+            (tr(lang, "lesson 3: i = blockIdx.x * blockDim.x + tid: 4 blocks", "第 3 课：i = blockIdx.x * blockDim.x + tid：4 个线程块"),
+             lambda i: (i // threads, i % threads)),
+            (tr(lang, "lesson 4: i and i + blockDim.x, i = blockIdx.x * (2 * blockDim.x) + tid: 2 blocks",
+                "第 4 课：i 与 i + blockDim.x，i = blockIdx.x * (2 * blockDim.x) + tid：2 个线程块"),
+             lambda i: (i // (2 * threads), i % threads))]):
+        y = 34 + row * 64
+        body.append(text(4, y, label))
+        for i in range(n):
+            block, tid = owner(i)
+            body.append(box(10 + i * cell, y + 8, f"b{block} t{tid}", colours[block % len(colours)], w=cell - 3, h=22, size=10))
+            body.append(text(10 + i * cell + cell / 2 - 2, y + 44, i, 9, "#555", "middle"))
+    return svg(20 + n * cell, 34 + 2 * 64 + 8, "".join(body), title)
+
+
+def last_warp_race_figure(lang, offset=16):
+    """Lesson 5 at offset 16: lanes 0-15 read partial[16..31] while lanes 16-31 write them."""
+    lanes, top, gap = 32, 44, 74
+    title = tr(lang, f"The last warp, offset {offset}: lane k reads partial[k + {offset}]; lane k writes partial[k]",
+               f"最后一个 warp，offset 为 {offset}：lane k 读取 partial[k + {offset}]；lane k 写入 partial[k]")
+    body = [HEAD, text(4, 14, title, 12), text(4, top - 6, "partial[]", 10)]
+    for word in range(lanes + offset):
+        raced = offset <= word < lanes
+        body.append(box(10 + word * CELL * 0.75, top, word, WORK if raced else IDLE, w=CELL * 0.75 - 2, size=8))
+    body.append(text(4, top + gap + 28, tr(lang, "lanes", "lane"), 10))
+    for lane in range(lanes):
+        x = 10 + lane * CELL * 0.75
+        body.append(box(x, top + gap, lane, GROUP_A, w=CELL * 0.75 - 2, size=8))
+        if lane < offset:  # the reads that matter for lane 0's sum
+            src = lane + offset
+            body.append(arrow(10 + src * CELL * 0.75 + 9, top + CELL - 4, x + 9, top + gap - 2, READ))
+        body.append(arrow(x + 5, top + gap - 2, x + 5, top + CELL - 2))
+    body.append(text(4, top + gap + 44, tr(
+        lang, f"Orange words: read by lane k - {offset} (blue) and written by lane k (red) in the same step.",
+        f"橙色的字：在同一步中被 lane k - {offset} 读取（蓝色），又被 lane k 写入（红色）。"), 10))
+    body.append(text(4, top + gap + 60, tr(
+        lang, "Which happens first is up to the scheduler, unless a __syncwarp() lies between the read and the write.",
+        "谁先发生由调度器决定，除非读和写之间有一个 __syncwarp()。"), 10))
+    return svg(20 + (lanes + offset) * CELL * 0.75 + 10, top + gap + 70, "".join(body), title)
+
+
+# ---- lessons 8-10: the grid ------------------------------------------------------------------
+
+def grid_stride_figure(lang, blocks=2, block=4, pack=4, n=83):
+    """Lesson 8's loops for a tiny grid: pack p goes to thread p % T in step p // T (T threads in the
+    grid), then the n % 4 leftover floats one by one, again by thread index."""
+    threads = blocks * block
+    packs = n // pack
+    colours = ["#f7d9c4", "#d9e8f7", "#dcefd9", "#efe0f5", "#f5f0c8", "#d6f0ef", "#f2d6de", "#e2e2e2"]
+    per_row = 32
+    cell = 24
+    title = tr(lang, f"A grid of {blocks} blocks of {block} threads ({threads} threads) sums {n} floats: "
+                     f"t: the thread that reads the float; s: the step of the loop",
+               f"{blocks} 个线程块、每块 {block} 个线程（共 {threads} 个线程）对 {n} 个 float 求和：t 为读取该 float 的线程，s 为循环的第几步")
+    body = [text(4, 14, title, 12)]
+    for i in range(n):
+        p = i // pack
+        owner = p % threads if p < packs else (i - packs * pack) % threads
+        step = p // threads if p < packs else 0
+        x = 10 + (i % per_row) * cell
+        y = 30 + (i // per_row) * 50
+        body.append(box(x, y, f"t{owner}", colours[owner], w=cell - 2, h=20, size=9))
+        label = f"s{step}" if p < packs else tr(lang, "tail", "尾")
+        if i % pack == 0 or p >= packs:
+            body.append(text(x + 1, y + 30, label, 8, "#555"))
+        if i % per_row == 0:
+            body.append(text(x, y - 3, i, 8, "#555"))
+    y = 30 + ((n - 1) // per_row + 1) * 50
+    body.append(text(4, y, tr(lang, f"Each step the {threads} threads read {threads} neighbouring 16-byte packs; "
+                                    f"the last {n % pack} floats (n % 4) are read one by one.",
+                              f"每一步 {threads} 个线程读取 {threads} 个相邻的 16 字节 pack；最后 {n % pack} 个 float（n % 4）逐个读取。"), 10))
+    return svg(20 + per_row * cell, y + 12, "".join(body), title)
+
+
+def row_layout_figure(lang, cols=256, pack=4, warp=32):
+    """Lesson 9: which lane holds each column of a row: pack k of lane l is columns (k * 32 + l) * 4 ..."""
+    packs_per_lane = cols // (warp * pack)
+    cell = 3.2
+    title = tr(lang, f"One warp holds a row of {cols} floats: lane l keeps columns (k * 32 + l) * 4 ... + 3, k = 0 .. {packs_per_lane - 1}",
+               f"一个 warp 持有一行 {cols} 个 float：lane l 保存第 (k * 32 + l) * 4 到 +3 列，k = 0 .. {packs_per_lane - 1}")
+    body = [text(4, 14, title, 12)]
+    for first_col in range(0, cols, pack):  # one 16-byte pack: 4 columns of one lane
+        lane = (first_col // pack) % warp
+        k = first_col // (warp * pack)
+        shade = 40 + (lane * 190) // warp
+        fill = f"rgb({255 - shade // 3},{230 - shade // 2},{200 - shade // 2})" if k % 2 == 0 else \
+            f"rgb({200 - shade // 2},{225 - shade // 3},{255 - shade // 4})"
+        body.append(f'<rect x="{10 + first_col * cell:.1f}" y="30" width="{pack * cell:.1f}" height="26" '
+                    f'fill="{fill}" stroke="white" stroke-width="0.6"/>')
+    for k in range(packs_per_lane):
+        x0 = 10 + k * warp * pack * cell
+        for lane in (0, 1, 2, warp - 2):
+            x = x0 + lane * pack * cell
+            body.append(text(x + 1, 70, f"l{lane}", 8))
+        body.append(text(x0, 86, f"k = {k}: {tr(lang, 'one 512-byte read by the warp', 'warp 一次读取连续 512 字节')}", 10))
+    return svg(20 + cols * cell, 98, "".join(body), title)
+
+
+def last_block_figure(lang, grid=20, threads=8):
+    """Lesson 10's last block: thread t adds partials t, t + blockDim.x, ... (here 8 threads, 20 blocks)."""
+    colours = ["#f7d9c4", "#d9e8f7", "#dcefd9", "#efe0f5", "#f5f0c8", "#d6f0ef", "#f2d6de", "#e2e2e2"]
+    cell = 34
+    title = tr(lang, f"The last block sums {grid} partials with {threads} threads: thread t takes partials t, t + {threads}, ...",
+               f"最后一个线程块用 {threads} 个线程对 {grid} 个部分和求和：线程 t 取部分和 t、t + {threads}……")
+    body = [text(4, 14, title, 12), text(4, 30, "partials[]", 10)]
+    for b in range(grid):
+        body.append(box(10 + b * cell, 36, f"t{b % threads}", colours[b % threads], w=cell - 3, h=20, size=10))
+        body.append(text(10 + b * cell + cell / 2 - 2, 68, b, 9, "#555", "middle"))
+    body.append(text(4, 88, tr(lang, "The same threads add the same partials in the same order on every run, "
+                                     "whichever block finished last: the same bits every time.",
+                               "无论哪个线程块最后完成，每次运行都是同样的线程以同样的顺序加同样的部分和：每次结果的每一位都相同。"), 10))
+    return svg(20 + grid * cell, 98, "".join(body), title)
+
+
+# ---- all of them -----------------------------------------------------------------------------
+
+def figures(lang):
+    return {
+        "tree-divergent.svg": tree_figure(lang, "divergent"),
+        "tree-strided.svg": tree_figure(lang, "strided"),
+        "tree-sequential.svg": tree_figure(lang, "sequential"),
+        "warps-divergent.svg": warp_activity_figure(lang, "divergent"),
+        "warps-strided.svg": warp_activity_figure(lang, "strided"),
+        "warps-sequential.svg": warp_activity_figure(lang, "sequential"),
+        "banks.svg": bank_figure(lang),
+        "bank-steps.svg": bank_steps_figure(lang),
+        "load-two.svg": load_figure(lang),
+        "last-warp-race.svg": last_warp_race_figure(lang),
+        "warp-reduce.svg": warp_reduce_figure(lang),
+        "grid-stride.svg": grid_stride_figure(lang),
+        "row-in-registers.svg": row_layout_figure(lang),
+        "last-block.svg": last_block_figure(lang),
+        "shfl-broadcast-32.svg": shuffle_figure(lang, "idx", 3, 32, "__shfl_sync(mask, v, 3): " + tr(
+            lang, "every lane reads lane 3", "每个 lane 都读取 lane 3")),
+        "shfl-broadcast-8.svg": shuffle_figure(lang, "idx", 3, 8, "__shfl_sync(mask, v, 3, 8): " + tr(
+            lang, "lane 3 of each group of 8", "每组 8 个 lane 中的 lane 3")),
+        "shfl-up-8.svg": shuffle_figure(lang, "up", 2, 8, "__shfl_up_sync(mask, v, 2, 8): " + tr(
+            lang, "the first 2 lanes of a group keep their value", "每组的前 2 个 lane 保留自己的值")),
+        "shfl-down-8.svg": shuffle_figure(lang, "down", 2, 8, "__shfl_down_sync(mask, v, 2, 8): " + tr(
+            lang, "the last 2 lanes of a group keep their value", "每组的最后 2 个 lane 保留自己的值")),
+        "shfl-rotate-8.svg": rotate_figure(lang, 3, 8),
+        "shfl-xor-1.svg": shuffle_figure(lang, "xor", 1, 32, "__shfl_xor_sync(mask, v, 1): " + tr(
+            lang, "neighbours swap", "相邻 lane 互换")),
+        "shfl-xor-16-width-8.svg": shuffle_figure(lang, "xor", 16, 8, "__shfl_xor_sync(mask, v, 16, 8): " + tr(
+            lang, "partner in a later group: own value; in an earlier group: that lane",
+            "伙伴在后面的组：保留自己的值；在前面的组：读取那个 lane")),
+    }
+
+
+def write_if_changed(path, content):
+    """Atomic, and only on change: the English and Chinese builds may run at the same time."""
+    if path.exists() and path.read_text() == content:
+        return
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as temporary:
+        temporary.write(content)
+    os.replace(temporary.name, path)
 
 
 def write_all(out_dir):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    figures = {
-        "tree-divergent.svg": tree_figure("divergent"),
-        "tree-strided.svg": tree_figure("strided"),
-        "tree-sequential.svg": tree_figure("sequential"),
-        "banks.svg": bank_figure(),
-        "shfl-broadcast-32.svg": shuffle_figure("idx", 3, 32, caption="__shfl_sync(mask, v, 3): every lane reads lane 3"),
-        "shfl-broadcast-8.svg": shuffle_figure("idx", 3, 8, caption="__shfl_sync(mask, v, 3, 8): lane 3 of each group of 8"),
-        "shfl-up-8.svg": shuffle_figure("up", 2, 8, caption="__shfl_up_sync(mask, v, 2, 8): the first 2 lanes of a group keep their value"),
-        "shfl-down-8.svg": shuffle_figure("down", 2, 8, caption="__shfl_down_sync(mask, v, 2, 8): the last 2 lanes of a group keep their value"),
-        "shfl-rotate-8.svg": rotate_figure(3, 8),
-        "shfl-xor-1.svg": shuffle_figure("xor", 1, 32, caption="__shfl_xor_sync(mask, v, 1): neighbours swap"),
-        "shfl-xor-16-width-8.svg": shuffle_figure("xor", 16, 8, caption="__shfl_xor_sync(mask, v, 16, 8): partner in a later group: own value; in an earlier group: that lane"),
-    }
-    for name, text in figures.items():
-        (out / name).write_text(text)
-
-
-def rotate_figure(shift, width):
-    """The wrap-around shift: __shfl_sync with source lane (lane + shift) % width."""
-    top, gap, lanes = 36, 70, 32
-    body = [HEAD, f'<text x="4" y="14" font-size="12">__shfl_sync(mask, v, (lane + {shift}) % {width}, {width}): '
-                  f'values rotate around each group of {width}</text>']
-    for lane in range(lanes):
-        x = 10 + lane * CELL
-        fill = "#eef3fb" if (lane // width) % 2 == 0 else "#fbf3e6"
-        src = source_lane("idx", lane, (lane + shift) % width, width)
-        body.append(box(x, top, lane, fill))
-        body.append(box(x, top + gap, f"v{src}", fill))
-        body.append(arrow(10 + src * CELL + CELL / 2 - 1, top + CELL - 4, x + CELL / 2 - 1, top + gap - 2))
-    return svg(20 + lanes * CELL, top + gap + CELL + 10, "".join(body), "rotate")
+    for lang in LANGUAGES:
+        suffix = "" if lang == "en" else f".{lang}"
+        for name, content in figures(lang).items():
+            write_if_changed(out / name.replace(".svg", f"{suffix}.svg"), content)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@
 
 namespace warpdrill::runner {
 
+// The learner's answer to a question before a command changes or shows something.
+enum class Answer { yes, no, no_terminal };
+
 struct App {
     Course course;
     Progress progress;
@@ -17,6 +20,8 @@ struct App {
 
     // Builds and runs a lesson's checks and records the outcome.
     CheckResult check(const Lesson& lesson);
+    // The lesson with this number; a command-line error when there is none.
+    const Lesson& lesson(int number) const;
     // The first lesson whose checks have not passed, or null when all pass.
     const Lesson* first_unfinished() const;
     int passed_count() const;
@@ -28,22 +33,18 @@ struct App {
     // Loads the progress; a damaged file is rebuilt by running every lesson's checks.
     void load_progress();
     std::string backend_label() const;
+    // Yes with --yes or "y" on the terminal. Without a terminal it says, in
+    // one line, that --yes is needed.
+    Answer confirm(const std::string& question) const;
 };
 
-// The lesson of that number; a CLI::ValidationError when there is none.
-const Lesson& lesson_or_throw(const App& app, int number);
-
-// What `warpdrill check` prints about a lesson's result.
+// "lesson 3 (...): failed  [backend, 1.2 s]", then what failed, what to edit
+// and where the hints are.
 void print_result(const App& app, const Lesson& lesson, const CheckResult& result);
-
-std::string json_escape(const std::string& text);
-
-// Asks on the terminal; true for y/yes. Without a terminal, false.
-bool confirm(const std::string& question);
 
 std::string progress_bar(int done, int total, int width);
 
-int run_watch(App& app, const Lesson* start);
-int run_grade(App& app, const std::string& out_dir);
+// The text with JSON's escapes, to go between quotes.
+std::string json_escape(const std::string& text);
 
 }  // namespace warpdrill::runner

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "process.h"
+#include "sanitizer.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -28,6 +29,19 @@ std::string last_lines(const std::string& text, std::size_t count) {
     for (std::size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i)
         tail += lines[i] + "\n";
     return tail;
+}
+
+// Why checks that this GPU cannot run passed without checking (lesson 12
+// before Hopper), or "": Catch2's warning, its wrapped lines joined again.
+std::string skip_reason(const std::string& catch_output) {
+    const std::size_t at = catch_output.find("SKIPPED on this GPU:");
+    if (at == std::string::npos) return "";
+    std::string reason;
+    for (const std::string& line : lines_of(catch_output.substr(at, catch_output.find("\n\n", at) - at))) {
+        const std::size_t text = line.find_first_not_of(' ');
+        if (text != std::string::npos) reason += (reason.empty() ? "" : " ") + line.substr(text);
+    }
+    return reason;
 }
 
 }  // namespace
@@ -66,19 +80,19 @@ std::string trim_compiler_output(const std::string& output, const Course& course
 }
 
 std::string first_failure(const std::string& catch_output) {
-    const std::vector<std::string> lines = lines_of(catch_output);
+    // The checks' reporter (common/src/course/catch_main.cpp) writes each
+    // failure as "FAILED:", its lines indented by two spaces, then how to ask
+    // for a hint, which the runner says itself.
     std::string block;
     bool inside = false;
-    for (const std::string& line : lines) {
-        if (!inside && line.find("FAILED:") != std::string::npos) inside = true;
-        if (!inside) continue;
-        if (line.rfind("-------", 0) == 0 || line.rfind("=======", 0) == 0) break;
-        if (line.find("FAILED:") == std::string::npos &&
-            line.find("explicitly with message") == std::string::npos) {
-            const std::size_t indent =
-                std::min(line.find_first_not_of(' '), std::size_t{2});  // Catch2's own indent
-            block += line.substr(std::min(indent, line.size())) + "\n";
+    for (const std::string& line : lines_of(catch_output)) {
+        if (!inside && line == "FAILED:") {
+            inside = true;
+            continue;
         }
+        if (!inside) continue;
+        if (line.rfind("  ", 0) != 0) break;
+        block += line.substr(2) + "\n";
     }
     return block.empty() ? last_lines(catch_output, 30) : block;
 }
@@ -133,9 +147,19 @@ CheckResult check_lesson(const Course& course, const Lesson& lesson, const Check
         result.outcome = Outcome::passed;
         result.message = "all checks pass";
         result.notes = warnings(run.output);
+        result.skipped = skip_reason(run.output);
     } else {
         result.outcome = Outcome::failed;
         result.message = first_failure(run.output);
+    }
+    if (course.backend == "gpu" && (result.outcome == Outcome::failed || result.outcome == Outcome::crashed)) {
+        // The GPU says little of why: let compute-sanitizer look, and say what it found first.
+        std::string found;
+        for (const std::string& finding :
+             explain_with_sanitizer(course.build_dir / course.target(lesson), options.time_limit / 2)) {
+            found += finding + "\n";
+        }
+        if (!found.empty()) result.message = found + "\n" + result.message;
     }
     return result;
 }

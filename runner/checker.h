@@ -20,6 +20,7 @@ struct CheckResult {
     std::string message;  // what the learner needs to see
     std::string notes;    // what the checks point out even when they pass (Catch2's WARN)
     std::string output;   // everything, for --verbose
+    std::string skipped;  // why the checks passed without checking: this GPU cannot run them
     double seconds = 0;
 };
 

@@ -17,8 +17,6 @@ std::string Course::target(const Lesson& lesson) const { return "lesson-" + less
 
 fs::path Course::relative(const fs::path& path) const { return path.lexically_relative(root); }
 
-namespace {
-
 // "# Lesson 3: sequential addressing" -> "sequential addressing"
 std::string read_title(const fs::path& readme) {
     std::ifstream file(readme);
@@ -27,8 +25,6 @@ std::string read_title(const fs::path& readme) {
     const auto colon = line.find(": ");
     return colon == std::string::npos ? line : line.substr(colon + 2);
 }
-
-}  // namespace
 
 // Each "## Hint" heading starts the next hint.
 std::vector<std::string> read_hints(const fs::path& hints_file) {
@@ -44,8 +40,9 @@ std::vector<std::string> read_hints(const fs::path& hints_file) {
     return hints;
 }
 
-Course load_course(const fs::path& root, const fs::path& build_dir, const std::string& backend) {
-    Course course{root, build_dir, backend, {}};
+Course load_course(const fs::path& root, const fs::path& build_dir, const std::string& backend,
+                   const std::string& backend_reason) {
+    Course course{root, build_dir, backend, backend_reason, {}};
     const fs::path lessons_dir = root / "lessons";
     if (!fs::is_directory(lessons_dir))
         throw std::runtime_error("no lessons/ directory under " + root.string());

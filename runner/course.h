@@ -24,7 +24,8 @@ struct Lesson {
 struct Course {
     fs::path root;
     fs::path build_dir;
-    std::string backend;  // "cpu" or "gpu"
+    std::string backend;         // "cpu" or "gpu"
+    std::string backend_reason;  // "no nvcc: CPU backend", from the configure step
     std::vector<Lesson> lessons;
 
     const Lesson* find(int number) const;
@@ -32,7 +33,9 @@ struct Course {
     fs::path relative(const fs::path& path) const;   // for messages
 };
 
-Course load_course(const fs::path& root, const fs::path& build_dir, const std::string& backend);
+Course load_course(const fs::path& root, const fs::path& build_dir, const std::string& backend,
+                   const std::string& backend_reason);
 std::vector<std::string> read_hints(const fs::path& hints_file);
+std::string read_title(const fs::path& readme);  // from the README's first line
 
 }  // namespace warpdrill::runner

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "app.h"
+#include "commands.h"
 
 namespace warpdrill::runner {
 namespace {

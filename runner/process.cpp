@@ -6,11 +6,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
 namespace warpdrill::runner {
+namespace {
+
+// Replaces the (child) process with argv[0]; says why when it cannot.
+[[noreturn]] void exec(const std::vector<std::string>& argv) {
+    std::vector<char*> args;
+    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+    _exit(127);
+}
+
+int exit_code_of(int status) {
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+}  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds limit,
                           const std::vector<std::string>& environment) {
@@ -28,12 +46,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
         const int null_fd = open("/dev/null", O_RDONLY);
         dup2(null_fd, STDIN_FILENO);
         for (const std::string& entry : environment) putenv(strdup(entry.c_str()));
-        std::vector<char*> args;
-        for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-        args.push_back(nullptr);
-        execvp(args[0], args.data());
-        std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
-        _exit(127);
+        exec(argv);
     }
     close(pipe_fds[1]);
 
@@ -61,6 +74,22 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
     if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
+}
+
+int run_attached(const std::vector<std::string>& argv, const std::filesystem::path& directory) {
+    std::fflush(stdout);
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        if (chdir(directory.c_str()) != 0) {
+            std::fprintf(stderr, "cannot enter %s: %s\n", directory.c_str(), std::strerror(errno));
+            _exit(127);
+        }
+        exec(argv);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return exit_code_of(status);
 }
 
 }  // namespace warpdrill::runner

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,10 @@ struct ProcessResult {
 // added; after `limit` the whole process group is killed.
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds limit,
                           const std::vector<std::string>& environment = {});
+
+// Runs argv[0] in `directory` with the terminal (or whatever stdin, stdout
+// and stderr are) as its own, and returns its exit code (128 + the signal
+// when a signal ended it).
+int run_attached(const std::vector<std::string>& argv, const std::filesystem::path& directory);
 
 }  // namespace warpdrill::runner

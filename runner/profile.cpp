@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "commands.h"
 #include "process.h"
 
 namespace warpdrill::runner {
@@ -503,11 +504,11 @@ int run_profile(App& app, const ProfileOptions& options) {
         return 2;
     }
     if (app.course.backend != "cpu")
-        return measure_on_gpu(app, lesson_or_throw(app, options.lesson), options);
+        return measure_on_gpu(app, app.lesson(options.lesson), options);
     std::vector<Profiled> profiled;
     for (const int number : {options.lesson, options.compare}) {
         if (number == 0) continue;
-        const Lesson& lesson = lesson_or_throw(app, number);
+        const Lesson& lesson = app.lesson(number);
         std::optional<LessonCounts> counts =
             count_lesson(app, lesson, options.solution, options.floats, *gpu);
         if (!counts) return 1;

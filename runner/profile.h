@@ -13,17 +13,6 @@
 
 namespace warpdrill::runner {
 
-struct ProfileOptions {
-    int lesson = 0;
-    bool solution = false;  // the solution's kernel files, not the learner's
-    int compare = 0;        // a second lesson to set beside the first
-    std::string gpu = "h100";
-    bool json = false;
-    long long floats = 1LL << 20;  // the input's size
-};
-
-int run_profile(App& app, const ProfileOptions& options);
-
 // A table written by scripts/ncu-table.sh: ncu's metrics of every lesson's
 // solution, by lesson and launch (from 1). The file: `# device:`, `# date:`
 // and `# command:` lines, then a CSV table `lesson,launch,kernel,<metric>...`.

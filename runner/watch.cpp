@@ -11,7 +11,7 @@
 #include <map>
 #include <thread>
 
-#include "app.h"
+#include "commands.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -92,7 +92,9 @@ void draw(const App& app, const Lesson& lesson, const CheckResult& result, const
     fmt::print("Edit: ");
     for (const fs::path& file : lesson.edit_files) fmt::print("{}  ", app.course.relative(file).string());
     fmt::print("\n\n");
-    if (result.outcome == Outcome::passed) {
+    if (result.outcome == Outcome::passed && !result.skipped.empty()) {
+        fmt::print("{}\nPress n for the next lesson.\n", result.skipped);
+    } else if (result.outcome == Outcome::passed) {
         fmt::print("PASSED: every check of lesson {} passes. Press n for the next lesson.\n", lesson.number);
         if (!result.notes.empty()) fmt::print("\n{}", result.notes);
     } else {
@@ -119,6 +121,18 @@ const Lesson* next_lesson(const App& app, const Lesson& current) {
     return nullptr;
 }
 
+// Without a terminal there are no keys to read and no screen to redraw:
+// the lesson is checked and shown once.
+int show_once(App& app, const Lesson& lesson) {
+    fmt::print("warpdrill: building and checking lesson {} ...\n", lesson.number);
+    std::fflush(stdout);
+    print_result(app, lesson, app.check(lesson));
+    fmt::print("\n(No terminal to watch from: lesson {} was checked once. In a terminal, ./warpdrill "
+               "rechecks it each time you save.)\n",
+               lesson.number);
+    return 0;
+}
+
 }  // namespace
 
 int run_watch(App& app, const Lesson* start) {
@@ -127,6 +141,7 @@ int run_watch(App& app, const Lesson* start) {
             "Every lesson passes. Well done. (`warpdrill list`, or `warpdrill watch N` to revisit one.)\n");
         return 0;
     }
+    if (!isatty(STDIN_FILENO)) return show_once(app, *start);
     RawTerminal terminal;
     const Lesson* lesson = start;
     while (lesson) {

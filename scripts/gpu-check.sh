@@ -2,9 +2,11 @@
 # On a machine with an NVIDIA GPU: builds the GPU backend, runs every test
 # (the solutions' checks, each lesson failing as shipped, the shuffle table),
 # measures the shuffle table again and compares it with the committed one,
-# and runs the benchmark when asked (--bench). Writes logs to $OUT (or
+# runs the benchmark when asked (--bench), and records what compute-sanitizer
+# says of broken kernels (--sanitizer: tests/gpu/sanitizer_probe.cu, the
+# reports the runner's parser is tested against). Writes logs to $OUT (or
 # ./gpu-results) and prints a short summary last.
-#   scripts/gpu-check.sh [--bench]
+#   scripts/gpu-check.sh [--bench] [--sanitizer]
 # Catch2 must be findable by CMake; set CMAKE_PREFIX_PATH if it is not
 # installed system-wide (a machine without a package manager can use an
 # unpacked Debian catch2 package).
@@ -37,7 +39,21 @@ else
 fi
 rm -f "$out/shuffle_truth"
 
-if [[ "${1:-}" == "--bench" && -x build/gpu/bench/gpu_bench ]]; then
+if [[ " $* " == *" --sanitizer "* ]]; then
+  nvcc -lineinfo -arch=native -Icommon/include -o "$out/sanitizer_probe" tests/gpu/sanitizer_probe.cu
+  mkdir -p "$out/compute-sanitizer"
+  for probe in memcheck:global-past-end memcheck:shared-past-end racecheck:tree-without-barrier \
+               racecheck:volatile-last-warp synccheck:barrier-in-branch memcheck:barrier-in-branch; do
+    tool=${probe%%:*} mode=${probe#*:}
+    compute-sanitizer --tool "$tool" --print-limit 4 "$out/sanitizer_probe" "$mode" \
+      > "$out/compute-sanitizer/$tool-$mode.txt" 2>&1
+  done
+  for mode in grid-zero block-zero; do "$out/sanitizer_probe" "$mode"; done | tee "$out/launch-errors.txt"
+  rm -f "$out/sanitizer_probe"
+  summary+=("compute-sanitizer: $(ls "$out/compute-sanitizer" | wc -l) reports in $out/compute-sanitizer/")
+fi
+
+if [[ " $* " == *" --bench "* && -x build/gpu/bench/gpu_bench ]]; then
   build/gpu/bench/gpu_bench --csv "$out/bench.csv" --svg "$out/bench.svg" | tee "$out/bench.txt"
   summary+=("benchmark: $out/bench.txt, bench.csv, bench.svg")
 fi

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "../broken_kernels.cuh"
+#include "fault_of.h"
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/host.h"
@@ -14,27 +16,12 @@
 using warpdrill::DeviceBuffer;
 using warpdrill::check_cuda;
 using warpdrill::launch;
+using warpdrill::testing::contains;
+using warpdrill::testing::fault_of;
 
 namespace {
 
 constexpr unsigned kFull = 0xffffffffu;
-
-// Runs `body`, returns the KernelFault's message ("" if none), and checks
-// that the diagnosis came within 5 seconds.
-template <class Body>
-std::string fault_of(Body body) {
-    const auto start = std::chrono::steady_clock::now();
-    std::string message;
-    try {
-        body();
-    } catch (const warpdrill::cpu::KernelFault& fault) {
-        message = fault.what();
-    }
-    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
-    return message;
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 DeviceBuffer<float> ones(std::size_t n) {
     const std::vector<float> host(n, 1.0f);
@@ -42,35 +29,6 @@ DeviceBuffer<float> ones(std::size_t n) {
 }
 
 // ---- races ---------------------------------------------------------------------
-
-// The pre-Volta last-warp unroll: lanes of one warp, no __syncwarp().
-__global__ void volatile_last_warp(const float* in, float* out) {
-    __shared__ float partial[64];
-    const unsigned tid = threadIdx.x;
-    partial[tid] = in[tid];
-    partial[tid + 32] = in[tid + 32];
-    __syncthreads();
-    volatile float* v = partial;
-    v[tid] += v[tid + 32];
-    v[tid] += v[tid + 16];
-    v[tid] += v[tid + 8];
-    v[tid] += v[tid + 4];
-    v[tid] += v[tid + 2];
-    v[tid] += v[tid + 1];
-    if (tid == 0) out[0] = v[0];
-}
-
-// A tree step without its barrier, across warps.
-__global__ void tree_without_barrier(const float* in, float* out) {
-    __shared__ float partial[256];
-    const unsigned tid = threadIdx.x;
-    partial[tid] = in[tid];
-    __syncthreads();
-    for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
-        if (tid < stride) partial[tid] += partial[tid + stride];
-    }
-    if (tid == 0) out[0] = partial[0];
-}
 
 // Reads a neighbour's element before the barrier after the store.
 __global__ void read_before_barrier(const float* in, float* out) {
@@ -139,10 +97,6 @@ __global__ void past_static_shared(float* out) {
     out[threadIdx.x] = s[threadIdx.x];
 }
 
-__global__ void past_global(const float* in, float* out) {
-    out[threadIdx.x] = in[threadIdx.x + 1];  // the last thread reads in[n]
-}
-
 __global__ void past_dynamic_shared(float* out) {
     WARPDRILL_DYNAMIC_SHARED(float, cache);
     cache[threadIdx.x] = 1.0f;  // the launch asks for blockDim.x - 1 floats
@@ -188,7 +142,7 @@ TEST_CASE("a race within a warp names both lines, both lanes, the element and __
     const std::string message = fault_of([&] { launch(volatile_last_warp, {1, 32}, in.data(), out.data()); });
     INFO(message);
     CHECK(contains(message, "race on partial["));
-    CHECK(contains(message, "tests/backend/diagnostics.cu:"));
+    CHECK(contains(message, "tests/broken_kernels.cuh:"));
     CHECK(contains(message, ": `v[tid] += v[tid + "));
     CHECK(contains(message, "(warp 0, lane "));
     CHECK(contains(message, "lanes of one warp and no __syncwarp()"));

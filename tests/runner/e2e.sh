@@ -2,8 +2,8 @@
 # The warpdrill command end to end, on a scratch copy of the course, as a
 # learner and an instructor would use it: check, pass, list, hints, a damaged
 # progress file, a compile error, a kernel that never ends, reset, solution,
-# profile, grade, the interactive watch under a pseudo-terminal, and a
-# handout copy without solutions/.
+# profile, grade, the interactive watch under a pseudo-terminal, a lesson
+# this GPU cannot run, and a handout copy without solutions/.
 #   tests/runner/e2e.sh SOURCE_DIR
 set -euo pipefail
 source_dir=$(cd "$1" && pwd)
@@ -27,13 +27,20 @@ cmake --build "$course/build" --target warpdrill > "$scratch/build.log"
 W=("$course/build/runner/warpdrill" --root "$course" --build-dir "$course/build")
 lessons=$(find "$course/lessons" -mindepth 1 -maxdepth 1 -name '[0-9][0-9]-*' -type d | wc -l)
 lesson1="$course/lessons/01-interleaved-divergent"
+lessons=$(find "$course/lessons" -mindepth 1 -maxdepth 1 -name '[0-9][0-9]-*' -type d | wc -l)
 out="$scratch/out.txt"
 
-echo "-- a lesson as shipped fails, and says what to edit"
+echo "-- a lesson as shipped fails, says why and what to edit, and no more"
 if "${W[@]}" check 1 > "$out" 2>&1; then fail "lesson 1 passes as shipped"; fi
 expect "lesson 1 (interleaved addressing with a divergent branch): failed" "$out"
-expect "block_sums[0]" "$out"
+expect "block_sums[0] = NaN, but the reference is" "$out"
+expect "WARPDRILL_SEED=" "$out"
 expect "Edit: lessons/01-interleaved-divergent/reduce.cuh" "$out"
+expect "warpdrill hint 1" "$out"
+for noise in "FAILED:" "Hint:" "explicitly with message" "due to unexpected exception" "backend: CPU" "======="; do
+  if grep -qF -- "$noise" "$out"; then cat "$out"; fail "the learner sees '$noise'"; fi
+done
+[[ $(grep -c "hint 1" "$out") == 1 ]] || { cat "$out"; fail "the hint command is shown more than once"; }
 
 echo "-- the solved lesson passes and the progress says so"
 cp "$course"/solutions/01-interleaved-divergent/*.cuh "$lesson1/"
@@ -42,6 +49,7 @@ expect "passed" "$out"
 expect "passed = true" "$course/.progress/progress.toml"
 "${W[@]}" list > "$out"
 expect "1/$lessons lessons done" "$out"
+expect "backend: chosen: CPU backend" "$out"
 "${W[@]}" check > "$out" 2>&1 || true
 expect "lesson 2 (" "$out"
 
@@ -96,14 +104,21 @@ expect "has not finished after 3 s" "$out"
 echo "-- solution shows the difference, after asking"
 "${W[@]}" solution 1 --yes > "$out"
 expect "+++ solutions/01-interleaved-divergent/reduce.cuh" "$out"
-if "${W[@]}" solution 1 < /dev/null > "$out"; then fail "solution without confirmation"; fi
+if "${W[@]}" solution 1 < /dev/null > "$out" 2>&1; then fail "solution without confirmation"; fi
+expect "no terminal to ask" "$out"
+[[ $(wc -l < "$out") == 1 ]] || { cat "$out"; fail "more than one line"; }
+
+echo "-- watch without a terminal checks the lesson once"
+"${W[@]}" watch 2 < /dev/null > "$out" 2>&1 || { cat "$out"; fail "watch without a terminal failed"; }
+expect "lesson 2 (interleaved addressing with a strided index): failed" "$out"
+expect "No terminal to watch from" "$out"
 
 echo "-- watch, under a pseudo-terminal: a hint, a save, quit"
 python3 "$source_dir/tests/runner/drive_watch.py" "$lesson1/reduce.cuh" "${W[@]}" watch 1
 
 echo "-- grade writes JUnit XML and JSON"
 cp "$course"/solutions/01-interleaved-divergent/*.cuh "$lesson1/"
-if "${W[@]}" grade --out "$scratch/grade" > "$out"; then fail "grade passed with unsolved lessons"; fi
+if "${W[@]}" grade --out "$scratch/grade" > "$out"; then fail "grade passed with $((lessons - 1)) unsolved lessons"; fi
 expect "1 of $lessons lessons pass" "$out"
 expect "<testsuite name=\"warpdrill\" tests=\"$lessons\" failures=\"$((lessons - 1))\"" "$scratch/grade/grade.xml"
 python3 -m json.tool "$scratch/grade/grade.json" > /dev/null || fail "grade.json is not JSON"
@@ -114,9 +129,15 @@ cp "$course"/solutions/10-one-launch/*.cuh "$course/lessons/10-one-launch/"
 "${W[@]}" check 10 > "$out" 2>&1 || { cat "$out"; fail "the solved lesson 10 does not pass"; }
 expect "The given atomicAdd(float*) version summed the same" "$out"
 
+echo "-- a lesson this GPU cannot run passes without checking, and says why"
+WARPDRILL_CPU_COMPUTE_CAPABILITY=80 "${W[@]}" check 12 > "$out" 2>&1 || { cat "$out"; fail "lesson 12 failed without clusters"; }
+expect "lesson 12 (thread-block clusters (Hopper)): passed" "$out"
+expect "SKIPPED on this GPU: lesson 12 needs thread-block clusters (compute capability 9.0 or later)" "$out"
+
 echo "-- a handout copy without solutions/ builds and runs"
 "$course/scripts/handout.sh" "$scratch/handout" > /dev/null
 [[ ! -e "$scratch/handout/solutions" ]] || fail "the handout has solutions/"
+expect "run: ./warpdrill grade" "$scratch/handout/.github/workflows/grade.yml"
 cmake -S "$scratch/handout" -B "$scratch/handout/build" -G Ninja -DWARPDRILL_BACKEND=cpu > /dev/null
 cmake --build "$scratch/handout/build" --target warpdrill lesson-02 > /dev/null
 H=("$scratch/handout/build/runner/warpdrill" --root "$scratch/handout" --build-dir "$scratch/handout/build")

@@ -20,8 +20,29 @@
 
 #if defined(WARPDRILL_BACKEND_GPU)
 #include <cuda_runtime.h>
+#if defined(__CUDACC__)
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#endif
 #else
 #include "warpdrill/cpu/cuda_runtime.h"
+#include "warpdrill/cpu/cooperative_groups.h"
+#endif
+
+// Device code for newer GPUs only: the integer warp reductions
+// (__reduce_add_sync and friends) need sm_80, thread-block clusters and
+// distributed shared memory sm_90. Where the device code is compiled for an
+// older GPU these are 0, and the host must not launch such code there (the
+// CPU backend imitates an sm_90 GPU, so it has both).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define WARPDRILL_HAS_WARP_REDUCE 0
+#else
+#define WARPDRILL_HAS_WARP_REDUCE 1
+#endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define WARPDRILL_HAS_CLUSTERS 0
+#else
+#define WARPDRILL_HAS_CLUSTERS 1
 #endif
 
 #include <cstddef>

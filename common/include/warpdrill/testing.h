@@ -19,7 +19,8 @@ using LaunchStats = cpu::LaunchStats;
 #else
 inline constexpr bool cpu_backend = false;
 struct LaunchStats {
-    std::uint64_t blocks, threads, block_barriers, warp_syncs, shuffles, votes, atomics;
+    std::uint64_t blocks, threads, block_barriers, warp_syncs, shuffles, votes, atomics, warp_reductions,
+        grid_syncs, cluster_syncs;
 };
 #endif
 
@@ -30,10 +31,10 @@ std::optional<LaunchStats> last_launch_stats();
 
 // `ascending` is what `run` gave in the default thread order (ascending);
 // on the CPU backend this runs it again with each block's threads in
-// descending order and returns how the two differ, described, or nothing.
-template <class Result, class Run>
-std::optional<std::string> order_dependence(const Result& ascending, Run run,
-                                            std::string (*differs)(const Result&, const Result&)) {
+// descending order and returns how the two differ, described by
+// `differs(ascending, descending)` ("" when they are the same), or nothing.
+template <class Result, class Run, class Differs>
+std::optional<std::string> order_dependence(const Result& ascending, Run run, Differs differs) {
 #if defined(WARPDRILL_BACKEND_CPU)
     Result descending;
     {
@@ -53,6 +54,12 @@ std::optional<std::string> order_dependence(const Result& ascending, Run run,
 #endif
 }
 
+// "input seed 42 (WARPDRILL_SEED=42 replays it)"
+std::string describe_seed(std::uint64_t seed);
+
+// A value as printed in messages: every digit a float has ("%.9g").
+std::string number_text(double value);
+
 struct Mismatch {
     std::size_t index;
     double got;
@@ -69,8 +76,8 @@ std::optional<Mismatch> first_mismatch(std::span<const int> got, std::span<const
 // "block_sums[3] = 12.5, but the reference is 10.25 (off by 2.25, tolerance 1e-05)"
 std::string describe(const Mismatch& mismatch, const std::string& name);
 
-// Why an output might be wrong, judged from the value: never written
-// (still the poison pattern), NaN from elsewhere, or a plain wrong number.
+// Why an output might be wrong, judged from the value alone: never written
+// (still the poison pattern) or NaN from elsewhere; "" for a plain wrong number.
 std::string likely_cause(const Mismatch& mismatch);
 
 }  // namespace warpdrill

@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <iomanip>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -12,6 +14,19 @@
 #include "warpdrill/reference.h"
 
 namespace warpdrill::course {
+
+void launch_or_fail(const std::string& kernel_name, const std::string& input,
+                    const std::function<void()>& launch) {
+    std::string error;
+    try {
+        launch();
+        return;
+    } catch (const std::exception& stopped) {
+        error = stopped.what();  // FAIL outside the handler: Catch2 reports by throwing
+    }
+    FAIL(kernel_name << ": " << error << "\nThe launch: " << input << ".");
+}
+
 namespace {
 
 struct BlockSumRun {
@@ -19,22 +34,26 @@ struct BlockSumRun {
     LaunchStats stats{};
 };
 
-BlockSumRun run_block_sums(const BlockSumKernel& kernel, const std::vector<float>& input, int block_size) {
+std::string describe_size(const BlockSumKernel& kernel, int n, int block_size, std::uint64_t seed) {
+    const int blocks = block_count(kernel, n, block_size);
+    std::ostringstream text;
+    text << "n = " << n << ", block size " << block_size << ", " << blocks
+         << (blocks == 1 ? " block" : " blocks") << " of " << block_size * kernel.elements_per_thread
+         << " elements; " << describe_seed(seed);
+    return text.str();
+}
+
+BlockSumRun run_block_sums(const BlockSumKernel& kernel, const std::vector<float>& input, int block_size,
+                           std::uint64_t seed) {
     const int n = static_cast<int>(input.size());
     DeviceBuffer<float> d_in{std::span<const float>(input)};
     DeviceBuffer<float> d_sums(static_cast<std::size_t>(block_count(kernel, n, block_size)));
     d_sums.poison();
-    kernel.launch(d_in.data(), d_sums.data(), n, block_size);
-    check_launch();
+    launch_or_fail(kernel.name, describe_size(kernel, n, block_size, seed), [&] {
+        kernel.launch(d_in.data(), d_sums.data(), n, block_size);
+        check_launch();
+    });
     return {d_sums.download(), last_launch_stats().value_or(LaunchStats{})};
-}
-
-std::string describe_size(const BlockSumKernel& kernel, int n, int block_size, std::uint64_t seed) {
-    std::ostringstream text;
-    text << "n = " << n << ", block size " << block_size << ", " << block_count(kernel, n, block_size)
-         << " blocks of " << block_size * kernel.elements_per_thread << " elements; input seed " << seed
-         << " (WARPDRILL_SEED=" << seed << " replays it)";
-    return text.str();
 }
 
 std::string block_range(const BlockSumKernel& kernel, std::size_t block, int n, int block_size) {
@@ -47,39 +66,75 @@ std::string block_range(const BlockSumKernel& kernel, std::size_t block, int n, 
     return text.str();
 }
 
+// Block b's elements of the input.
+std::span<const float> block_elements(const std::vector<float>& input, std::size_t block, std::size_t span) {
+    const std::size_t first = block * span;
+    return std::span<const float>(input).subspan(first, std::min(span, input.size() - first));
+}
+
+// What a wrong block sum equals instead, when it is one of a learner's
+// usual slips: 0, the sum of only the block's first k elements, or the
+// block's sum with one element left out or counted twice. "" when it is none
+// of these, or when more than one of them would explain it.
+std::string what_the_sum_is(std::span<const float> block, std::size_t first, double got, double want,
+                            double tolerance) {
+    if (got == 0.0) return "the result is exactly 0, as if no element was added";
+    const auto near = [&](double value) { return std::fabs(got - value) <= tolerance; };
+    const auto element = [&](std::size_t k) {
+        return "element " + std::to_string(first + k) + " (" + number_text(block[k]) + ")";
+    };
+    std::vector<std::string> explanations;
+    double prefix = 0.0;  // up to all but two elements: all but one is "without" the last
+    for (std::size_t k = 0; k + 2 < block.size(); ++k) {
+        prefix += block[k];
+        if (near(prefix)) {
+            explanations.push_back("the sum of the block's first " + std::to_string(k + 1) +
+                                   " elements only, [" + std::to_string(first) + ", " +
+                                   std::to_string(first + k + 1) + ")");
+        }
+    }
+    for (std::size_t k = 0; k < block.size(); ++k) {
+        if (near(want - block[k])) explanations.push_back("the block's sum without " + element(k));
+        if (near(want + block[k]))
+            explanations.push_back("the block's sum with " + element(k) + " counted twice");
+    }
+    return explanations.size() == 1 ? "the result is " + explanations.front() : "";
+}
+
 // Compares one run with the per-block references and reports the first
-// wrong block with its range, the likely cause and the lesson's hint.
+// wrong block with its range and the likely cause.
 void expect_block_sums(const BlockSumKernel& kernel, const std::vector<float>& input, int block_size,
                        const BlockSumRun& run, std::uint64_t seed, bool exact) {
     const int n = static_cast<int>(input.size());
     const std::size_t span = static_cast<std::size_t>(block_size) * kernel.elements_per_thread;
     std::vector<double> want(run.sums.size()), tolerance(run.sums.size());
     for (std::size_t b = 0; b < want.size(); ++b) {
-        const std::size_t first = b * span;
-        const auto block = std::span<const float>(input).subspan(first, std::min(span, input.size() - first));
+        const auto block = block_elements(input, b, span);
         want[b] = reference_sum(block);
         tolerance[b] =
             exact ? 0.0 : sum_tolerance(block.size(), reference_sum_abs(block), kernel.elements_per_thread);
     }
     if (const auto mismatch = first_mismatch(run.sums, want, tolerance)) {
+        std::string cause = likely_cause(*mismatch);
+        if (cause.empty()) {
+            cause = what_the_sum_is(block_elements(input, mismatch->index, span), mismatch->index * span,
+                                    mismatch->got, mismatch->want, mismatch->tolerance);
+        }
         FAIL(kernel.name << ": " << describe(*mismatch, "block_sums") << ".\n"
                          << block_range(kernel, mismatch->index, n, block_size) << "; "
-                         << describe_size(kernel, n, block_size, seed)
-                         << ".\nLikely cause: " << likely_cause(*mismatch) << ".\nHint: " << kernel.hint);
+                         << describe_size(kernel, n, block_size, seed) << "."
+                         << (cause.empty() ? "" : "\nLikely cause: " + cause + "."));
     }
     SUCCEED();  // one passed check per size, in Catch2's count
 }
 
-std::string first_difference(const BlockSumRun& a, const BlockSumRun& b) {
+// The first block whose sum differs between two runs, or nothing.
+std::optional<std::size_t> first_different_block(const BlockSumRun& a, const BlockSumRun& b) {
     for (std::size_t i = 0; i < a.sums.size(); ++i) {
         const bool same = a.sums[i] == b.sums[i] || (std::isnan(a.sums[i]) && std::isnan(b.sums[i]));
-        if (!same) {
-            std::ostringstream text;
-            text << "block_sums[" << i << "] was " << a.sums[i] << " and then " << b.sums[i];
-            return text.str();
-        }
+        if (!same) return i;
     }
-    return "";
+    return std::nullopt;
 }
 
 }  // namespace
@@ -92,24 +147,31 @@ int block_count(const BlockSumKernel& kernel, int n, int block_size) {
 void check_block_sums(const BlockSumKernel& kernel, int n, int block_size) {
     const std::uint64_t seed = fresh_seed();
     const std::vector<float> input = random_floats(static_cast<std::size_t>(n), seed);
-    const BlockSumRun run = run_block_sums(kernel, input, block_size);
+    const BlockSumRun run = run_block_sums(kernel, input, block_size, seed);
     expect_block_sums(kernel, input, block_size, run, seed, false);
     if (!cpu_backend || n == 0) return;
 
+    const auto differs = [&](const BlockSumRun& ascending, const BlockSumRun& descending) -> std::string {
+        const auto block = first_different_block(ascending, descending);
+        if (!block) return "";
+        return "block_sums[" + std::to_string(*block) + "] was " + number_text(ascending.sums[*block]) +
+               " and then " + number_text(descending.sums[*block]) + ".\n" +
+               block_range(kernel, *block, n, block_size);
+    };
     const auto dependence = order_dependence<BlockSumRun>(
-        run, [&] { return run_block_sums(kernel, input, block_size); }, first_difference);
+        run, [&] { return run_block_sums(kernel, input, block_size, seed); }, differs);
     if (dependence)
-        FAIL(kernel.name << ": " << *dependence << "; " << describe_size(kernel, n, block_size, seed));
+        FAIL(kernel.name << ": " << *dependence << "; " << describe_size(kernel, n, block_size, seed) << ".");
     if (kernel.idea) {
         const std::string problem = kernel.idea(run.stats, block_size);
-        if (!problem.empty()) FAIL(kernel.name << ": " << problem << " (block size " << block_size << ")");
+        if (!problem.empty()) FAIL(kernel.name << ": " << problem << " (block size " << block_size << ").");
     }
 }
 
 void check_block_sums_exact(const BlockSumKernel& kernel, int n, int block_size) {
     const std::uint64_t seed = fresh_seed();
     const std::vector<float> input = random_small_integers(static_cast<std::size_t>(n), seed);
-    expect_block_sums(kernel, input, block_size, run_block_sums(kernel, input, block_size), seed, true);
+    expect_block_sums(kernel, input, block_size, run_block_sums(kernel, input, block_size, seed), seed, true);
 }
 
 void check_block_sums_nan(const BlockSumKernel& kernel, int n, int block_size) {
@@ -117,11 +179,11 @@ void check_block_sums_nan(const BlockSumKernel& kernel, int n, int block_size) {
     std::vector<float> input = random_floats(static_cast<std::size_t>(n), seed);
     input[static_cast<std::size_t>(n) / 3] = std::numeric_limits<float>::quiet_NaN();
     input[static_cast<std::size_t>(n) - 1] = std::numeric_limits<float>::infinity();
-    expect_block_sums(kernel, input, block_size, run_block_sums(kernel, input, block_size), seed, false);
+    expect_block_sums(kernel, input, block_size, run_block_sums(kernel, input, block_size, seed), seed,
+                      false);
 }
 
 void check_block_sum_lesson(const BlockSumKernel& kernel) {
-    INFO("backend: " << backend_name());
     const int large = 1 << 20;
     for (int block_size : kernel.block_sizes) {
         const int span = block_size * kernel.elements_per_thread;
@@ -137,14 +199,19 @@ void check_block_sum_lesson(const BlockSumKernel& kernel) {
     // No elements: no blocks, and nothing may be launched or written.
     DeviceBuffer<float> nothing(1);
     nothing.poison();
-    kernel.launch(nothing.data(), nothing.data(), 0, block_size);
-    check_launch();
-    CHECK(std::isnan(nothing.download()[0]));
+    launch_or_fail(kernel.name, "n = 0, block size " + std::to_string(block_size), [&] {
+        kernel.launch(nothing.data(), nothing.data(), 0, block_size);
+        check_launch();
+    });
+    if (!std::isnan(nothing.download()[0]))
+        FAIL(kernel.name << ": with n = 0 there are no blocks, yet something was written to block_sums[0].");
 }
 
 // ---- shuffles ---------------------------------------------------------------
 
 namespace {
+
+constexpr int kWarp = 32;
 
 // Distinct values, so that a wrong one names the lane it came from.
 std::vector<int> distinct_values(std::size_t count, std::uint64_t seed) {
@@ -154,47 +221,101 @@ std::vector<int> distinct_values(std::size_t count, std::uint64_t seed) {
     return values;
 }
 
-std::string source_of(const std::vector<int>& in, int value, int values_per_thread) {
-    const auto at = std::find(in.begin(), in.end(), value);
-    if (value == -1) return "the poison written before the launch: nothing was stored there";
-    std::ostringstream text;
-    text << value;
-    if (at == in.end()) return text.str();
-    const auto index = at - in.begin();
-    text << ", the value of thread " << index / values_per_thread;
-    if (values_per_thread > 1) text << " (its element " << index % values_per_thread << ")";
-    return text.str();
+// One thread's values, "131" or "131 140 112 127".
+std::string values_of(const std::vector<int>& values, int thread, int per_thread) {
+    std::string text;
+    for (int k = 0; k < per_thread; ++k)
+        text += (k ? " " : "") + std::to_string(values[static_cast<std::size_t>(thread * per_thread + k)]);
+    return text;
+}
+
+// Where thread `thread`'s wrong values came from: "lane 5's value", "its
+// own value", "never written", or "" when they are no input's values.
+std::string source_of(const std::vector<int>& in, const std::vector<int>& got, int thread, int per_thread) {
+    const std::size_t first = static_cast<std::size_t>(thread * per_thread);
+    if (std::all_of(got.begin() + first, got.begin() + first + per_thread, [](int v) { return v == -1; }))
+        return "never written: still the poison -1";
+    const auto at = std::find(in.begin(), in.end(), got[first]);
+    if (at == in.end()) return "";
+    const int source = static_cast<int>(at - in.begin()) / per_thread;
+    const bool whole_array =
+        std::equal(got.begin() + first, got.begin() + first + per_thread, in.begin() + source * per_thread);
+    if (!whole_array) return "";
+    const std::string what = per_thread > 1 ? "values" : "value";
+    if (source == thread) return "its own " + what;
+    std::string lane = "lane " + std::to_string(source % kWarp);
+    if (source / kWarp != thread / kWarp) lane = "warp " + std::to_string(source / kWarp) + " " + lane;
+    return lane + "'s " + what;
+}
+
+// "the group of lanes 4-7 of warp 1", or "lane 5 of warp 0" when groups are single lanes.
+std::string describe_group(int thread, int width) {
+    const int first = thread % kWarp / width * width;
+    const std::string warp = " of warp " + std::to_string(thread / kWarp);
+    if (width == 1) return "lane " + std::to_string(first) + warp;
+    return "the group of lanes " + std::to_string(first) + "-" + std::to_string(first + width - 1) + warp;
+}
+
+// The group of `width` lanes that holds thread `thread`, one row per lane:
+// | lane | value in | expected | got |, with the wrong rows marked.
+std::string lane_table(const std::vector<int>& in, const std::vector<int>& want, const std::vector<int>& got,
+                       int thread, int width, int per_thread) {
+    const int first = thread - thread % kWarp % width;
+    std::vector<std::array<std::string, 4>> rows{{"lane", "value in", "expected", "got"}};
+    for (int t = first; t < first + width; ++t) {
+        rows.push_back({std::to_string(t % kWarp), values_of(in, t, per_thread),
+                        values_of(want, t, per_thread), values_of(got, t, per_thread)});
+    }
+    std::array<std::size_t, 4> column_width{};
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < row.size(); ++c)
+            column_width[c] = std::max(column_width[c], row[c].size());
+
+    std::ostringstream table;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        table << "\n|";
+        for (std::size_t c = 0; c < rows[r].size(); ++c)
+            table << ' ' << std::setw(static_cast<int>(column_width[c])) << rows[r][c] << " |";
+        const int t = first + static_cast<int>(r) - 1;
+        if (r > 0 && rows[r][2] != rows[r][3]) {
+            const std::string source = source_of(in, got, t, per_thread);
+            table << " <- wrong" << (source.empty() ? "" : ": " + source);
+        }
+    }
+    return table.str();
 }
 
 }  // namespace
 
 void check_shuffle_exercise(const ShuffleExercise& exercise) {
-    INFO("backend: " << backend_name());
     const std::size_t count = static_cast<std::size_t>(kShuffleThreads) * exercise.values_per_thread;
-    for (int width = 1; width <= 32; width *= 2) {
+    for (int width = 1; width <= kWarp; width *= 2) {
         for (int param : exercise.params) {
+            std::ostringstream launched;
+            launched << exercise.name;
+            if (!exercise.param_name.empty())
+                launched << " with " << exercise.param_name << " = " << param << ",";
+            launched << " width = " << width;
             const std::uint64_t seed = fresh_seed();
             const std::vector<int> in = distinct_values(count, seed);
             DeviceBuffer<int> d_in{std::span<const int>(in)};
             DeviceBuffer<int> d_out(count);
             d_out.poison();
-            exercise.launch(d_in.data(), d_out.data(), kShuffleThreads, param, width);
-            check_launch();
+            launch_or_fail(exercise.name, launched.str() + "; " + describe_seed(seed), [&] {
+                exercise.launch(d_in.data(), d_out.data(), kShuffleThreads, param, width);
+                check_launch();
+            });
             const std::vector<int> got = d_out.download();
             const std::vector<int> want = exercise.reference(in, param, width);
             if (const auto mismatch = first_mismatch(got, want)) {
-                const std::size_t thread = mismatch->index / exercise.values_per_thread;
-                FAIL(exercise.name << " with width " << width << " and parameter " << param << ": thread "
-                                   << thread << " (lane " << thread % 32 << ", group of lanes "
-                                   << thread % 32 / width * width << "-"
-                                   << thread % 32 / width * width + width - 1 << ") holds "
-                                   << source_of(in, got[mismatch->index], exercise.values_per_thread)
-                                   << ", but should hold "
-                                   << source_of(in, want[mismatch->index], exercise.values_per_thread)
-                                   << " (out[" << mismatch->index << "]).\nHint: " << exercise.hint);
+                const int thread = static_cast<int>(mismatch->index) / exercise.values_per_thread;
+                FAIL(launched.str() << ": " << describe_group(thread, width) << " is wrong; "
+                                    << describe_seed(seed) << "."
+                                    << lane_table(in, want, got, thread, width, exercise.values_per_thread));
             }
             if (const auto stats = last_launch_stats(); stats && width > 1 && stats->shuffles == 0) {
-                FAIL(exercise.name << ": the right values, but no warp shuffle moved them; use __shfl*_sync");
+                FAIL(launched.str() << ": the right values, but no warp shuffle moved them: this exercise "
+                                       "is about __shfl*_sync.");
             }
             SUCCEED();
         }

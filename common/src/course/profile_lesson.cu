@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "warpdrill/course/device_sum.h"
 #include "warpdrill/course/lesson.h"
 #include "warpdrill/data.h"
 #include "warpdrill/host.h"
@@ -128,6 +129,23 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
         static_cast<std::size_t>((n + std::int64_t{blocks} * warpdrill::course::kOneLaunchBlockSize - 1) /
                                  (std::int64_t{blocks} * warpdrill::course::kOneLaunchBlockSize));
     return close_enough(sum.download()[0], input, per_thread + 4);
+}
+#elif WARPDRILL_LESSON == 11 || WARPDRILL_LESSON == 12
+// Lessons 11 and 12: one cooperative launch (lesson 12's in clusters) of
+// kCoResidentBlocks blocks. A grid barrier keeps every block's threads alive
+// at once, and the CPU backend holds at most 8 SMs' worth (64 blocks of 256
+// threads); the GPU runs the same grid, so that ncu counts the same launch.
+constexpr unsigned kCoResidentBlocks = 64;
+
+bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
+    const auto n = static_cast<std::int64_t>(input.size());
+    const warpdrill::course::DeviceSumRun run =
+        warpdrill::course::device_sum_kernel().run(d_in.data(), n, kCoResidentBlocks);
+    // Each thread adds its packs of 4 floats in a row, then a tree, then one thread its share of the partials.
+    const std::int64_t threads = std::int64_t{run.blocks} * run.block_threads;
+    const std::int64_t in_a_row = 4 * ((n / 4 + threads - 1) / threads) + 1 +
+                                  (run.partials_written + run.block_threads - 1) / run.block_threads;
+    return close_enough(run.sum, input, static_cast<std::size_t>(in_a_row));
 }
 #else
 #error "this lesson has no profile workload: add one to common/src/course/profile_lesson.cu"

@@ -81,8 +81,9 @@ std::string expect_block_barriers(const LaunchStats& stats, int per_block) {
 std::string expect_tree_barriers(const LaunchStats& stats, int block_size) {
     std::string problem = expect_block_barriers(stats, tree_barriers(block_size));
     if (!problem.empty()) {
-        problem += ": one after the load and one after every step of the tree, reached by every thread of the "
-                   "block (outside the if), because each step reads what the step before wrote";
+        problem +=
+            ": one after the load and one after every step of the tree, reached by every thread of the "
+            "block, because each step reads what the step before wrote";
     }
     return problem;
 }

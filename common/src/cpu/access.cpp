@@ -20,7 +20,7 @@ constexpr std::size_t kWord = 4;
 // How far past the end of a __shared__ array an access still counts as that
 // array's (padding up to the next variable), rather than someone else's.
 constexpr std::uintptr_t kSharedMargin = 64;
-constexpr std::size_t kRaceCheckedBytes = std::size_t{4} << 20;
+constexpr std::size_t kRaceCheckedBytes = std::size_t{256} << 10;
 
 std::atomic<std::uint64_t> block_runs{0};
 
@@ -36,10 +36,6 @@ const char* verb(AccessKind kind) {
         case AccessKind::atomic_write: return "updated it (atomic or volatile)";
     }
     return "?";
-}
-
-std::string dims(uint3 v) {
-    return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
 }
 
 uint3 block_of(std::uint32_t linear, dim3 grid) {
@@ -145,6 +141,8 @@ BlockAccesses::BlockAccesses(BlockRunner& runner, GridAccesses& grid, int thread
 void BlockAccesses::start_block(std::uint32_t linear_block, std::uintptr_t dynamic_smem) {
     block_ = linear_block;
     epoch_ = 0;
+    grid_syncs_ = 0;
+    cluster_syncs_ = 0;
     generation_ = ++block_runs;
     dynamic_start_ = dynamic_smem;
     // A lane knows nothing of the others yet (0), and its own accesses are
@@ -169,6 +167,17 @@ void BlockAccesses::warp_barrier(int base, unsigned mask) {
     }
 }
 
+void BlockAccesses::group_barrier(SyncKind kind) {
+    if (kind == SyncKind::grid_sync) ++grid_syncs_;
+    if (kind == SyncKind::cluster_sync) ++cluster_syncs_;
+}
+
+bool BlockAccesses::same_cluster(std::uint32_t a, std::uint32_t b) const {
+    const dim3 cluster = runner_.shape().groups.cluster;
+    const uint3 x = block_of(a, grid_.grid()), y = block_of(b, grid_.grid());
+    return x.x / cluster.x == y.x / cluster.x && x.y / cluster.y == y.y / cluster.y && x.z / cluster.z == y.z / cluster.z;
+}
+
 void BlockAccesses::fence(bool device_scope) {
     if (device_scope) grid_.fence(block_);
 }
@@ -181,6 +190,8 @@ Access BlockAccesses::record(AccessKind kind, std::uint32_t code) const {
     access.epoch = epoch_;
     access.clock = clocks_[static_cast<std::size_t>(rank) * kWarpSize + rank % kWarpSize];
     access.fences = grid_.fences(block_);
+    access.grid_syncs = grid_syncs_;
+    access.cluster_syncs = cluster_syncs_;
     access.thread = static_cast<std::uint16_t>(rank);
     access.kind = kind;
     access.valid = true;
@@ -188,7 +199,12 @@ Access BlockAccesses::record(AccessKind kind, std::uint32_t code) const {
 }
 
 bool BlockAccesses::ordered(const Access& before, const Access& now) const {
-    if (before.block != now.block) return grid_.acquired(now.block, before.block, before.fences);
+    if (before.block != now.block) {
+        // Every block passes each grid barrier, so one passed since the access orders it.
+        if (now.grid_syncs > before.grid_syncs) return true;
+        if (now.cluster_syncs > before.cluster_syncs && same_cluster(before.block, now.block)) return true;
+        return grid_.acquired(now.block, before.block, before.fences);
+    }
     if (before.thread == now.thread || before.epoch < now.epoch) return true;
     if (before.thread / kWarpSize != now.thread / kWarpSize) return false;
     // After a __syncwarp() of both lanes, this lane's view of the other covers the clock it accessed at.
@@ -267,7 +283,7 @@ BlockAccesses::Element BlockAccesses::classify(std::uintptr_t address, std::size
         }
         out_of_bounds(bytes, kind, code, what);
     }
-    // Races are looked for in buffers of up to a million words: outputs,
+    // Races are looked for in buffers of up to 64 Ki words: outputs,
     // partial sums, counters. Larger ones are inputs, read by everyone; their
     // bounds are still checked.
     if (allocation->bytes > kRaceCheckedBytes) return {};
@@ -340,8 +356,8 @@ void BlockAccesses::race(const Element& element, const Access& before, const Acc
             text << "this block read it with no atomic (a ticket) telling it that block " << writer
                  << " had finished";
         } else {
-            text << "two blocks of one launch touch one element, and no __threadfence() and atomic handshake "
-                    "orders them";
+            text << "two blocks of one launch touch one element, and nothing orders them: no "
+                    "__threadfence() and atomic handshake, no this_grid().sync() between the two";
         }
     } else if (before.thread / kWarpSize != now.thread / kWarpSize) {
         text << "the threads are in different warps and no __syncthreads() lies between the two accesses";

@@ -42,6 +42,8 @@ struct Access {
     std::uint32_t epoch = 0;   // the block's completed __syncthreads() before it
     std::uint32_t clock = 0;   // the lane's __syncwarp() clock before it
     std::uint32_t fences = 0;  // the block's __threadfence() count before it
+    std::uint32_t grid_syncs = 0;     // the this_grid().sync() its block had passed
+    std::uint32_t cluster_syncs = 0;  // the this_cluster().sync() its block had passed
     std::uint16_t thread = 0;  // rank in the block
     AccessKind kind = AccessKind::read;
     bool valid = false;
@@ -99,6 +101,9 @@ class BlockAccesses {
 
     void start_block(std::uint32_t linear_block, std::uintptr_t dynamic_smem);
     void block_barrier() { ++epoch_; }
+    // A grid or cluster barrier completed: every block it spans has done
+    // everything before it.
+    void group_barrier(SyncKind kind);
     void warp_barrier(int base, unsigned mask);
     void fence(bool device_scope);
     // A volatile access to global memory counts as an atomic one (a flag between
@@ -131,6 +136,7 @@ class BlockAccesses {
     // The earlier access `now` conflicts with, if any; updates the cell otherwise.
     std::optional<Access> check(Element& element, const Access& now);
     bool ordered(const Access& before, const Access& now) const;
+    bool same_cluster(std::uint32_t a, std::uint32_t b) const;
     Access record(AccessKind kind, std::uint32_t code) const;
     [[noreturn]] void race(const Element& element, const Access& before, const Access& now);
     [[noreturn]] void out_of_bounds(std::size_t bytes, AccessKind kind, std::uint32_t code, const std::string& what);
@@ -141,6 +147,8 @@ class BlockAccesses {
     int threads_;
     std::uint32_t block_ = 0;
     std::uint32_t epoch_ = 0;
+    std::uint32_t grid_syncs_ = 0;
+    std::uint32_t cluster_syncs_ = 0;
     std::uint64_t generation_ = 0;
     std::vector<std::uint32_t> clocks_;  // thread t's view of its warp's 32 lanes: clocks_[t * 32 + lane]
     std::uintptr_t dynamic_start_ = 0;

@@ -17,6 +17,8 @@
 
 #include "access.h"
 #include "device_memory.h"
+#include "coresident.h"
+#include "device.h"
 #include "profile.h"
 #include "scheduler.h"
 #include "state.h"
@@ -104,10 +106,10 @@ void install_crash_handler() {
 }
 
 cudaError_t check_config(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes) {
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaErrorInvalidValue;
-    if (block.x == 0 || block.y == 0 || block.z == 0) return cudaErrorInvalidConfiguration;
     // The answers a GPU gives (measured on an H100 with CUDA 13.0: see
-    // tests/data/shuffle_truth.txt).
+    // tests/data/shuffle_truth.txt and results/gpu-check-h100.md).
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaErrorInvalidValue;
+    if (block.x == 0 || block.y == 0 || block.z == 0) return cudaErrorInvalidValue;
     const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
     if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64) return cudaErrorInvalidValue;
     if (grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu) return cudaErrorInvalidValue;
@@ -122,16 +124,25 @@ uint3 block_index(std::uint64_t linear, dim3 grid) {
 
 }  // namespace
 
-void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body,
-              const void* kernel, std::vector<KernelArgument> pointers) {
-    if (const cudaError_t error = check_config(grid, block, dynamic_smem_bytes); error != cudaSuccess) {
-        set_last_error(error);
-        return;
+cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body,
+                     const void* kernel, std::vector<KernelArgument> pointers, const GroupLaunch& groups) {
+    cudaError_t launch_error = check_config(grid, block, dynamic_smem_bytes);
+    if (launch_error == cudaSuccess)
+        launch_error = check_group_launch(grid, block, dynamic_smem_bytes, groups);
+    if (launch_error != cudaSuccess) {
+        set_last_error(launch_error);
+        return launch_error;
     }
     install_crash_handler();
-    const GridShape shape{grid, block, dynamic_smem_bytes, &thread_body, settings.order, settings.seed};
+    // Cooperative and cluster launches run blocks together, each on its own OS thread.
+    const std::unique_ptr<CoResidentBlocks> coresident =
+        CoResidentBlocks::needed(groups)
+            ? std::make_unique<CoResidentBlocks>(grid, dynamic_smem_bytes, groups)
+            : nullptr;
+    const GridShape shape{grid,          block,  dynamic_smem_bytes, &thread_body, settings.order,
+                          settings.seed, groups, coresident.get()};
     const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
-    const unsigned workers = worker_count(blocks);
+    const unsigned workers = coresident ? coresident->workers() : worker_count(blocks);
     static std::atomic<std::uint64_t> launches{0};
     const int threads_per_block = static_cast<int>(block.x * block.y * block.z);
     // A profile sees the accesses through the same instrumentation as the checks.
@@ -170,11 +181,19 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::
         }
         views[worker].block = &runner;
         try {
-            for (std::uint64_t b; !failed && (b = next_block++) < blocks;) runner.run(block_index(b, grid));
+            if (coresident) {
+                coresident->run_blocks(worker, runner, failed);
+            } else {
+                for (std::uint64_t b; !failed && (b = next_block++) < blocks;)
+                    runner.run(block_index(b, grid));
+            }
         } catch (...) {
-            std::lock_guard lock(mutex);
-            if (!error) error = std::current_exception();
-            failed = true;
+            {
+                std::lock_guard lock(mutex);
+                if (!error) error = std::current_exception();
+                failed = true;
+            }
+            if (coresident) coresident->abort();  // wakes the blocks that wait for this one
         }
         views[worker].block = nullptr;
         std::lock_guard lock(mutex);
@@ -228,6 +247,7 @@ void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::
         profile.stats = stats;
         record_profile(std::move(profile));
     }
+    return cudaSuccess;
 }
 
 }  // namespace warpdrill::cpu::detail
@@ -259,6 +279,9 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
     shuffles += other.shuffles;
     votes += other.votes;
     atomics += other.atomics;
+    warp_reductions += other.warp_reductions;
+    grid_syncs += other.grid_syncs;
+    cluster_syncs += other.cluster_syncs;
     return *this;
 }
 

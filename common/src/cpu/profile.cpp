@@ -17,7 +17,6 @@ std::mutex scopes_mutex;
 std::vector<LaunchProfile>* innermost_scope = nullptr;
 std::atomic<int> open_scopes{0};
 LaunchProfile last_profile;
-std::atomic<int> imitated_multiprocessors{0};
 
 void count_lanes(ActiveLanes& lanes, unsigned mask) {
     const int active = std::popcount(mask);
@@ -163,8 +162,6 @@ void record_profile(LaunchProfile profile) {
     last_profile = std::move(profile);
 }
 
-int multiprocessor_count() { return imitated_multiprocessors.load(std::memory_order_relaxed); }
-
 }  // namespace warpdrill::cpu::detail
 
 namespace warpdrill::cpu {
@@ -217,7 +214,5 @@ LaunchProfile last_launch_profile() {
     std::lock_guard lock(detail::scopes_mutex);
     return detail::last_profile;
 }
-
-void set_multiprocessor_count(int count) { detail::imitated_multiprocessors = count; }
 
 }  // namespace warpdrill::cpu

@@ -77,7 +77,5 @@ class BlockProfile {
 bool profiling();
 // Hands a finished launch's profile to the innermost scope.
 void record_profile(LaunchProfile profile);
-// The multiprocessors cudaGetDeviceProperties reports (set_multiprocessor_count).
-int multiprocessor_count();
 
 }  // namespace warpdrill::cpu::detail

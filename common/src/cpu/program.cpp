@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -315,8 +316,10 @@ std::string checkout_path(const std::string& file) {
     if (file.empty() || file.starts_with("/usr/")) return file;
     if (file.starts_with(source_root() + "/")) return file.substr(source_root().size() + 1);
     for (std::size_t from = 0;;) {
-        const std::string candidate = file.substr(from);
-        if (!candidate.starts_with("/") && readable(source_root() + "/" + candidate)) return candidate;
+        const std::string candidate = std::filesystem::path(file.substr(from)).lexically_normal().string();
+        if (!candidate.starts_with("/") && !candidate.starts_with("..") && readable(source_root() + "/" + candidate)) {
+            return candidate;
+        }
         from = file.find('/', from);
         if (from == std::string::npos) return file;
         ++from;

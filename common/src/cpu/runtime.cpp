@@ -7,8 +7,8 @@
 #include <mutex>
 #include <thread>
 
+#include "device.h"
 #include "device_memory.h"
-#include "profile.h"
 #include "state.h"
 
 namespace warpdrill::cpu::detail {
@@ -78,6 +78,9 @@ const char* cudaGetErrorName(cudaError_t error) {
         case cudaErrorNotReady: return "cudaErrorNotReady";
         case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
         case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+        case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
+        case cudaErrorNotSupported: return "cudaErrorNotSupported";
+        case cudaErrorInvalidClusterSize: return "cudaErrorInvalidClusterSize";
     }
     return "cudaErrorUnknown";
 }
@@ -93,6 +96,10 @@ const char* cudaGetErrorString(cudaError_t error) {
         case cudaErrorNotReady: return "device not ready";
         case cudaErrorMisalignedAddress: return "misaligned address";
         case cudaErrorLaunchFailure: return "unspecified launch failure";
+        case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
+        case cudaErrorNotSupported: return "operation not supported";
+        case cudaErrorInvalidClusterSize:
+            return "a kernel launch error has occurred due to cluster misconfiguration";
     }
     return "unknown error";
 }
@@ -115,9 +122,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     if (!prop || device != 0) return record(cudaErrorInvalidValue);
     *prop = {};
     std::strncpy(prop->name, "warpdrill CPU backend", sizeof prop->name - 1);
-    const int imitated = warpdrill::cpu::detail::multiprocessor_count();
-    prop->multiProcessorCount =
-        imitated > 0 ? imitated : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    warpdrill::cpu::detail::describe_multiprocessors(prop);
     prop->warpSize = 32;
     prop->maxThreadsPerBlock = 1024;
     prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024;

@@ -25,8 +25,12 @@ constexpr unsigned kFullMask = 0xffffffffu;
 
 thread_local BlockRunner* current_block = nullptr;
 
-bool is_block_kind(SyncKind kind) { return kind <= SyncKind::syncthreads_or; }
+bool is_block_kind(SyncKind kind) { return kind <= SyncKind::cluster_sync; }
+bool is_group_barrier(SyncKind kind) { return kind == SyncKind::grid_sync || kind == SyncKind::cluster_sync; }
 bool is_shuffle(SyncKind kind) { return kind >= SyncKind::shfl_idx && kind <= SyncKind::shfl_xor; }
+bool is_reduction(SyncKind kind) { return kind >= SyncKind::reduce_add; }
+
+}  // namespace
 
 const char* name_of(SyncKind kind) {
     switch (kind) {
@@ -34,6 +38,8 @@ const char* name_of(SyncKind kind) {
         case SyncKind::syncthreads_count: return "__syncthreads_count()";
         case SyncKind::syncthreads_and: return "__syncthreads_and()";
         case SyncKind::syncthreads_or: return "__syncthreads_or()";
+        case SyncKind::grid_sync: return "this_grid().sync()";
+        case SyncKind::cluster_sync: return "this_cluster().sync()";
         case SyncKind::syncwarp: return "__syncwarp()";
         case SyncKind::shfl_idx: return "__shfl_sync()";
         case SyncKind::shfl_up: return "__shfl_up_sync()";
@@ -42,6 +48,9 @@ const char* name_of(SyncKind kind) {
         case SyncKind::ballot: return "__ballot_sync()";
         case SyncKind::any: return "__any_sync()";
         case SyncKind::all: return "__all_sync()";
+        case SyncKind::reduce_add: return "__reduce_add_sync()";
+        case SyncKind::reduce_min: return "__reduce_min_sync()";
+        case SyncKind::reduce_max: return "__reduce_max_sync()";
     }
     return "?";
 }
@@ -49,6 +58,8 @@ const char* name_of(SyncKind kind) {
 std::string where_text(const Where& where) {
     return std::string(where.file_name()) + ":" + std::to_string(where.line());
 }
+
+namespace {
 
 bool same_place(const Where& a, const Where& b) {
     // One file's name is usually one string literal: compare pointers first.
@@ -81,9 +92,13 @@ std::string ranges(const std::vector<int>& ranks) {
     return text;
 }
 
+}  // namespace
+
 std::string dims(uint3 v) {
     return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
 }
+
+namespace {
 
 // The source lane a shuffle reads, exactly as the hardware computes it (PTX
 // ISA, shfl.sync): the width is encoded as a segment mask of 32 - width, and
@@ -117,6 +132,13 @@ int shuffle_source_lane(SyncKind kind, int lane, int param, int width) {
             break;
     }
     return in_range ? source : lane;
+}
+
+// One step of __reduce_*_sync over 32-bit values, signed or unsigned.
+std::uint32_t combine(SyncKind kind, bool is_signed, std::uint32_t a, std::uint32_t b) {
+    if (kind == SyncKind::reduce_add) return a + b;  // wraps around, as the hardware's does
+    const bool a_less = is_signed ? static_cast<std::int32_t>(a) < static_cast<std::int32_t>(b) : a < b;
+    return (kind == SyncKind::reduce_min) == a_less ? a : b;
 }
 
 }  // namespace
@@ -294,7 +316,7 @@ std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, in
 void BlockRunner::fail_running(const std::string& what) {
     FiberThread& self = *running_;
     try {
-        fault_here(what);
+        fault(what);  // the message names the threads itself
     } catch (...) {
         thread_error_ = std::current_exception();
     }
@@ -382,6 +404,13 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
     for (int lane = 0; lane < kWarpSize; ++lane) {
         if (mask >> lane & 1u && threads_[base + lane].sync.param) votes |= 1u << lane;
     }
+    // __reduce_*_sync: the first lane's value, then the others'.
+    std::uint32_t reduced = static_cast<std::uint32_t>(first.bits);
+    for (int lane = std::countr_zero(mask) + 1; is_reduction(first.kind) && lane < kWarpSize; ++lane) {
+        if (mask >> lane & 1u)
+            reduced = combine(first.kind, first.param, reduced,
+                              static_cast<std::uint32_t>(threads_[base + lane].sync.bits));
+    }
     for (int lane = 0; lane < kWarpSize; ++lane) {
         if (!(mask >> lane & 1u)) continue;
         FiberThread& thread = threads_[base + lane];
@@ -390,6 +419,9 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
             case SyncKind::any: thread.result = votes != 0; break;
             case SyncKind::all: thread.result = votes == mask; break;
             case SyncKind::syncwarp: thread.result = 0; break;
+            case SyncKind::reduce_add:
+            case SyncKind::reduce_min:
+            case SyncKind::reduce_max: thread.result = reduced; break;
             default: {
                 const int source = shuffle_source_lane(first.kind, lane, thread.sync.param, first.width);
                 if (!(mask >> source & 1u)) fault_source_lane(base + lane, source, mask);
@@ -404,6 +436,8 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
         ++stats_.warp_syncs;
     else if (is_shuffle(first.kind))
         ++stats_.shuffles;
+    else if (is_reduction(first.kind))
+        ++stats_.warp_reductions;
     else
         ++stats_.votes;
 }
@@ -439,9 +473,9 @@ bool BlockRunner::complete_block_barrier() {
         std::erase_if(waiting, std::not_fn(at_first));
         fault("threads " + ranges(waiting) + " wait at " + name_of(first.kind) + " at " +
               where_text(first.where) + " while threads " + ranges(elsewhere) + " wait at " +
-              describe_wait(elsewhere.front()) +
-              ": every thread of a block must reach the same __syncthreads(); a barrier inside a branch "
-              "that only some threads take never completes on a GPU");
+              describe_wait(elsewhere.front()) + ": every thread of a block must reach the same " +
+              name_of(first.kind) +
+              "; a barrier inside a branch that only some threads take never completes on a GPU");
     }
     if (exited_ > 0) {
         std::vector<int> exited;
@@ -458,11 +492,17 @@ bool BlockRunner::complete_block_barrier() {
     }
     unsigned count = 0;
     for (int rank : waiting) count += threads_[rank].sync.param != 0;
+    if (is_group_barrier(first.kind)) {
+        wait_for_other_blocks(*this, first.kind, first.where);  // coresident.cpp
+        if (accesses_) accesses_->group_barrier(first.kind);
+    }
     for (int rank : waiting) {
         threads_[rank].result = count;
         threads_[rank].state = ThreadState::ready;
     }
-    ++stats_.block_barriers;
+    ++(first.kind == SyncKind::grid_sync      ? stats_.grid_syncs
+       : first.kind == SyncKind::cluster_sync ? stats_.cluster_syncs
+                                              : stats_.block_barriers);
     return true;
 }
 
@@ -555,7 +595,6 @@ void BlockRunner::fault_here(const std::string& what) const {
 
 // ---- the entry points the intrinsics call -------------------------------------------------
 
-namespace {
 BlockRunner& block_of_caller() {
     if (!current_block || !current_block->running()) {
         throw KernelFault(
@@ -563,7 +602,6 @@ BlockRunner& block_of_caller() {
     }
     return *current_block;
 }
-}  // namespace
 
 unsigned block_sync(SyncKind kind, int predicate, const Where& where) {
     return block_of_caller().block_sync(kind, predicate, where);
@@ -588,7 +626,9 @@ void index_out_of_bounds(const char* array_type, long long index, const char* fi
                        " at " + path + ":" + std::to_string(line);
     const std::string code = source_line(path, line);
     if (!code.empty()) text += ": `" + code + "`";
-    if (current_block && current_block->running()) current_block->fail_running(text);
+    if (current_block && current_block->running()) {
+        current_block->fail_running(current_block->describe_thread(current_block->running()->rank) + ": " + text);
+    }
     std::fprintf(stderr, "warpdrill: %s\n", text.c_str());  // host code: say so and go on, as C++ would
 }
 

@@ -11,6 +11,7 @@
 #include <exception>
 #include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "stack_pool.h"
@@ -45,6 +46,8 @@ struct FiberThread {
     boost::context::fiber scheduler;  // resumed by the fiber to yield
 };
 
+class CoResidentBlocks;
+
 struct GridShape {
     dim3 grid;
     dim3 block;
@@ -52,6 +55,8 @@ struct GridShape {
     const std::function<void()>* thread_body = nullptr;
     ThreadOrder order = ThreadOrder::ascending;
     std::uint64_t seed = 0;
+    GroupLaunch groups;
+    CoResidentBlocks* coresident = nullptr;  // for cooperative and cluster launches (coresident.h)
 };
 
 class BlockAccesses;
@@ -96,6 +101,7 @@ class BlockRunner {
 
     FiberThread* running() const { return running_; }
     uint3 block_idx() const { return block_idx_; }
+    const GridShape& shape() const { return shape_; }
 
   private:
     void start_threads();
@@ -141,5 +147,17 @@ class BlockRunner {
     int spinners_ = 0;  // threads that yielded from a spin in this round
     std::chrono::steady_clock::time_point spinning_since_{};  // when only spinners began to run
 };
+
+// Text for diagnostics: "__syncthreads()", "file.cu:12", "(1,0,0)".
+const char* name_of(SyncKind kind);
+std::string where_text(const Where& where);
+std::string dims(uint3 v);
+
+// The block whose fiber calls: faults when no kernel is running.
+BlockRunner& block_of_caller();
+
+// With every thread of `block` at a grid or cluster barrier: waits for the
+// other blocks of the grid or cluster (coresident.cpp).
+void wait_for_other_blocks(BlockRunner& block, SyncKind kind, const Where& where);
 
 }  // namespace warpdrill::cpu::detail

@@ -12,12 +12,18 @@ namespace {
 std::string where_text(const std::source_location& where) {
     return std::string(where.file_name()) + ":" + std::to_string(where.line());
 }
-std::string number(double value) {
+}  // namespace
+
+std::string number_text(double value) {
+    if (std::isnan(value)) return "NaN";  // the sign of a NaN means nothing to a reader
     char text[64];
     std::snprintf(text, sizeof text, "%.9g", value);
     return text;
 }
-}  // namespace
+
+std::string describe_seed(std::uint64_t seed) {
+    return "input seed " + std::to_string(seed) + " (WARPDRILL_SEED=" + std::to_string(seed) + " replays it)";
+}
 
 void check_cuda(cudaError_t result, const std::source_location& where) {
     if (result == cudaSuccess) return;
@@ -43,7 +49,7 @@ std::optional<LaunchStats> last_launch_stats() {
 std::optional<Mismatch> first_mismatch(std::span<const float> got, std::span<const double> want,
                                        std::span<const double> tolerance) {
     for (std::size_t i = 0; i < want.size(); ++i) {
-        if (static_cast<double>(got[i]) == want[i]) continue;      // exact, infinities included
+        if (static_cast<double>(got[i]) == want[i]) continue;     // exact, infinities included
         if (std::isnan(want[i]) && std::isnan(got[i])) continue;  // NaN in, NaN out
         const double error = std::fabs(static_cast<double>(got[i]) - want[i]);
         if (!(error <= tolerance[i])) return Mismatch{i, got[i], want[i], tolerance[i]};
@@ -60,11 +66,11 @@ std::optional<Mismatch> first_mismatch(std::span<const int> got, std::span<const
 }
 
 std::string describe(const Mismatch& mismatch, const std::string& name) {
-    std::string text = name + "[" + std::to_string(mismatch.index) + "] = " + number(mismatch.got) +
-                       ", but the reference is " + number(mismatch.want);
+    std::string text = name + "[" + std::to_string(mismatch.index) + "] = " + number_text(mismatch.got) +
+                       ", but the reference is " + number_text(mismatch.want);
     if (mismatch.tolerance > 0 && std::isfinite(mismatch.got)) {
-        text += " (off by " + number(std::fabs(mismatch.got - mismatch.want)) + ", tolerance " +
-                number(mismatch.tolerance) + ")";
+        text += " (off by " + number_text(std::fabs(mismatch.got - mismatch.want)) + ", tolerance " +
+                number_text(mismatch.tolerance) + ")";
     }
     return text;
 }
@@ -75,7 +81,7 @@ std::string likely_cause(const Mismatch& mismatch) {
         return "the output still holds the poison written before the launch: the kernel never wrote it";
     }
     if (std::isnan(got)) return "NaN: something read memory that was never written (0xff bytes read as NaN)";
-    return "a wrong value";
+    return "";
 }
 
 }  // namespace warpdrill

@@ -7,9 +7,6 @@ using namespace warpdrill::course;
 
 TEST_CASE("lesson 1: reduce_interleaved_divergent sums every block", "[lesson01][reduce]") {
     BlockSumKernel kernel = block_sum_kernel();
-    kernel.hint =
-        "every step must wait for the previous one (__syncthreads() after each step, reached by all "
-        "threads), only threads with tid % (2 * stride) == 0 add, and thread 0 writes the result";
     kernel.idea = [](const warpdrill::LaunchStats& stats, int block_size) {
         return expect_tree_barriers(stats, block_size);
     };
@@ -17,11 +14,6 @@ TEST_CASE("lesson 1: reduce_interleaved_divergent sums every block", "[lesson01]
 }
 
 TEST_CASE("lesson 1: shuffle_broadcast sends one lane's value to its group", "[lesson01][shuffle]") {
-    check_shuffle_exercise({"shuffle_broadcast",
-                            1,
-                            {0, 1, 3, 5, 31, 33, -1},
-                            launch_shuffle,
-                            broadcast_reference,
-                            "__shfl_sync(0xffffffff, value, src_lane, width): the hardware takes src_lane "
-                            "modulo width within each group"});
+    check_shuffle_exercise(
+        {"shuffle_broadcast", "src_lane", 1, {0, 1, 3, 5, 31, 33, -1}, launch_shuffle, broadcast_reference});
 }

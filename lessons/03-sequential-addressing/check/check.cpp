@@ -7,9 +7,6 @@ using namespace warpdrill::course;
 
 TEST_CASE("lesson 3: reduce_sequential sums every block", "[lesson03][reduce]") {
     BlockSumKernel kernel = block_sum_kernel();
-    kernel.hint =
-        "the stride starts at blockDim.x / 2 and halves; threads with tid < stride add partial[tid + "
-        "stride]; __syncthreads() after every step";
     kernel.idea = [](const warpdrill::LaunchStats& stats, int block_size) {
         return expect_tree_barriers(stats, block_size);
     };
@@ -17,11 +14,6 @@ TEST_CASE("lesson 3: reduce_sequential sums every block", "[lesson03][reduce]") 
 }
 
 TEST_CASE("lesson 3: shuffle_shift_down", "[lesson03][shuffle]") {
-    check_shuffle_exercise({"shuffle_shift_down",
-                            1,
-                            {0, 1, 2, 3, 7, 16},
-                            launch_shuffle,
-                            shift_down_reference,
-                            "__shfl_down_sync(0xffffffff, value, delta, width); the last delta lanes of each "
-                            "group keep their own value"});
+    check_shuffle_exercise(
+        {"shuffle_shift_down", "delta", 1, {0, 1, 2, 3, 7, 16}, launch_shuffle, shift_down_reference});
 }

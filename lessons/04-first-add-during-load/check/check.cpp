@@ -7,9 +7,6 @@ using namespace warpdrill::course;
 
 TEST_CASE("lesson 4: reduce_first_add sums every block", "[lesson04][reduce]") {
     BlockSumKernel kernel = block_sum_kernel();
-    kernel.hint =
-        "each block covers 2 * blockDim.x elements starting at blockIdx.x * 2 * blockDim.x; both loads need "
-        "their own bounds check";
     kernel.idea = [](const warpdrill::LaunchStats& stats, int block_size) {
         return expect_tree_barriers(stats, block_size);
     };
@@ -18,10 +15,5 @@ TEST_CASE("lesson 4: reduce_first_add sums every block", "[lesson04][reduce]") {
 
 TEST_CASE("lesson 4: shuffle_rotate", "[lesson04][shuffle]") {
     check_shuffle_exercise(
-        {"shuffle_rotate",
-         1,
-         {0, 1, 3, 5, 17, 31},
-         launch_shuffle,
-         rotate_reference,
-         "__shfl_sync(0xffffffff, value, (lane + shift) % width, width) with lane = threadIdx.x % 32"});
+        {"shuffle_rotate", "shift", 1, {0, 1, 3, 5, 17, 31}, launch_shuffle, rotate_reference});
 }

@@ -7,9 +7,6 @@ using namespace warpdrill::course;
 
 TEST_CASE("lesson 6: reduce_complete_unroll sums every block", "[lesson06][reduce]") {
     BlockSumKernel kernel = block_sum_kernel();
-    kernel.hint =
-        "with kBlockSize a template parameter, the loop `for (unsigned stride = kBlockSize / 2; stride > 32; "
-        "stride /= 2)` has constant bounds; finish with warpdrill::last_warp_sum";
     kernel.idea = [](const warpdrill::LaunchStats& stats, int block_size) {
         return expect_fewer_barriers(stats, block_size);
     };
@@ -18,9 +15,9 @@ TEST_CASE("lesson 6: reduce_complete_unroll sums every block", "[lesson06][reduc
 
 TEST_CASE("lesson 6: shuffle_swap_arrays", "[lesson06][shuffle]") {
     check_shuffle_exercise({"shuffle_swap_arrays",
+                            "lane_mask",
                             kSwapValues,
                             {1, 2, 3, 5, 16, 31},
                             launch_shuffle,
-                            swap_arrays_reference,
-                            ""});
+                            swap_arrays_reference});
 }

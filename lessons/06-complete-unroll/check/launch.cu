@@ -18,7 +18,7 @@ void launch_unrolled(const float* in, float* block_sums, int n) {
 }  // namespace
 
 BlockSumKernel block_sum_kernel() {
-    BlockSumKernel kernel{"reduce_complete_unroll", 2, {64, 128, 256, 512, 1024}, {}, {}, {}};
+    BlockSumKernel kernel{"reduce_complete_unroll", 2, {64, 128, 256, 512, 1024}, {}, {}};
     // One instantiation per block size: the template is what lets the compiler unroll.
     kernel.launch = [](const float* in, float* block_sums, int n, int block_size) {
         switch (block_size) {

@@ -20,9 +20,6 @@ std::string shuffle_idea(const warpdrill::LaunchStats& stats, int) {
 
 TEST_CASE("lesson 7: reduce_warp_shuffle (__shfl_down_sync) sums every block", "[lesson07][reduce]") {
     BlockSumKernel kernel = block_sum_kernel();
-    kernel.hint =
-        "warp_reduce_sum adds __shfl_down_sync(mask, value, offset) for offsets 16..1, leaving the sum in "
-        "lane 0; block_reduce_sum stores lane 0's sum per warp, syncs once, and warp 0 reduces those";
     kernel.idea = shuffle_idea;
     check_block_sum_lesson(kernel);
 }
@@ -30,9 +27,6 @@ TEST_CASE("lesson 7: reduce_warp_shuffle (__shfl_down_sync) sums every block", "
 TEST_CASE("lesson 7: reduce_warp_shuffle_xor (__shfl_xor_sync) leaves the sum in every lane",
           "[lesson07][reduce]") {
     BlockSumKernel kernel = block_sum_kernel_xor();
-    kernel.hint =
-        "thread 31 writes the result, so every lane of warp 0 needs the sum: warp_all_reduce_sum adds "
-        "__shfl_xor_sync(mask, value, lane_mask) for lane masks 16..1";
     kernel.idea = shuffle_idea;
     check_block_sum_lesson(kernel);
 }

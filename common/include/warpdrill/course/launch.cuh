@@ -17,7 +17,7 @@ namespace warpdrill::course {
 template <class Kernel>
 BlockSumKernel dynamic_shared_block_sums(Kernel kernel, std::string name, int elements_per_thread,
                                          std::vector<int> block_sizes) {
-    BlockSumKernel described{std::move(name), elements_per_thread, std::move(block_sizes), {}, {}, {}};
+    BlockSumKernel described{std::move(name), elements_per_thread, std::move(block_sizes), {}, {}};
     described.launch = [kernel, elements_per_thread](const float* in, float* block_sums, int n,
                                                      int block_size) {
         const int span = block_size * elements_per_thread;

@@ -22,14 +22,19 @@ struct BlockSumKernel {
     // Launches the kernel over d_in[0, n) with the given block size; writes
     // one float per block to d_block_sums.
     std::function<void(const float* d_in, float* d_block_sums, int n, int block_size)> launch;
-    // The hint shown when a block's sum is wrong.
-    std::string hint;
     // Checks the backend's counters for the lesson's idea; returns what is
     // wrong, or "". Runs on the CPU backend only.
     std::function<std::string(const LaunchStats& stats, int block_size)> idea;
 };
 
 int block_count(const BlockSumKernel& kernel, int n, int block_size);
+
+// Runs `launch` (a kernel launch and check_launch()). When the kernel stops
+// with an error (a fault the CPU backend names, a CUDA error on either
+// backend), the check fails with that error first, then `input`: what the
+// kernel ran on ("n = 1000, ...; input seed ...").
+void launch_or_fail(const std::string& kernel_name, const std::string& input,
+                    const std::function<void()>& launch);
 
 // Sums of random floats at one size and block size: every block's sum within
 // its tolerance, the same in both thread orders, and the lesson's idea applied.
@@ -46,12 +51,12 @@ void check_block_sum_lesson(const BlockSumKernel& kernel);
 // `values_per_thread` ints, exchange them in groups of `width` lanes.
 struct ShuffleExercise {
     std::string name;
+    std::string param_name;  // "src_lane", "delta", ...; "" when the exercise has none
     int values_per_thread = 1;
     std::vector<int> params;  // the lane, offset or lane mask, as the exercise defines
     std::function<void(const int* d_in, int* d_out, int threads, int param, int width)> launch;
     // What each thread must hold afterwards.
     std::function<std::vector<int>(const std::vector<int>& in, int param, int width)> reference;
-    std::string hint;
 };
 
 inline constexpr int kShuffleThreads = 64;
@@ -60,7 +65,7 @@ inline constexpr int kShuffleThreads = 64;
 void check_shuffle_exercise(const ShuffleExercise& exercise);
 
 // Defined by each lesson's check/launch.cu, for the kernels it has: the
-// lesson's reduction kernel(s), without hint and idea, and its shuffle launch.
+// lesson's reduction kernel(s), without idea, and its shuffle launch.
 BlockSumKernel block_sum_kernel();
 BlockSumKernel block_sum_kernel_xor();
 void launch_shuffle(const int* d_in, int* d_out, int threads, int param, int width);
@@ -84,5 +89,8 @@ void one_launch_sum(const float* d_in, std::int64_t n, float* d_partials, unsign
 int one_launch_blocks(std::int64_t n);
 // The given variant: each block atomicAdds its sum to *d_sum, which must be 0.
 void atomic_add_sum(const float* d_in, std::int64_t n, float* d_sum, int blocks);
+// Lesson 11: every thread gets its warp's sum and maximum (__reduce_*_sync).
+// Lessons 11 and 12's sums of a whole array: warpdrill/course/device_sum.h.
+void launch_warp_sum_and_max(const int* d_in, int* d_sums, int* d_maxima, int threads);
 
 }  // namespace warpdrill::course

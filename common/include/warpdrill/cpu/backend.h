@@ -36,7 +36,8 @@ class ScopedThreadOrder {
 
 // Counts for one launch. Collective operations count once per completion:
 // a __syncthreads() that 256 threads pass is one block barrier, a
-// __shfl_down_sync of a full warp is one shuffle.
+// __shfl_down_sync of a full warp is one shuffle, a grid barrier that 8
+// blocks pass is 8 grid syncs.
 struct LaunchStats {
     std::uint64_t blocks = 0;
     std::uint64_t threads = 0;
@@ -45,6 +46,9 @@ struct LaunchStats {
     std::uint64_t shuffles = 0;
     std::uint64_t votes = 0;
     std::uint64_t atomics = 0;  // one per thread that calls an atomic
+    std::uint64_t warp_reductions = 0;  // __reduce_*_sync
+    std::uint64_t grid_syncs = 0;       // this_grid().sync(), once per block that passes it
+    std::uint64_t cluster_syncs = 0;    // this_cluster().sync(), once per block that passes it
 
     LaunchStats& operator+=(const LaunchStats& other);
 };
@@ -132,9 +136,11 @@ class ProfileScope {
 // The last profiled launch's profile (empty before the first).
 LaunchProfile last_launch_profile();
 
-// cudaGetDeviceProperties reports `count` multiprocessors instead of this
-// machine's cores (0: back to the cores), so that launch code that sizes its
-// grid from the GPU (lesson 8, lesson 10) sizes it as on that GPU.
+// cudaGetDeviceProperties, cudaDeviceGetAttribute and the occupancy calls
+// report `count` multiprocessors instead of this machine's cores (0: back to
+// the cores), so that launch code that sizes its grid from the GPU (lessons 8
+// and 10) sizes it as on that GPU. A cooperative launch still fits at most 8
+// SMs' blocks, whose threads all live at once on the CPU.
 void set_multiprocessor_count(int count);
 
 // Thrown by a launch whose kernel broke a rule that a GPU would answer with a

@@ -28,6 +28,11 @@
 #define __forceinline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
+// A cluster size fixed at compile time cannot reach this backend's launch:
+// the compiler's error names the way that works, a cluster size given at
+// launch time (as CUDA also allows).
+#define __cluster_dims__(...) \
+    [[gnu::aligned(cluster_dims_is_not_supported_on_the_CPU_backend__launch_with_cudaLaunchKernelEx)]]
 // A block's fibers share one OS thread, and an OS thread runs one block at a
 // time, so thread-local storage is exactly "one copy per block".
 #define __shared__ static thread_local
@@ -78,6 +83,9 @@ enum cudaError_t {
     cudaErrorNotReady = 600,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
+    cudaErrorCooperativeLaunchTooLarge = 720,
+    cudaErrorNotSupported = 801,
+    cudaErrorInvalidClusterSize = 912,
 };
 using cudaError = cudaError_t;
 enum cudaMemcpyKind {
@@ -100,6 +108,11 @@ struct cudaDeviceProp {
     std::size_t sharedMemPerBlock;
     std::size_t totalGlobalMem;
     int major, minor;
+    int maxThreadsPerMultiProcessor;
+    int maxBlocksPerMultiProcessor;
+    std::size_t sharedMemPerMultiprocessor;
+    int cooperativeLaunch;
+    int clusterLaunch;
 };
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
@@ -125,20 +138,6 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
-// The GPU this backend imitates holds 2048 threads and 32 blocks on each
-// multiprocessor (sm_80, sm_90); registers and static shared memory are not
-// modelled, dynamic shared memory is (at most 48 KB a block, 228 KB an SM).
-template <class Kernel>
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, Kernel, int blockSize,
-                                                          std::size_t dynamicSMemSize) {
-    if (!numBlocks || blockSize <= 0 || blockSize > 1024 || dynamicSMemSize > 48 * 1024)
-        return cudaErrorInvalidValue;
-    const int by_threads = 2048 / ((blockSize + 31) / 32 * 32);
-    const int by_shared = dynamicSMemSize == 0 ? 32 : static_cast<int>(228 * 1024 / dynamicSMemSize);
-    *numBlocks = std::min({32, by_threads, by_shared});
-    return cudaSuccess;
-}
-
 // ---- built-in variables -------------------------------------------------------
 namespace warpdrill::cpu::detail {
 
@@ -163,12 +162,15 @@ inline constexpr int warpSize = 32;
 // ---- sync points: implemented by the scheduler (scheduler.cpp) ----------------
 namespace warpdrill::cpu::detail {
 
-// The first four are block barriers, the rest warp intrinsics.
+// The first six are block barriers (the last two then wait for the other
+// blocks of the grid or the cluster), the rest warp intrinsics.
 enum class SyncKind : std::uint8_t {
     syncthreads,
     syncthreads_count,
     syncthreads_and,
     syncthreads_or,
+    grid_sync,
+    cluster_sync,
     syncwarp,
     shfl_idx,
     shfl_up,
@@ -177,6 +179,9 @@ enum class SyncKind : std::uint8_t {
     ballot,
     any,
     all,
+    reduce_add,
+    reduce_min,
+    reduce_max,
 };
 using Where = std::source_location;
 
@@ -202,15 +207,26 @@ struct KernelArgument {
     int index = 0;
 };
 
-void run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body,
-              const void* kernel, std::vector<KernelArgument> pointers);
-
 template <class T>
 void note_pointer_argument(std::vector<KernelArgument>& pointers, const T& value, int index) {
     if constexpr (std::is_pointer_v<T> && std::is_object_v<std::remove_pointer_t<T>>) {
         pointers.push_back({reinterpret_cast<std::uintptr_t>(value), sizeof(std::remove_pointer_t<T>), index});
     }
 }
+
+// What a launch asks beyond its shape: a cooperative launch keeps every
+// block resident at once (a grid barrier needs that), a cluster launch runs
+// the blocks of one cluster together.
+struct GroupLaunch {
+    bool cooperative = false;
+    dim3 cluster{1, 1, 1};
+};
+
+// Runs the grid; returns the launch error CUDA would give (also recorded for
+// cudaGetLastError), and throws KernelFault when the kernel breaks a rule.
+// `kernel` and its pointer arguments name things in faults.
+cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body,
+                     const void* kernel, std::vector<KernelArgument> pointers, const GroupLaunch& groups = {});
 
 template <class T>
 std::uint64_t to_bits(const T& value) {
@@ -229,17 +245,26 @@ T from_bits(std::uint64_t bits) {
 
 namespace warpdrill::cpu {
 
-// The CPU half of warpdrill::launch: the kernel's arguments are converted to
-// its parameter types once, as CUDA copies them, and every thread calls it.
+namespace detail {
+// Every thread calls the kernel with `params`, its arguments already converted
+// to its parameter types, as CUDA copies them.
+template <class... Params>
+cudaError_t run_kernel(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, void (*kernel)(Params...),
+                       const std::tuple<std::decay_t<Params>...>& params, const GroupLaunch& groups = {}) {
+    std::vector<KernelArgument> pointers;
+    int index = 0;
+    std::apply([&](const auto&... param) { (note_pointer_argument(pointers, param, index++), ...); }, params);
+    return run_grid(grid, block, dynamic_smem_bytes, [&] { std::apply(kernel, params); },
+                    reinterpret_cast<const void*>(kernel), std::move(pointers), groups);
+}
+}  // namespace detail
+
+// The CPU half of warpdrill::launch.
 template <class... Params, class... Args>
 void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, void (*kernel)(Params...),
             Args&&... args) {
-    const std::tuple<std::decay_t<Params>...> params(std::forward<Args>(args)...);
-    std::vector<detail::KernelArgument> pointers;
-    int index = 0;
-    std::apply([&](const auto&... param) { (detail::note_pointer_argument(pointers, param, index++), ...); }, params);
-    detail::run_grid(grid, block, dynamic_smem_bytes, [&] { std::apply(kernel, params); },
-                     reinterpret_cast<const void*>(kernel), std::move(pointers));
+    detail::run_kernel(grid, block, dynamic_smem_bytes, kernel,
+                       std::tuple<std::decay_t<Params>...>(std::forward<Args>(args)...));
 }
 
 }  // namespace warpdrill::cpu
@@ -302,6 +327,22 @@ T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize,
     return from_bits<T>(warp_sync(SyncKind::shfl_xor, mask, width, lane_mask, to_bits(var), where));
 }
 
+// The integer warp reductions of sm_80 and later (one instruction each on a
+// GPU): every lane of the mask gets the sum, minimum or maximum over the mask.
+#define WARPDRILL_WARP_REDUCE(name, kind, T)                                                        \
+    inline T name(unsigned mask, T value,                                                           \
+                  const std::source_location& where = std::source_location::current()) {            \
+        using namespace warpdrill::cpu::detail;                                                     \
+        return from_bits<T>(                                                                        \
+            warp_sync(SyncKind::kind, mask, warpSize, std::is_signed_v<T>, to_bits(value), where)); \
+    }
+WARPDRILL_WARP_REDUCE(__reduce_add_sync, reduce_add, int)
+WARPDRILL_WARP_REDUCE(__reduce_add_sync, reduce_add, unsigned)
+WARPDRILL_WARP_REDUCE(__reduce_min_sync, reduce_min, int)
+WARPDRILL_WARP_REDUCE(__reduce_min_sync, reduce_min, unsigned)
+WARPDRILL_WARP_REDUCE(__reduce_max_sync, reduce_max, int)
+WARPDRILL_WARP_REDUCE(__reduce_max_sync, reduce_max, unsigned)
+#undef WARPDRILL_WARP_REDUCE
 inline unsigned __ballot_sync(unsigned mask, int predicate,
                               const std::source_location& where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
@@ -425,3 +466,6 @@ template <class T>
 T __ldg(const T* address) {
     return *address;
 }
+
+// ---- cooperative and cluster launches -----------------------------------------------------
+#include "warpdrill/cpu/cooperative_launch.h"

@@ -1,0 +1,226 @@
+// The main() and the reporter of every check program. A learner reads each
+// failure as its check wrote it: the cause first, never wrapped at a console
+// width (Catch2's console reporter breaks lines at 80 columns, inside numbers
+// too), no test-framework wording, and after a lesson's failures one line on
+// how to ask for a hint. The run ends with Catch2's own summary lines
+// ("test cases: 2 | 0 passed | 2 failed"), which tools match, after the
+// backend the checks ran on. `-r console` still selects Catch2's reporter.
+//
+// Catch2 2.x (Debian 12) and 3.x (Debian 13) differ in headers, the reporter
+// base class and how the default reporter is chosen: only the adapter at the
+// end of this file knows which one it is built with.
+#include <cstdint>
+#include <cstdlib>
+#include <ostream>
+#include <sstream>
+#include <string>
+
+#if defined(WARPDRILL_CATCH2_V2)
+#define CATCH_CONFIG_RUNNER
+#define CATCH_CONFIG_DEFAULT_REPORTER "warpdrill"
+#include <catch2/catch.hpp>
+#else
+#include <catch2/catch_session.hpp>
+#include <catch2/catch_test_case_info.hpp>
+#include <catch2/reporters/catch_reporter_registrars.hpp>
+#include <catch2/reporters/catch_reporter_streaming_base.hpp>
+#endif
+
+#include "warpdrill/testing.h"
+
+namespace warpdrill::report {
+namespace {
+
+const std::string kRule(79, '-');
+const std::string kDoubleRule(79, '=');
+
+// Every line of `text`, indented by two spaces.
+void print_indented(std::ostream& out, const std::string& text) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) out << "  " << line << '\n';
+}
+
+// A WARN: what a check points out even when it passes, as "file:line: warning:"
+// and the message indented (runner/checker.cpp shows it to the learner).
+void print_warning(std::ostream& out, const Catch::AssertionStats& stats) {
+    const Catch::SourceLineInfo& where = stats.assertionResult.getSourceInfo();
+    out << where.file << ":" << where.line << ": warning:\n";
+    for (const Catch::MessageInfo& message : stats.infoMessages) print_indented(out, message.message);
+    out << std::flush;
+}
+
+// The lesson a test case belongs to, from its tag [lessonNN]; 0 for none.
+int lesson_of(const std::string& tags) {
+    const std::string tag = "[lesson";
+    const std::size_t at = tags.find(tag);
+    if (at == std::string::npos) return 0;
+    return std::atoi(tags.c_str() + at + tag.size());
+}
+
+// What went wrong in one failed assertion: its own message (a FAIL's text,
+// an exception's what()) or its expression, and then the INFO context.
+void print_failure(std::ostream& out, const Catch::AssertionStats& stats) {
+    const Catch::AssertionResult& result = stats.assertionResult;
+    out << "FAILED:\n";
+    if (result.hasExpression()) {
+        std::ostringstream expression;
+        expression << result.getExpressionInMacro();
+        if (result.hasExpandedExpression()) expression << " is " << result.getExpandedExpression();
+        expression << " (" << result.getSourceInfo().file << ":" << result.getSourceInfo().line << ")";
+        print_indented(out, expression.str());
+    }
+    // Catch2 appends the assertion's own message to the INFO messages; it
+    // is the cause, so it comes first.
+    for (const Catch::MessageInfo& message : stats.infoMessages)
+        if (message.type != Catch::ResultWas::Info) print_indented(out, message.message);
+    if (result.getResultType() == Catch::ResultWas::FatalErrorCondition)
+        out << "  The check program itself crashed while running this check.\n";
+    for (const Catch::MessageInfo& message : stats.infoMessages)
+        if (message.type == Catch::ResultWas::Info) print_indented(out, message.message);
+}
+
+std::string plural(std::uint64_t count, const std::string& noun) {
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+void print_counts(std::ostream& out, const char* label, const Catch::Counts& counts, std::uint64_t skipped) {
+    out << label << ": " << counts.total() << " | " << counts.passed << " passed | " << counts.failed
+        << " failed";
+    if (counts.failedButOk > 0) out << " | " << counts.failedButOk << " failed as expected";
+    if (skipped > 0) out << " | " << skipped << " skipped";
+    out << '\n';
+}
+
+// The reporter's state, whatever Catch2 calls it from.
+class Learner {
+  public:
+    explicit Learner(std::ostream& out) : out_(out) {}
+
+    void no_test_case_matched(const std::string& spec) { out_ << "No test cases matched '" << spec << "'\n"; }
+
+    void test_case_starting(const std::string& name, const std::string& tags) {
+        name_ = name;
+        lesson_ = lesson_of(tags);
+        failed_ = false;
+    }
+
+    void assertion_ended(const Catch::AssertionStats& stats) {
+        if (stats.assertionResult.getResultType() == Catch::ResultWas::Warning) return print_warning(out_, stats);
+        if (stats.assertionResult.isOk()) return;
+        if (!failed_) out_ << kRule << '\n' << name_ << '\n' << kRule << '\n';
+        failed_ = true;
+        print_failure(out_, stats);
+        out_ << std::flush;  // a crash may follow
+    }
+
+    void test_case_ended() {
+        if (failed_ && lesson_ > 0) out_ << "For a hint: warpdrill hint " << lesson_ << '\n';
+        if (failed_) out_ << '\n';
+    }
+
+    void test_run_ended(const Catch::Totals& totals, std::uint64_t skipped_test_cases,
+                        std::uint64_t skipped_assertions) {
+        out_ << kDoubleRule << '\n' << "backend: " << backend_name() << '\n';
+        if (totals.testCases.total() == 0) {
+            out_ << "No tests ran\n";
+        } else if (totals.assertions.total() > 0 && totals.testCases.allPassed()) {
+            out_ << "All tests passed (" << plural(totals.assertions.passed, "assertion") << " in "
+                 << plural(totals.testCases.passed, "test case") << ")\n";
+        } else {
+            print_counts(out_, "test cases", totals.testCases, skipped_test_cases);
+            print_counts(out_, "assertions", totals.assertions, skipped_assertions);
+        }
+        out_ << std::flush;
+    }
+
+  private:
+    std::ostream& out_;
+    std::string name_;
+    int lesson_ = 0;
+    bool failed_ = false;
+};
+
+}  // namespace
+}  // namespace warpdrill::report
+
+// ---- the adapter: the one place that knows Catch2's version -----------------------------
+
+#if defined(WARPDRILL_CATCH2_V2)
+
+class WarpdrillReporter : public Catch::StreamingReporterBase<WarpdrillReporter> {
+  public:
+    explicit WarpdrillReporter(const Catch::ReporterConfig& config)
+        : StreamingReporterBase(config), learner_(stream) {}
+    static std::string getDescription() { return "each failure as its check wrote it, unwrapped"; }
+    static std::set<Catch::Verbosity> getSupportedVerbosities() {
+        return {Catch::Verbosity::Quiet, Catch::Verbosity::Normal, Catch::Verbosity::High};
+    }
+
+    void noMatchingTestCases(const std::string& spec) override { learner_.no_test_case_matched(spec); }
+    void testCaseStarting(const Catch::TestCaseInfo& info) override {
+        StreamingReporterBase::testCaseStarting(info);
+        learner_.test_case_starting(info.name, info.tagsAsString());
+    }
+    void assertionStarting(const Catch::AssertionInfo&) override {}
+    bool assertionEnded(const Catch::AssertionStats& stats) override {
+        learner_.assertion_ended(stats);
+        return true;
+    }
+    void testCaseEnded(const Catch::TestCaseStats& stats) override {
+        learner_.test_case_ended();
+        StreamingReporterBase::testCaseEnded(stats);
+    }
+    void testRunEnded(const Catch::TestRunStats& stats) override {
+        learner_.test_run_ended(stats.totals, 0, 0);
+        StreamingReporterBase::testRunEnded(stats);
+    }
+
+  private:
+    warpdrill::report::Learner learner_;
+};
+
+#else
+
+class WarpdrillReporter : public Catch::StreamingReporterBase {
+  public:
+    explicit WarpdrillReporter(Catch::ReporterConfig&& config)
+        : StreamingReporterBase(std::move(config)), learner_(m_stream) {}
+    static std::string getDescription() { return "each failure as its check wrote it, unwrapped"; }
+
+    void noMatchingTestCases(Catch::StringRef spec) override {
+        learner_.no_test_case_matched(static_cast<std::string>(spec));
+    }
+    void testCaseStarting(const Catch::TestCaseInfo& info) override {
+        StreamingReporterBase::testCaseStarting(info);
+        learner_.test_case_starting(info.name, info.tagsAsString());
+    }
+    void assertionEnded(const Catch::AssertionStats& stats) override { learner_.assertion_ended(stats); }
+    void testCaseEnded(const Catch::TestCaseStats& stats) override {
+        learner_.test_case_ended();
+        StreamingReporterBase::testCaseEnded(stats);
+    }
+    void testRunEnded(const Catch::TestRunStats& stats) override {
+        learner_.test_run_ended(stats.totals, stats.totals.testCases.skipped,
+                                stats.totals.assertions.skipped);
+        StreamingReporterBase::testRunEnded(stats);
+    }
+
+  private:
+    warpdrill::report::Learner learner_;
+};
+
+#endif
+
+CATCH_REGISTER_REPORTER("warpdrill", WarpdrillReporter)
+
+int main(int argc, char* argv[]) {
+    Catch::Session session;
+    if (const int error = session.applyCommandLine(argc, argv)) return error;
+#if !defined(WARPDRILL_CATCH2_V2)
+    // Catch2 3 reads its default reporter from its own build; ours applies
+    // unless the command line named one.
+    if (session.configData().reporterSpecifications.empty())
+        session.configData().reporterSpecifications.push_back({"warpdrill", {}, {}, {}});
+#endif
+    return session.run();
+}

@@ -1,0 +1,297 @@
+#include "coresident.h"
+
+#include <link.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "device.h"
+
+namespace warpdrill::cpu::detail {
+namespace {
+
+thread_local unsigned this_slot = 0;  // the worker this OS thread is
+
+constexpr std::size_t kMaxDynamicSharedBytes = 48 * 1024;
+
+// Why a block must not return while another reads its shared memory.
+constexpr const char* kSharedMemoryLifetime =
+    "a block's shared memory ends with the block, so the cluster must meet at a this_cluster().sync() after "
+    "the "
+    "last read of another block's shared memory";
+
+std::uint64_t blocks_in(dim3 d) { return std::uint64_t{d.x} * d.y * d.z; }
+
+// Where this OS thread keeps its thread-local variables, module by module.
+std::vector<TlsBlock> this_threads_tls() {
+    std::vector<TlsBlock> blocks;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* out) {
+            if (info->dlpi_tls_modid == 0 || !info->dlpi_tls_data) return 0;
+            for (int i = 0; i < info->dlpi_phnum; ++i) {
+                if (info->dlpi_phdr[i].p_type != PT_TLS) continue;
+                static_cast<std::vector<TlsBlock>*>(out)->push_back(
+                    {info->dlpi_tls_modid, static_cast<std::byte*>(info->dlpi_tls_data),
+                     info->dlpi_phdr[i].p_memsz});
+            }
+            return 0;
+        },
+        &blocks);
+    return blocks;
+}
+
+// "block (1,0,0)" or "blocks (0,0,0), (2,0,0)", the first few of many.
+std::string block_list(const std::vector<uint3>& blocks) {
+    constexpr std::size_t kNamed = 6;
+    std::string text = blocks.size() == 1 ? "block " : "blocks ";
+    for (std::size_t i = 0; i < std::min(blocks.size(), kNamed); ++i)
+        text += (i ? ", " : "") + dims(blocks[i]);
+    if (blocks.size() > kNamed) text += " and " + std::to_string(blocks.size() - kNamed) + " more";
+    return text;
+}
+
+}  // namespace
+
+bool CoResidentBlocks::needed(const GroupLaunch& groups) {
+    return groups.cooperative || blocks_in(groups.cluster) > 1;
+}
+
+CoResidentBlocks::CoResidentBlocks(dim3 grid, std::size_t dynamic_smem_bytes, const GroupLaunch& groups)
+    : grid_(grid),
+      dynamic_smem_bytes_(dynamic_smem_bytes),
+      groups_(groups),
+      cluster_blocks_(static_cast<unsigned>(blocks_in(groups.cluster))),
+      gang_blocks_(groups.cooperative ? static_cast<unsigned>(blocks_in(grid)) : cluster_blocks_),
+      rounds_(blocks_in(grid) / gang_blocks_),
+      gangs_(static_cast<unsigned>(std::min<std::uint64_t>(rounds_, coresident_multiprocessors()))),
+      slots_(std::size_t{gangs_} * gang_blocks_),
+      cluster_barriers_(slots_.size() / cluster_blocks_),
+      round_ends_(gangs_) {}
+
+// Blocks are numbered cluster by cluster, and within a cluster by rank
+// (x fastest), so that one gang's slots hold whole clusters.
+uint3 CoResidentBlocks::block_of(std::uint64_t linear) const {
+    const dim3 c = groups_.cluster;
+    const std::uint64_t cluster = linear / cluster_blocks_;
+    const unsigned rank = static_cast<unsigned>(linear % cluster_blocks_);
+    const std::uint64_t clusters_x = grid_.x / c.x;
+    const std::uint64_t clusters_y = grid_.y / c.y;
+    return {static_cast<unsigned>(cluster % clusters_x * c.x + rank % c.x),
+            static_cast<unsigned>(cluster / clusters_x % clusters_y * c.y + rank / c.x % c.y),
+            static_cast<unsigned>(cluster / (clusters_x * clusters_y) * c.z + rank / (c.x * c.y))};
+}
+
+void CoResidentBlocks::run_blocks(unsigned worker, BlockRunner& runner, const std::atomic<bool>& failed) {
+    this_slot = worker;
+    {
+        std::lock_guard lock(mutex_);
+        slots_[worker].runner = &runner;
+        slots_[worker].tls = this_threads_tls();
+    }
+    for (std::uint64_t round = worker / gang_blocks_; round < rounds_ && !failed; round += gangs_) {
+        const uint3 block = block_of(round * gang_blocks_ + worker % gang_blocks_);
+        {
+            std::lock_guard lock(mutex_);
+            slots_[worker].block = block;
+        }
+        runner.run(block);
+        finish_block(worker);
+    }
+}
+
+void CoResidentBlocks::abort() {
+    {
+        std::lock_guard lock(mutex_);
+        aborted_ = true;
+    }
+    changed_.notify_all();
+}
+
+template <class Done>
+void CoResidentBlocks::wait_until(std::unique_lock<std::mutex>& lock, Done done) {
+    changed_.wait(lock, [&] { return done() || aborted_ || !fault_.empty(); });
+    if (!fault_.empty()) throw KernelFault(fault_);
+    if (aborted_) throw KernelFault("the launch was stopped by a fault in another block");
+}
+
+// A block that returns while another block of its cluster has read its
+// shared memory since the last cluster barrier has left that read to chance.
+// The gang's blocks then wait for each other, so that the next round of
+// clusters starts together and no OS thread's shared memory goes away early.
+void CoResidentBlocks::finish_block(unsigned slot) {
+    std::unique_lock lock(mutex_);
+    Slot& me = slots_[slot];
+    const RemoteRead& read = me.last_remote_read;
+    if (read.happened && read.cluster_syncs == me.cluster_syncs) {
+        throw KernelFault(
+            "in block " + dims(me.block) + ": the block (rank " + std::to_string(slot % cluster_blocks_) +
+            " of its cluster) returned from the kernel while block rank " + std::to_string(read.reader_rank) +
+            " may still read its shared memory, mapped by this_cluster().map_shared_rank() at " +
+            where_text(read.where) +
+            " after the last this_cluster().sync() both passed: " + kSharedMemoryLifetime);
+    }
+    me.state = SlotState::returned;
+    Barrier& round_end = round_ends_[slot / gang_blocks_];
+    const std::uint64_t generation = round_end.generation;
+    if (++round_end.arrived < gang_blocks_) {
+        fault_if_stuck(slot);
+        wait_until(lock, [&] { return round_end.generation != generation; });
+        return;
+    }
+    round_end.arrived = 0;
+    ++round_end.generation;
+    const unsigned first = first_slot_of_gang(slot);
+    for (unsigned s = first; s < first + gang_blocks_; ++s) {
+        slots_[s].state = SlotState::running;
+        slots_[s].cluster_syncs = 0;
+        slots_[s].last_remote_read = {};
+    }
+    changed_.notify_all();
+}
+
+void CoResidentBlocks::wait(SyncKind kind, const Where& where) {
+    const unsigned slot = this_slot;
+    std::unique_lock lock(mutex_);
+    Slot& me = slots_[slot];
+    me.state = SlotState::waiting;
+    me.kind = kind;
+    me.where = where;
+    if (kind == SyncKind::grid_sync) {
+        arrive(grid_barrier_, first_slot_of_gang(slot), gang_blocks_, false, lock, slot);
+    } else {
+        arrive(cluster_barriers_[slot / cluster_blocks_], first_slot_of_cluster(slot), cluster_blocks_, true,
+               lock, slot);
+    }
+}
+
+void CoResidentBlocks::arrive(Barrier& barrier, unsigned first_slot, unsigned members,
+                              bool counts_cluster_sync, std::unique_lock<std::mutex>& lock, unsigned slot) {
+    const std::uint64_t generation = barrier.generation;
+    if (++barrier.arrived < members) {
+        fault_if_stuck(slot);
+        wait_until(lock, [&] { return barrier.generation != generation; });
+        return;
+    }
+    barrier.arrived = 0;
+    ++barrier.generation;
+    for (unsigned s = first_slot; s < first_slot + members; ++s) {
+        slots_[s].state = SlotState::running;
+        if (counts_cluster_sync) ++slots_[s].cluster_syncs;
+    }
+    changed_.notify_all();
+}
+
+// A barrier completes only when its last block arrives; so when every block
+// of the gang waits or has returned, none of them can ever go on.
+void CoResidentBlocks::fault_if_stuck(unsigned slot) {
+    const unsigned first = first_slot_of_gang(slot);
+    bool waiting = false;
+    for (unsigned s = first; s < first + gang_blocks_; ++s) {
+        if (slots_[s].state == SlotState::running) return;
+        waiting |= slots_[s].state == SlotState::waiting;
+    }
+    if (!waiting) return;
+    fault_ = describe_stuck(first, gang_blocks_);
+    changed_.notify_all();
+    throw KernelFault(fault_);
+}
+
+std::string CoResidentBlocks::describe_stuck(unsigned first, unsigned count) const {
+    struct Place {
+        SyncKind kind;
+        std::string text;  // "this_grid().sync() at f.cu:12"
+        std::vector<uint3> blocks;
+    };
+    std::vector<Place> places;
+    std::vector<uint3> returned;
+    for (unsigned s = first; s < first + count; ++s) {
+        const Slot& slot = slots_[s];
+        if (slot.state == SlotState::returned) {
+            returned.push_back(slot.block);
+            continue;
+        }
+        const std::string text = std::string(name_of(slot.kind)) + " at " + where_text(slot.where);
+        auto at = std::ranges::find(places, text, &Place::text);
+        if (at == places.end()) at = places.insert(places.end(), {slot.kind, text, {}});
+        at->blocks.push_back(slot.block);
+    }
+    std::string text;
+    for (const Place& place : places) {
+        text += (text.empty() ? "" : " while ") + block_list(place.blocks) +
+                (place.blocks.size() == 1 ? " waits at " : " wait at ") + place.text;
+    }
+    if (!returned.empty()) text += " while " + block_list(returned) + " returned from the kernel";
+    if (places.size() == 1 && !returned.empty()) {
+        const SyncKind kind = places.front().kind;
+        return text + ": every thread of the " + (kind == SyncKind::grid_sync ? "grid" : "cluster") +
+               " must reach every " + name_of(kind) +
+               ", or the blocks that wait there never go on (on a GPU they hang)";
+    }
+    return text + ": no block can go on, each waits for blocks that wait elsewhere (on a GPU they hang)";
+}
+
+std::uintptr_t CoResidentBlocks::map_shared_rank(const BlockRunner& caller, std::uintptr_t address,
+                                                 std::size_t bytes, int rank, const Where& where) {
+    const unsigned slot = this_slot;
+    const unsigned my_rank = slot % cluster_blocks_;
+    const std::string call = "this_cluster().map_shared_rank() at " + where_text(where);
+    std::lock_guard lock(mutex_);
+    const Slot& me = slots_[slot];
+    if (rank < 0 || rank >= static_cast<int>(cluster_blocks_)) {
+        caller.fault_here(call + " asks for block rank " + std::to_string(rank) + ", but the cluster has " +
+                          std::to_string(cluster_blocks_) + " blocks (ranks 0 to " +
+                          std::to_string(cluster_blocks_ - 1) + ")");
+    }
+    const SharedRegion region = locate(caller, me, address, where);
+    if (region.offset + bytes > region.size) {
+        caller.fault_here(call + " maps " + std::to_string(bytes) + " bytes at offset " +
+                          std::to_string(region.offset) + " of the block's " + region.what +
+                          ", which holds " + std::to_string(region.size) +
+                          " bytes: the access runs past the end of block rank " + std::to_string(rank) +
+                          "'s shared memory");
+    }
+    Slot& target = slots_[first_slot_of_cluster(slot) + static_cast<unsigned>(rank)];
+    if (static_cast<unsigned>(rank) != my_rank) {
+        if (me.cluster_syncs == 0) {
+            caller.fault_here(
+                call + " reaches into block rank " + std::to_string(rank) +
+                " before the cluster's first this_cluster().sync(): that block may not have started "
+                "yet, so its shared memory holds nothing it wrote");
+        }
+        if (target.state == SlotState::returned) {
+            caller.fault_here(call + " reaches into block rank " + std::to_string(rank) + " (block " +
+                              dims(target.block) +
+                              "), which has already returned from the kernel: " + kSharedMemoryLifetime);
+        }
+        target.last_remote_read = {true, me.cluster_syncs, my_rank, where};
+    }
+    return reinterpret_cast<std::uintptr_t>(region_base(target, region) + region.offset);
+}
+
+CoResidentBlocks::SharedRegion CoResidentBlocks::locate(const BlockRunner& caller, const Slot& slot,
+                                                        std::uintptr_t address, const Where& where) const {
+    for (const TlsBlock& tls : slot.tls) {
+        const auto data = reinterpret_cast<std::uintptr_t>(tls.data);
+        if (address >= data && address < data + tls.size) {
+            return {address - data, tls.size, "static shared memory", tls.module};
+        }
+    }
+    // An address up to the most dynamic shared memory a block may have past
+    // its start is read as an offset into it, so that an index past its end
+    // is reported as such.
+    const auto dynamic = reinterpret_cast<std::uintptr_t>(slot.runner->dynamic_shared_memory());
+    if (dynamic_smem_bytes_ > 0 && address >= dynamic && address < dynamic + kMaxDynamicSharedBytes) {
+        return {address - dynamic, dynamic_smem_bytes_, "dynamic shared memory", 0};
+    }
+    caller.fault_here("this_cluster().map_shared_rank() at " + where_text(where) +
+                      " was given an address that is not in the block's shared memory: it maps a __shared__ "
+                      "variable or the dynamic shared memory of one block to the same place in another");
+}
+
+// Every OS thread has the same modules' static thread-local storage.
+std::byte* CoResidentBlocks::region_base(const Slot& slot, const SharedRegion& region) const {
+    if (region.tls_module == 0) return slot.runner->dynamic_shared_memory();
+    return std::ranges::find(slot.tls, region.tls_module, &TlsBlock::module)->data;
+}
+
+}  // namespace warpdrill::cpu::detail

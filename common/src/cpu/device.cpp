@@ -1,0 +1,157 @@
+// The imitated GPU's answers: device attributes, occupancy, and whether a
+// cooperative or cluster launch fits.
+#include "device.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <thread>
+
+#include "state.h"
+
+#undef blockDim  // host code only here: the name is cudaLaunchConfig_t's field
+
+namespace warpdrill::cpu::detail {
+namespace {
+
+// An sm_90 SM (CUDA C++ Programming Guide, "Technical Specifications per
+// Compute Capability").
+constexpr int kThreadsPerSm = 2048;
+constexpr int kBlocksPerSm = 32;
+constexpr std::size_t kSharedMemoryPerSm = 228 * 1024;
+constexpr std::size_t kSharedMemoryReservedPerBlock = 1024;  // the system's share of each block's
+constexpr unsigned kMaxPortableClusterBlocks = 8;
+// A cooperative launch keeps every resident thread's fiber alive at once,
+// 2048 an SM, each with a stack of its own (two memory maps each): past 8
+// SMs that would approach Linux's default limit of 65530 maps a process.
+constexpr unsigned kMaxSms = 8;
+
+// set_multiprocessor_count's figure; 0: this machine's cores.
+std::atomic<int> imitated_multiprocessors{0};
+
+unsigned blocks_in(dim3 d) { return d.x * d.y * d.z; }
+
+cudaError_t record(cudaError_t error) {
+    if (error != cudaSuccess) set_last_error(error);
+    return error;
+}
+
+}  // namespace
+
+int multiprocessor_count() {
+    const int imitated = imitated_multiprocessors.load(std::memory_order_relaxed);
+    return imitated > 0 ? imitated : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, kMaxSms));
+}
+
+int coresident_multiprocessors() { return std::min(multiprocessor_count(), static_cast<int>(kMaxSms)); }
+
+void describe_multiprocessors(cudaDeviceProp* prop) {
+    prop->multiProcessorCount = multiprocessor_count();
+    prop->major = compute_capability() / 10;
+    prop->minor = compute_capability() % 10;
+    prop->maxThreadsPerMultiProcessor = kThreadsPerSm;
+    prop->maxBlocksPerMultiProcessor = kBlocksPerSm;
+    prop->sharedMemPerMultiprocessor = kSharedMemoryPerSm;
+    prop->cooperativeLaunch = 1;
+    prop->clusterLaunch = compute_capability() >= 90;
+}
+
+int compute_capability() {
+    const char* env = std::getenv("WARPDRILL_CPU_COMPUTE_CAPABILITY");
+    const int value = env ? std::atoi(env) : 0;
+    return value >= 70 ? value : 90;
+}
+
+int max_active_blocks_per_sm(int block_size, std::size_t dynamic_smem_bytes) {
+    const int warps = (block_size + 31) / 32;
+    const int by_threads = kThreadsPerSm / (32 * warps);
+    const auto by_shared =
+        static_cast<int>(kSharedMemoryPerSm / (dynamic_smem_bytes + kSharedMemoryReservedPerBlock));
+    return std::min({kBlocksPerSm, by_threads, by_shared});
+}
+
+cudaError_t check_group_launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
+                               const GroupLaunch& groups) {
+    const dim3 cluster = groups.cluster;
+    const unsigned cluster_blocks = blocks_in(cluster);
+    if (cluster_blocks == 0) return cudaErrorInvalidValue;
+    if (cluster_blocks > 1) {
+        if (compute_capability() < 90) return cudaErrorNotSupported;
+        if (cluster_blocks > kMaxPortableClusterBlocks || grid.x % cluster.x || grid.y % cluster.y ||
+            grid.z % cluster.z) {
+            return cudaErrorInvalidClusterSize;
+        }
+    }
+    const int threads = static_cast<int>(blocks_in(block));
+    const auto resident = static_cast<std::uint64_t>(max_active_blocks_per_sm(threads, dynamic_smem_bytes)) *
+                          coresident_multiprocessors();
+    if (groups.cooperative && blocks_in(grid) > resident / cluster_blocks * cluster_blocks) {
+        return cudaErrorCooperativeLaunchTooLarge;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t occupancy_blocks_per_sm(int* blocks, int block_size, std::size_t dynamic_smem_bytes) {
+    if (!blocks || block_size <= 0 || block_size > 1024) return record(cudaErrorInvalidValue);
+    *blocks = max_active_blocks_per_sm(block_size, dynamic_smem_bytes);
+    return cudaSuccess;
+}
+
+cudaError_t occupancy_clusters(int* clusters, const cudaLaunchConfig_t* config) {
+    GroupLaunch groups;
+    if (!clusters) return record(cudaErrorInvalidValue);
+    if (const cudaError_t error = read_launch_attributes(config, &groups); error != cudaSuccess) return error;
+    const unsigned cluster_blocks = blocks_in(groups.cluster);
+    if (cluster_blocks > kMaxPortableClusterBlocks) return record(cudaErrorInvalidClusterSize);
+    const int threads = static_cast<int>(blocks_in(config->blockDim));
+    if (threads <= 0 || threads > 1024) return record(cudaErrorInvalidValue);
+    const int resident = max_active_blocks_per_sm(threads, config->dynamicSmemBytes) * multiprocessor_count();
+    *clusters = resident / static_cast<int>(cluster_blocks);
+    return cudaSuccess;
+}
+
+cudaError_t read_launch_attributes(const cudaLaunchConfig_t* config, GroupLaunch* groups) {
+    if (!config || (config->numAttrs > 0 && !config->attrs)) return record(cudaErrorInvalidValue);
+    for (unsigned a = 0; a < config->numAttrs; ++a) {
+        const cudaLaunchAttribute& attribute = config->attrs[a];
+        switch (attribute.id) {
+            case cudaLaunchAttributeCooperative: groups->cooperative = attribute.val.cooperative != 0; break;
+            case cudaLaunchAttributeClusterDimension: {
+                const auto& d = attribute.val.clusterDim;
+                groups->cluster = dim3(d.x, d.y, d.z);
+                break;
+            }
+            default: return record(cudaErrorInvalidValue);
+        }
+    }
+    return cudaSuccess;
+}
+
+}  // namespace warpdrill::cpu::detail
+
+namespace warpdrill::cpu {
+
+void set_multiprocessor_count(int count) { detail::imitated_multiprocessors = count; }
+
+}  // namespace warpdrill::cpu
+
+using namespace warpdrill::cpu::detail;
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device) {
+    if (!value || device != 0) return record(cudaErrorInvalidValue);
+    const int capability = compute_capability();
+    switch (attribute) {
+        case cudaDevAttrMultiProcessorCount: *value = multiprocessor_count(); break;
+        case cudaDevAttrMaxThreadsPerMultiProcessor: *value = kThreadsPerSm; break;
+        case cudaDevAttrComputeCapabilityMajor: *value = capability / 10; break;
+        case cudaDevAttrComputeCapabilityMinor: *value = capability % 10; break;
+        case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+            *value = static_cast<int>(kSharedMemoryPerSm);
+            break;
+        case cudaDevAttrCooperativeLaunch: *value = 1; break;
+        case cudaDevAttrMaxBlocksPerMultiprocessor: *value = kBlocksPerSm; break;
+        case cudaDevAttrClusterLaunch: *value = capability >= 90; break;
+        default: return record(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
+}

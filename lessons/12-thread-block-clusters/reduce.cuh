@@ -1,0 +1,54 @@
+// Lesson 12: thread-block clusters (sm_90, Hopper). Lesson 11's kernel with
+// one more level between the block and the grid: the blocks of a cluster run
+// at the same time on neighbouring SMs, and each can read the others' shared
+// memory (distributed shared memory). A cluster adds its blocks' sums there,
+// so that one value per cluster reaches global memory, not one per block;
+// after the grid's barrier block 0 adds the clusters' values.
+#pragma once
+
+#include <cstdint>
+
+#include "warpdrill/cuda.h"
+#include "warpdrill/groups.cuh"
+
+namespace cg = cooperative_groups;
+
+// Blocks per cluster, along x: every sm_90 GPU runs clusters of up to 8.
+constexpr unsigned kClusterBlocks = 4;
+
+// Sums in[0, n) into *out in one cooperative launch in clusters of
+// kClusterBlocks blocks. cluster_sums[c] receives cluster c's sum. `in` is
+// 16-byte aligned. Clusters need sm_90: compiled for an older GPU the body
+// is empty, and the host never launches it there.
+__global__ void reduce_cluster(const float* in, float* cluster_sums, float* out, std::int64_t n) {
+#if WARPDRILL_HAS_CLUSTERS
+    const cg::grid_group grid = cg::this_grid();
+    const cg::cluster_group cluster = cg::this_cluster();
+    const cg::thread_block block = cg::this_thread_block();
+    const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+    __shared__ float block_total;  // this block's sum, read by its cluster's block rank 0
+
+    const float sum = warpdrill::block_sum(
+        block, warpdrill::grid_stride_sum(in, n, grid.thread_rank(), grid.num_threads()));
+    if (block.thread_rank() == 0) block_total = sum;
+
+    // TODO(1): wait for the cluster (cluster.sync()): then every block of it
+    // has written its block_total, and has started.
+
+    // TODO(2): in the cluster's block rank 0 (cluster.block_rank()), its
+    // first warp (warp.meta_group_rank() == 0) adds the cluster's block sums:
+    // lane r < cluster.num_blocks() reads block r's through
+    // *cluster.map_shared_rank(&block_total, r), the other lanes take 0;
+    // cg::reduce adds the warp's values; lane 0 writes the cluster's sum to
+    // cluster_sums[blockIdx.x / cluster.num_blocks()].
+    (void)warp;
+
+    // TODO(3): wait for the cluster again: a block's shared memory ends with
+    // the block, so none may return while block rank 0 may still read it.
+
+    grid.sync();
+    if (blockIdx.x != 0) return;
+    const float total = warpdrill::sum_in_order(block, cluster_sums, gridDim.x / cluster.num_blocks());
+    if (block.thread_rank() == 0) *out = total;
+#endif
+}

@@ -1,0 +1,106 @@
+#include "app.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
+
+namespace warpdrill::runner {
+
+CheckResult App::check(const Lesson& lesson) {
+    CheckResult result = check_lesson(course, lesson, check_options);
+    LessonProgress& entry = progress.of(lesson.name);
+    entry.tried = true;
+    entry.passed = result.outcome == Outcome::passed;
+    progress.save();
+    return result;
+}
+
+const Lesson& App::lesson(int number) const {
+    if (const Lesson* found = course.find(number)) return *found;
+    throw CLI::ValidationError(
+        "lesson", fmt::format("there is no lesson {} (lessons 1 to {})", number, course.lessons.size()));
+}
+
+const Lesson* App::first_unfinished() const {
+    for (const Lesson& lesson : course.lessons) {
+        const LessonProgress* entry = progress.find(lesson.name);
+        if (!entry || !entry->passed) return &lesson;
+    }
+    return nullptr;
+}
+
+int App::passed_count() const {
+    int passed = 0;
+    for (const Lesson& lesson : course.lessons) {
+        const LessonProgress* entry = progress.find(lesson.name);
+        passed += entry && entry->passed;
+    }
+    return passed;
+}
+
+const char* App::status(const Lesson& lesson) const {
+    const LessonProgress* entry = progress.find(lesson.name);
+    return !entry || !entry->tried ? "not tried" : entry->passed ? "done" : "failing";
+}
+
+std::string App::next_hint(const Lesson& lesson) {
+    if (lesson.hints.empty()) return "";
+    LessonProgress& entry = progress.of(lesson.name);
+    const int shown = std::min(entry.hints_shown, static_cast<int>(lesson.hints.size()) - 1);
+    entry.hints_shown = shown + 1;
+    progress.save();
+    return fmt::format("Hint {} of {}:\n{}", shown + 1, lesson.hints.size(), lesson.hints[shown]);
+}
+
+void App::load_progress() {
+    std::string message;
+    if (progress.load(message)) return;
+    fmt::print(stderr, "warpdrill: {}\n", message);
+    for (const Lesson& lesson : course.lessons) {
+        fmt::print(stderr, "  checking lesson {} ... ", lesson.number);
+        const CheckResult result = check(lesson);
+        fmt::print(stderr, "{}\n", to_string(result.outcome));
+    }
+}
+
+std::string App::backend_label() const {
+    return course.backend == "gpu" ? "GPU (nvcc)" : "CPU backend (fibers; no GPU needed)";
+}
+
+Answer App::confirm(const std::string& question) const {
+    if (assume_yes) return Answer::yes;
+    if (!isatty(STDIN_FILENO)) {
+        fmt::print(stderr, "warpdrill: no terminal to ask \"{}\" on: add --yes to answer yes\n", question);
+        return Answer::no_terminal;
+    }
+    fmt::print("{} [y/N] ", question);
+    std::fflush(stdout);
+    std::string answer;
+    std::getline(std::cin, answer);
+    return answer == "y" || answer == "Y" || answer == "yes" ? Answer::yes : Answer::no;
+}
+
+void print_result(const App& app, const Lesson& lesson, const CheckResult& result) {
+    fmt::print("lesson {} ({}): {}  [{}, {:.1f} s]\n", lesson.number, lesson.title, to_string(result.outcome),
+               app.backend_label(), result.seconds);
+    if (!result.notes.empty()) fmt::print("\n{}", result.notes);
+    if (result.outcome != Outcome::passed) {
+        fmt::print("\n{}\n", result.message);
+        fmt::print("Edit: ");
+        for (const auto& file : lesson.edit_files) fmt::print("{}  ", app.course.relative(file).string());
+        fmt::print("\nA hint: warpdrill hint {}\n", lesson.number);
+    }
+}
+
+std::string progress_bar(int done, int total, int width) {
+    const int filled = total > 0 ? done * width / total : 0;
+    std::string bar = "[";
+    for (int i = 0; i < width; ++i) bar += i < filled ? "#" : "-";
+    return bar + fmt::format("] {}/{} lessons done", done, total);
+}
+
+}  // namespace warpdrill::runner

@@ -1,0 +1,66 @@
+// `warpdrill bench`: on a GPU, the lessons' kernels against cub::DeviceReduce
+// and a copy; the best bandwidth of each lesson goes into the progress.
+#include <fmt/core.h>
+
+#include <fstream>
+#include <optional>
+
+#include "commands.h"
+#include "process.h"
+
+namespace warpdrill::runner {
+namespace {
+
+// The best GB/s the benchmark's CSV reports for "lesson N".
+std::optional<double> best_gbps(const fs::path& csv, int number) {
+    std::ifstream in(csv);
+    std::optional<double> best;
+    const std::string prefix = fmt::format("lesson {},", number);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind(prefix, 0) != 0) continue;
+        // kernel,"idea",floats,time_us,gbps,correct: the last two fields
+        const std::size_t start = line.rfind(',');
+        const std::string correct = line.substr(start + 1);
+        const std::size_t gbps_start = line.rfind(',', start - 1) + 1;
+        const double gbps = std::stod(line.substr(gbps_start, start - gbps_start));
+        if (correct == "yes" && (!best || gbps > *best)) best = gbps;
+    }
+    return best;
+}
+
+}  // namespace
+
+int run_bench(App& app, int number) {
+    if (app.course.backend != "gpu") {
+        fmt::print(stderr, "warpdrill bench measures bandwidth on a GPU; here: {}\n", app.course.backend_reason);
+        return 2;
+    }
+    const std::string target = number > 0 ? app.course.target(app.lesson(number)) : "";
+    const std::string bench = target.empty() ? "gpu_bench" : "gpu_bench_" + target;
+    const ProcessResult build = run_process(
+        {"cmake", "--build", app.course.build_dir.string(), "--target", bench}, std::chrono::seconds(900));
+    if (build.exit_code != 0) {
+        fmt::print("{}", build.output);
+        return 1;
+    }
+    const fs::path out = app.course.root / ".progress" / "bench";
+    fs::create_directories(out);
+    const ProcessResult run =
+        run_process({(app.course.build_dir / "bench" / bench).string(), "--csv", (out / "bench.csv").string(),
+                     "--svg", (out / "bench.svg").string()},
+                    std::chrono::seconds(900));
+    fmt::print("{}", run.output);
+    for (const Lesson& lesson : app.course.lessons) {
+        if (const auto gbps = best_gbps(out / "bench.csv", lesson.number);
+            gbps && (number == 0 || number == lesson.number)) {
+            LessonProgress& entry = app.progress.of(lesson.name);
+            entry.best_gbps = std::max(entry.best_gbps.value_or(0.0), *gbps);
+        }
+    }
+    app.progress.save();
+    fmt::print("table: {}  plot: {}\n", app.course.relative(out / "bench.csv").string(),
+               app.course.relative(out / "bench.svg").string());
+    return run.exit_code;
+}
+
+}  // namespace warpdrill::runner

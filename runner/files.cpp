@@ -1,0 +1,95 @@
+// `warpdrill reset` and `warpdrill solution`: the learner's files, against
+// how they were handed out and against the solution.
+#include <fmt/core.h>
+
+#include <chrono>
+#include <fstream>
+#include <optional>
+
+#include "commands.h"
+#include "process.h"
+
+namespace warpdrill::runner {
+namespace {
+
+// The file as it was handed out: from git when the course is a git checkout,
+// else from the copy saved the first time warpdrill ran.
+std::optional<std::string> starting_version(const App& app, const fs::path& file) {
+    const ProcessResult git = run_process(
+        {"git", "-C", app.course.root.string(), "show", "HEAD:" + app.course.relative(file).string()},
+        std::chrono::seconds(30));
+    if (git.exit_code == 0) return git.output;
+    std::ifstream pristine(app.course.root / ".progress" / "pristine" / app.course.relative(file));
+    if (!pristine) return std::nullopt;
+    return std::string(std::istreambuf_iterator<char>(pristine), {});
+}
+
+// The exit code for a question not answered yes: 2 when there was no one to ask.
+int refused(Answer answer) { return answer == Answer::no_terminal ? 2 : 1; }
+
+}  // namespace
+
+int run_reset(App& app, int number) {
+    const Lesson& lesson = app.lesson(number);
+    const Answer answer =
+        app.confirm(fmt::format("Restore lesson {}'s starting files? Yours are kept in .progress/backup/", number));
+    if (answer != Answer::yes) {
+        if (answer == Answer::no) fmt::print("Nothing changed.\n");
+        return refused(answer);
+    }
+    const std::string stamp = std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
+    for (const fs::path& file : lesson.edit_files) {
+        const auto original = starting_version(app, file);
+        if (!original) {
+            fmt::print(stderr, "no starting version of {} found; left as it is\n",
+                       app.course.relative(file).string());
+            continue;
+        }
+        const fs::path backup =
+            app.course.root / ".progress" / "backup" / (app.course.relative(file).string() + "." + stamp);
+        fs::create_directories(backup.parent_path());
+        fs::copy_file(file, backup, fs::copy_options::overwrite_existing);
+        std::ofstream(file, std::ios::trunc) << *original;
+        fmt::print("restored {} (yours: {})\n", app.course.relative(file).string(),
+                   app.course.relative(backup).string());
+    }
+    LessonProgress& entry = app.progress.of(lesson.name);
+    entry.passed = false;
+    app.progress.save();
+    return 0;
+}
+
+int run_solution(App& app, int number) {
+    const Lesson& lesson = app.lesson(number);
+    if (!lesson.has_solution) {
+        fmt::print("This copy of the course has no solutions/ (your instructor keeps them).\n");
+        return 1;
+    }
+    const Answer answer =
+        app.confirm(fmt::format("Show the solution to lesson {}? Trying once more teaches more.", number));
+    if (answer != Answer::yes) return refused(answer);
+    for (const fs::path& file : lesson.edit_files) {
+        const fs::path solution = app.course.root / "solutions" / lesson.name / file.filename();
+        const ProcessResult diff =
+            run_process({"diff", "-u", "--label", "yours/" + app.course.relative(file).string(), "--label",
+                         app.course.relative(solution).string(), file.string(), solution.string()},
+                        std::chrono::seconds(30));
+        fmt::print("{}", diff.exit_code == 0
+                             ? "(" + app.course.relative(file).string() + " matches the solution)\n"
+                             : diff.output);
+    }
+    return 0;
+}
+
+void save_pristine_copies(const Course& course) {
+    for (const Lesson& lesson : course.lessons) {
+        for (const fs::path& file : lesson.edit_files) {
+            const fs::path copy = course.root / ".progress" / "pristine" / course.relative(file);
+            if (fs::exists(copy)) continue;
+            fs::create_directories(copy.parent_path());
+            fs::copy_file(file, copy);
+        }
+    }
+}
+
+}  // namespace warpdrill::runner

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""The book's "Mistakes" sections, made from the course's own checks.
+
+book/mistakes/mistakes.toml lists mistakes, each one change to a lesson's
+solution. This script
+  list                         prints id|lesson directory|checks, one mistake a line (for CMake)
+  plant OUT                    writes OUT/<id>/: the solution's kernel files with the mistake made
+  message ID PROGRAM --check   runs PROGRAM (the lesson's checks built against OUT/<id>) and
+                               fails unless its first failure equals book/mistakes/<id>.txt
+  message ID PROGRAM --write   writes that failure to book/mistakes/<id>.txt
+The failure is what `warpdrill check` shows: the block after the checks'
+"FAILED:", with the input seed fixed and one CPU worker, so that it is the
+same on every run, and paths as the learner sees them (lessons/NN-name/...).
+Standard library only (tomllib: Python 3.11).
+"""
+import argparse
+import difflib
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGUE = ROOT / "book" / "mistakes" / "mistakes.toml"
+SEED = "20261123"
+
+
+def mistakes():
+    with CATALOGUE.open("rb") as file:
+        return tomllib.load(file)["mistake"]
+
+
+def lesson_dir(mistake):
+    """solutions/NN-name/ for a mistake "NN-..."."""
+    number = mistake["id"][:2]
+    matches = sorted((ROOT / "solutions").glob(f"{number}-*"))
+    if len(matches) != 1:
+        sys.exit(f"{mistake['id']}: no single solutions/{number}-*/ directory")
+    return matches[0]
+
+
+def planted_text(mistake):
+    source = lesson_dir(mistake) / mistake["file"]
+    text = source.read_text()
+    count = text.count(mistake["replace"])
+    if count != 1:
+        sys.exit(f"{mistake['id']}: the text to replace occurs {count} times in "
+                 f"{source.relative_to(ROOT)}, not once: update book/mistakes/mistakes.toml\n"
+                 f"{mistake['replace']}")
+    return text.replace(mistake["replace"], mistake["with"])
+
+
+def write_if_changed(path, text):
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
+def plant(out):
+    for mistake in mistakes():
+        target = Path(out) / mistake["id"]
+        target.mkdir(parents=True, exist_ok=True)
+        for source in lesson_dir(mistake).glob("*.cuh"):
+            text = planted_text(mistake) if source.name == mistake["file"] else source.read_text()
+            write_if_changed(target / source.name, text)
+
+
+def first_failure(output):
+    """The lines after the first "FAILED:", as runner/checker.cpp's first_failure() takes them."""
+    lines = output.splitlines()
+    if "FAILED:" not in lines:
+        return None
+    block = []
+    for line in lines[lines.index("FAILED:") + 1:]:
+        if not line.startswith("  "):
+            break
+        block.append(line[2:])
+    return "\n".join(block) + "\n"
+
+
+def message(mistake_id, program, planted_dir):
+    mistake = next((m for m in mistakes() if m["id"] == mistake_id), None)
+    if mistake is None:
+        sys.exit(f"no mistake {mistake_id} in {CATALOGUE.relative_to(ROOT)}")
+    env = dict(os.environ, WARPDRILL_SEED=SEED, WARPDRILL_CPU_WORKERS="1")
+    run = subprocess.run([program, mistake["checks"]], env=env, capture_output=True, text=True, timeout=300)
+    failure = first_failure(run.stdout)
+    if run.returncode == 0 or failure is None:
+        sys.exit(f"{mistake_id}: the checks did not fail (exit {run.returncode}):\n{run.stdout}{run.stderr}")
+    learner_dir = f"lessons/{lesson_dir(mistake).name}/"
+    planted = Path(planted_dir).resolve() / mistake_id
+    # The backend names files relative to the course's root where it can.
+    for path in (planted, planted.relative_to(ROOT) if planted.is_relative_to(ROOT) else None):
+        if path is not None:
+            failure = failure.replace(f"{path}/", learner_dir)
+    return failure.replace(f"{ROOT}/", "")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("list")
+    plant_command = commands.add_parser("plant")
+    plant_command.add_argument("out")
+    message_command = commands.add_parser("message")
+    message_command.add_argument("id")
+    message_command.add_argument("program")
+    message_command.add_argument("--planted", required=True, help="the directory `plant` wrote")
+    mode = message_command.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--check", action="store_true")
+    mode.add_argument("--write", action="store_true")
+    args = parser.parse_args()
+
+    if args.command == "list":
+        for mistake in mistakes():
+            print(f"{mistake['id']}|{lesson_dir(mistake).name}|{mistake['checks']}")
+    elif args.command == "plant":
+        plant(args.out)
+    else:
+        text = message(args.id, args.program, args.planted)
+        committed = CATALOGUE.parent / f"{args.id}.txt"
+        if args.write:
+            write_if_changed(committed, text)
+            print(f"wrote {committed.relative_to(ROOT)}")
+            return
+        old = committed.read_text() if committed.exists() else ""
+        if old != text:
+            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), text.splitlines(True),
+                                                       f"{committed.relative_to(ROOT)} (in the book)",
+                                                       "what the checks print now"))
+            sys.exit("the book's copy of this message is out of date: "
+                     "cmake --build build/cpu --target book-messages")
+        print(text, end="")
+
+
+if __name__ == "__main__":
+    main()

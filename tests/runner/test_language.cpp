@@ -1,0 +1,73 @@
+// The runner shows a lesson's README and hints in Chinese when --lang or the
+// locale asks for it and the lesson has them, in English otherwise.
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "language.h"
+#include "warpdrill/catch.h"
+
+using namespace warpdrill::runner;
+
+namespace {
+
+Environment environment(std::map<std::string, std::string> variables) {
+    return [variables = std::move(variables)](const char* name) -> const char* {
+        const auto it = variables.find(name);
+        return it == variables.end() ? nullptr : it->second.c_str();
+    };
+}
+
+// A course of one lesson with an English README and hints, and optionally Chinese ones.
+fs::path make_course(bool with_chinese) {
+    const fs::path root = fs::temp_directory_path() / ("warpdrill-language-" + std::to_string(with_chinese));
+    fs::remove_all(root);
+    const fs::path lesson = root / "lessons" / "01-first";
+    fs::create_directories(lesson);
+    std::ofstream(lesson / "README.md") << "# Lesson 1: the first lesson\n";
+    std::ofstream(lesson / "hints.md") << "# Hints\n\n## Hint\nFirst.\n\n## Hint\nSecond.\n";
+    if (with_chinese) {
+        std::ofstream(lesson / "README.zh.md") << "# 第 1 课: 第一课\n";
+        std::ofstream(lesson / "hints.zh.md") << "# 提示\n\n## 提示\n第一条。\n\n## 提示\n第二条。\n";
+    }
+    return root;
+}
+
+}  // namespace
+
+TEST_CASE("--lang wins over the locale", "[language]") {
+    const auto chinese_locale = environment({{"LANG", "zh_CN.UTF-8"}});
+    CHECK(choose_language("en", chinese_locale) == Language::english);
+    CHECK(choose_language("zh", environment({{"LANG", "en_GB.UTF-8"}})) == Language::chinese);
+}
+
+TEST_CASE("without --lang, LC_ALL, LC_MESSAGES and LANG decide, in POSIX's order", "[language]") {
+    CHECK(choose_language("", environment({{"LANG", "zh_CN.UTF-8"}})) == Language::chinese);
+    CHECK(choose_language("", environment({{"LANG", "zh_TW.UTF-8"}})) == Language::chinese);
+    CHECK(choose_language("", environment({{"LANG", "de_DE.UTF-8"}})) == Language::english);
+    CHECK(choose_language("", environment({{"LANG", "zh_CN.UTF-8"}, {"LC_ALL", "C"}})) == Language::english);
+    CHECK(choose_language("", environment({{"LANG", "C"}, {"LC_MESSAGES", "zh_CN"}})) == Language::chinese);
+    CHECK(choose_language("", environment({{"LANG", "zh_CN"}, {"LC_ALL", ""}})) == Language::chinese);
+    CHECK(choose_language("", environment({})) == Language::english);
+}
+
+TEST_CASE("a Chinese course shows the translated title and hints", "[language]") {
+    Course course = load_course(make_course(true), "build", "cpu", "chosen for the test");
+    localize(course, Language::chinese);
+    REQUIRE(course.lessons.size() == 1);
+    CHECK(course.lessons[0].title == "第一课");
+    REQUIRE(course.lessons[0].hints.size() == 2);
+    CHECK(course.lessons[0].hints[1] == "第二条。");
+}
+
+TEST_CASE("English stays English, and a lesson without a translation falls back to it", "[language]") {
+    Course english = load_course(make_course(true), "build", "cpu", "chosen for the test");
+    localize(english, Language::english);
+    CHECK(english.lessons[0].title == "the first lesson");
+
+    Course untranslated = load_course(make_course(false), "build", "cpu", "chosen for the test");
+    localize(untranslated, Language::chinese);
+    CHECK(untranslated.lessons[0].title == "the first lesson");
+    CHECK(untranslated.lessons[0].hints.size() == 2);
+}

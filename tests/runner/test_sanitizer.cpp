@@ -1,0 +1,43 @@
+// The runner reads compute-sanitizer's reports as an H100 printed them
+// (tests/data/compute-sanitizer/, made by scripts/gpu-check.sh --sanitizer).
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "sanitizer.h"
+#include "warpdrill/catch.h"
+
+namespace {
+
+std::vector<std::string> findings(const std::string& tool, const std::string& probe) {
+    std::ifstream file(WARPDRILL_TEST_DATA_DIR "/compute-sanitizer/" + tool + "-" + probe + ".txt");
+    REQUIRE(file.good());
+    std::ostringstream text;
+    text << file.rdbuf();
+    return warpdrill::runner::read_sanitizer_report(tool, text.str());
+}
+
+}  // namespace
+
+TEST_CASE("memcheck: an access past a __shared__ array, with the thread and the line", "[runner][sanitizer]") {
+    const auto found = findings("memcheck", "shared-past-end");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] ==
+          "out-of-bounds write of 4 bytes to shared memory by thread (63,0,0) of block (0,0,0) at sanitizer_probe.cu:13");
+}
+
+TEST_CASE("racecheck: both accesses of a race, with their lines", "[runner][sanitizer]") {
+    const auto tree = findings("racecheck", "tree-without-barrier");
+    REQUIRE(tree.size() == 1);
+    CHECK(tree[0] == "race on shared memory: a read at sanitizer_probe.cu:24 and a write at sanitizer_probe.cu:24 "
+                     "that no barrier orders (508 times)");
+    const auto unroll = findings("racecheck", "volatile-last-warp");
+    REQUIRE(unroll.size() == 4);
+    CHECK(unroll[0].starts_with("race on shared memory: a read at sanitizer_probe.cu:55 and a write at "
+                                "sanitizer_probe.cu:54"));
+}
+
+TEST_CASE("clean reports give no finding", "[runner][sanitizer]") {
+    CHECK(findings("memcheck", "global-past-end").empty());
+    CHECK(findings("synccheck", "barrier-in-branch").empty());
+}
