@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 namespace warpdrill::runner {
 namespace {
@@ -78,11 +79,19 @@ LessonCounts parse_driver_output(const std::string& text) {
             fields >> counts.lesson;
         } else if (name == "floats") {
             fields >> counts.floats;
+        } else if (name == "workload") {
+            fields >> counts.workload;
         } else if (name == "launch") {
             counts.launches.emplace_back();
             fields >> counts.launches.back().kernel;
         } else if (counts.launches.empty()) {
             throw std::runtime_error("the profile driver printed `" + line + "` before any launch");
+        } else if (name == "source") {
+            std::string count, place;
+            double value = 0;
+            if (!(fields >> count >> value) || !std::getline(fields >> std::ws, place))
+                throw std::runtime_error("the profile driver printed `" + line + "`");
+            counts.launches.back().sources[place][count] = value;
         } else if (name == "grid" || name == "block") {
             auto& dims = name == "grid" ? counts.launches.back().grid : counts.launches.back().block;
             fields >> dims[0] >> dims[1] >> dims[2];
@@ -122,7 +131,10 @@ LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu) {
     const double wavefronts =
         launch.value("shared_load_wavefronts") + launch.value("shared_store_wavefronts");
     estimate.shared_us = wavefronts / (sms_in_use * clock_hz) * 1e6;
-    const double barriers_per_block = blocks > 0 ? launch.value("block_barriers") / blocks : 0.0;
+    // A grid or cluster barrier is priced as a block barrier: no figure for its own cost is measured.
+    const double barriers =
+        launch.value("block_barriers") + launch.value("grid_syncs") + launch.value("cluster_syncs");
+    const double barriers_per_block = blocks > 0 ? barriers / blocks : 0.0;
     estimate.barrier_us = estimate.waves * barriers_per_block * kBarrierCycles / clock_hz * 1e6;
     estimate.issue_us =
         launch.observed_instructions() * kIssueFactor / (sms_in_use * kIssuePerCycle * clock_hz) * 1e6;

@@ -44,6 +44,8 @@ struct LaunchCounts {
     std::array<unsigned, 3> grid{1, 1, 1};
     std::array<unsigned, 3> block{1, 1, 1};
     std::map<std::string, double> values;
+    // The memory counts by source line: place ("reduce.cuh:24") -> name -> value.
+    std::map<std::string, std::map<std::string, double>> sources;
 
     double value(const std::string& key) const;  // 0 when absent
     double blocks() const { return double(grid[0]) * grid[1] * grid[2]; }
@@ -59,6 +61,7 @@ struct LaunchCounts {
 struct LessonCounts {
     int lesson = 0;
     long long floats = 0;
+    std::string workload;  // "sum", or "reduce_scale" for lesson 9
     std::vector<LaunchCounts> launches;
 };
 

@@ -6,7 +6,9 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <sstream>
+#include <tuple>
 #include <vector>
 
 #include "commands.h"
@@ -25,6 +27,7 @@ struct Row {
     int decimals = 0;
     double ncu_scale = 1;  // ncu's unit to the row's (ns to us)
     bool count = false;    // a count of events, not a ratio or a modelled figure
+    bool rare = false;     // shown only where not 0: what lessons 10 to 12 add
 };
 
 // A count the driver printed under `key`.
@@ -33,6 +36,12 @@ Row counter(std::string words, std::string key, std::string ncu_metric = "") {
             .ncu_metric = std::move(ncu_metric),
             .value = [key](const LaunchCounts& launch, const LaunchEstimate&) { return launch.value(key); },
             .count = true};
+}
+
+Row rare_counter(std::string words, std::string key) {
+    Row row = counter(std::move(words), std::move(key));
+    row.rare = true;
+    return row;
 }
 
 double sectors_per_request(const LaunchCounts& launch, const LaunchEstimate&) {
@@ -71,9 +80,12 @@ const std::vector<Row>& rows() {
          .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.partial_instructions(); },
          .count = true},
         counter("block barriers (__syncthreads)", "block_barriers"),
+        rare_counter("grid barriers (grid.sync, per block)", "grid_syncs"),
+        rare_counter("cluster barriers (cluster.sync, per block)", "cluster_syncs"),
         counter("barrier instructions (one per warp)", "barrier_instructions"),
         counter("warp syncs (__syncwarp)", "warp_syncs"),
         counter("shuffles", "shuffles"),
+        rare_counter("warp reductions (__reduce_*_sync)", "warp_reductions"),
         counter("votes", "votes"),
         counter("atomics (threads)", "atomics"),
         {.words = "instructions executed (estimate*)",
@@ -125,6 +137,35 @@ std::string floats_text(long long floats) {
                                   : fmt::format("{} floats", number(floats));
 }
 
+// "shared loads 36,864 instructions, 73,728 wavefronts, 36,864 bank conflicts; ..." for
+// one source line's counts, the kinds of access it makes only.
+std::string line_counts(const std::map<std::string, double>& counts) {
+    const auto get = [&](const std::string& name) {
+        const auto found = counts.find(name);
+        return found == counts.end() ? 0.0 : found->second;
+    };
+    std::string text;
+    for (const auto& [words, key, shared] : {std::tuple{"global loads", "global_load", false},
+                                             {"global stores", "global_store", false},
+                                             {"shared loads", "shared_load", true},
+                                             {"shared stores", "shared_store", true}}) {
+        const std::string prefix(key);
+        if (shared) {
+            const double instructions = get(prefix + "_instructions");
+            if (instructions == 0) continue;
+            text += fmt::format("{}{} {} instructions, {} wavefronts, {} bank conflicts", text.empty() ? "" : "; ",
+                                words, number(instructions), number(get(prefix + "_wavefronts")),
+                                number(get(prefix + "_bank_conflicts")));
+        } else {
+            const double requests = get(prefix + "_requests");
+            if (requests == 0) continue;
+            text += fmt::format("{}{} {} requests, {} sectors", text.empty() ? "" : "; ", words, number(requests),
+                                number(get(prefix + "_sectors")));
+        }
+    }
+    return text;
+}
+
 // ---- measurements in results/ ----------------------------------------------------
 
 std::vector<std::string> split_csv(const std::string& line) {
@@ -164,14 +205,22 @@ std::string driver_target(const App& app, const Lesson& lesson, bool solution) {
     return "profile-" + (solution ? "solution-" + lesson.name.substr(0, 2) : app.course.target(lesson));
 }
 
+// How a lesson is to be counted.
+struct CountRequest {
+    bool solution = false;           // the solution's kernel files, not the learner's
+    long long floats = ProfileOptions{}.floats;
+    bool checked = false;            // the learner's lesson has just passed its checks
+    bool quiet = false;              // say nothing when it cannot be counted
+};
+
 // Lesson N's profile driver, built, or nothing after saying why (what
 // `warpdrill check` says about a learner's lesson that does not pass).
-std::optional<fs::path> built_driver(App& app, const Lesson& lesson, bool solution) {
-    if (solution && !lesson.has_solution) {
-        fmt::print("This copy of the course has no solutions/ (your instructor keeps them).\n");
+std::optional<fs::path> built_driver(App& app, const Lesson& lesson, const CountRequest& request) {
+    if (request.solution && !lesson.has_solution) {
+        if (!request.quiet) fmt::print("This copy of the course has no solutions/ (your instructor keeps them).\n");
         return std::nullopt;
     }
-    if (!solution) {
+    if (!request.solution && !request.checked) {
         const CheckResult result = app.check(lesson);
         if (result.outcome != Outcome::passed) {
             print_result(app, lesson, result);
@@ -179,29 +228,57 @@ std::optional<fs::path> built_driver(App& app, const Lesson& lesson, bool soluti
             return std::nullopt;
         }
     }
-    const std::string target = driver_target(app, lesson, solution);
+    const std::string target = driver_target(app, lesson, request.solution);
     const ProcessResult build = run_process(
         {"cmake", "--build", app.course.build_dir.string(), "--target", target}, std::chrono::seconds(900));
     if (build.exit_code != 0) {
-        fmt::print("{}", trim_compiler_output(build.output, app.course, lesson));
+        if (!request.quiet) fmt::print("{}", trim_compiler_output(build.output, app.course, lesson));
         return std::nullopt;
     }
     return app.course.build_dir / target;
 }
 
+// Where the counts of the learner's kernel, at the standard size on the
+// H100's grid, are kept for `warpdrill check` to compare the next lesson with.
+fs::path counts_cache(const App& app, const Lesson& lesson) {
+    return app.course.root / ".progress" / "profile" / (lesson.name + ".txt");
+}
+
+// The cached counts, unless the learner has edited the lesson's files since.
+std::optional<LessonCounts> cached_counts(const App& app, const Lesson& lesson) {
+    const fs::path cache = counts_cache(app, lesson);
+    std::error_code error;
+    const auto counted = fs::last_write_time(cache, error);
+    if (error) return std::nullopt;
+    for (const fs::path& file : lesson.edit_files) {
+        if (fs::last_write_time(file, error) > counted || error) return std::nullopt;
+    }
+    std::ifstream in(cache);
+    try {
+        return parse_driver_output(std::string(std::istreambuf_iterator<char>(in), {}));
+    } catch (const std::runtime_error&) {
+        return std::nullopt;  // damaged: counted again when needed
+    }
+}
+
 // The counts of lesson N's launches on the CPU backend, or nothing after saying why.
-std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, bool solution, long long floats,
+std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, const CountRequest& request,
                                          const GpuSpec& gpu) {
-    const std::optional<fs::path> driver = built_driver(app, lesson, solution);
+    const std::optional<fs::path> driver = built_driver(app, lesson, request);
     if (!driver) return std::nullopt;
     // The grid of lessons 8 and 10 depends on the GPU's multiprocessors: those of the modelled one.
-    const ProcessResult run = run_process({driver->string(), "--floats", std::to_string(floats),
+    const ProcessResult run = run_process({driver->string(), "--floats", std::to_string(request.floats),
                                            "--multiprocessors", std::to_string(gpu.multiprocessors)},
                                           app.check_options.time_limit);
     if (run.exit_code != 0) {
-        fmt::print("The profile run of lesson {} {}:\n{}", lesson.number,
-                   run.timed_out ? "did not finish in time" : "failed", run.output);
+        if (!request.quiet)
+            fmt::print("The profile run of lesson {} {}:\n{}", lesson.number,
+                       run.timed_out ? "did not finish in time" : "failed", run.output);
         return std::nullopt;
+    }
+    if (!request.solution && request.floats == ProfileOptions{}.floats && gpu.key == "h100") {
+        fs::create_directories(counts_cache(app, lesson).parent_path());
+        std::ofstream(counts_cache(app, lesson)) << run.output;
     }
     return parse_driver_output(run.output);
 }
@@ -241,6 +318,14 @@ double input_gbps(const Profiled& profiled) {
     return profiled.total_us > 0 ? profiled.counts.floats * 4.0 / (profiled.total_us * 1e3) : 0.0;
 }
 
+// `warpdrill list` shows the best modelled bandwidth of the learner's
+// passing kernels (on an H100, at the standard size) where no GPU measured one.
+void record_modelled_gbps(App& app, const Profiled& profiled) {
+    std::optional<double>& best = app.progress.of(profiled.lesson->name).modelled_gbps;
+    best = std::max(best.value_or(0.0), input_gbps(profiled));
+    app.progress.save();
+}
+
 // ---- the table ------------------------------------------------------------------------
 
 void print_profile(const Profiled& profiled, const ProfileOptions& options, const GpuSpec& gpu,
@@ -259,6 +344,7 @@ void print_profile(const Profiled& profiled, const ProfileOptions& options, cons
         fmt::print("  {:<44} {:>14} {:>14}  {}\n", "", "counted", measured ? "ncu" : "", "ncu metric");
         for (const Row& row : rows()) {
             const double value = row.value(launch, profiled.estimates[l]);
+            if (row.rare && value == 0) continue;
             std::string quoted;
             if (measured && !row.ncu_metric.empty()) {
                 const auto found = measured->find(row.ncu_metric);
@@ -273,6 +359,8 @@ void print_profile(const Profiled& profiled, const ProfileOptions& options, cons
             "{:.1f} + issue {:.1f} us\n",
             e.blocks_per_sm, e.waves, e.waves == 1 ? "" : "s", e.launch_us, e.dram_us, e.shared_us,
             e.barrier_us, e.issue_us);
+        if (!launch.sources.empty()) fmt::print("  by source line:\n");
+        for (const auto& [place, counts] : launch.sources) fmt::print("    {}: {}\n", place, line_counts(counts));
     }
     fmt::print("\n{}\n", kObservedNote);
     fmt::print("\nall {} launches: {:.1f} us on the {} (model), {:.0f} GB/s of input read",
@@ -304,6 +392,18 @@ void print_json(const std::vector<Profiled>& all, const ProfileOptions& options,
             bool first = true;
             for (const auto& [name, value] : launch.values) {
                 fmt::print("{}\"{}\": {}", first ? "" : ", ", name, json_number(value));
+                first = false;
+            }
+            fmt::print("}},\n     \"sources\": {{");
+            first = true;
+            for (const auto& [place, counts] : launch.sources) {
+                fmt::print("{}\"{}\": {{", first ? "" : ", ", json_escape(place));
+                bool first_count = true;
+                for (const auto& [name, value] : counts) {
+                    fmt::print("{}\"{}\": {}", first_count ? "" : ", ", name, json_number(value));
+                    first_count = false;
+                }
+                fmt::print("}}");
                 first = false;
             }
             fmt::print(
@@ -381,8 +481,10 @@ void print_compare(const Profiled& a, const Profiled& b, const GpuSpec& gpu) {
     fmt::print("  {:<44} {:>14} {:>14}\n", "", fmt::format("lesson {}", a.lesson->number),
                fmt::format("lesson {}", b.lesson->number));
     for (const Row& row : rows()) {
-        fmt::print("  {:<44} {:>14} {:>14}\n", row.words, number(total(a, row), row.decimals),
-                   number(total(b, row), row.decimals));
+        const double from = total(a, row);
+        const double to = total(b, row);
+        if (row.rare && from == 0 && to == 0) continue;
+        fmt::print("  {:<44} {:>14} {:>14}\n", row.words, number(from, row.decimals), number(to, row.decimals));
     }
     fmt::print("\n{}\n\nWhat moved most, lesson {} -> {}: {}\n", kObservedNote, a.lesson->number,
                b.lesson->number, what_moved(a, b));
@@ -416,7 +518,7 @@ std::vector<std::pair<std::string, std::map<std::string, double>>> read_ncu_csv(
 // Runs ncu on the lesson's driver and prints what it measured; one clear
 // line when ncu is missing or may not read the counters.
 int measure_on_gpu(App& app, const Lesson& lesson, const ProfileOptions& options) {
-    const std::optional<fs::path> driver = built_driver(app, lesson, options.solution);
+    const std::optional<fs::path> driver = built_driver(app, lesson, {.solution = options.solution});
     if (!driver) return 1;
     std::string metrics;
     for (const Row& row : rows()) {
@@ -465,6 +567,30 @@ int measure_on_gpu(App& app, const Lesson& lesson, const ProfileOptions& options
 
 }  // namespace
 
+void print_what_moved_on_first_pass(App& app, const Lesson& lesson) {
+    if (app.course.backend != "cpu") return;
+    const GpuSpec& h100 = *find_gpu("h100");
+    fmt::print("\nProfiling your kernel, to show what the hardware now does differently ...\n");
+    std::optional<LessonCounts> now = count_lesson(app, lesson, {.checked = true, .quiet = true}, h100);
+    if (!now) return;
+    const Profiled after = model(lesson, std::move(*now), h100);
+    record_modelled_gbps(app, after);
+    // The nearest lesson before it that passed and computes the same (lesson 9 computes another thing).
+    for (int number = lesson.number - 1; number >= 1; --number) {
+        const Lesson& earlier = app.lesson(number);
+        const LessonProgress* progress = app.progress.find(earlier.name);
+        if (!progress || !progress->passed) continue;
+        std::optional<LessonCounts> counts = cached_counts(app, earlier);
+        if (!counts) counts = count_lesson(app, earlier, {.checked = true, .quiet = true}, h100);
+        if (!counts || counts->workload != after.counts.workload) continue;
+        const Profiled before = model(earlier, std::move(*counts), h100);
+        fmt::print("What moved, lesson {} -> {} (your kernels, {}, modelled on an H100): {}\n", number,
+                   lesson.number, floats_text(after.counts.floats), what_moved(before, after));
+        fmt::print("(warpdrill profile {} --compare {} sets the two side by side)\n", number, lesson.number);
+        return;
+    }
+}
+
 std::optional<NcuTable> read_ncu_table(const fs::path& file) {
     std::ifstream in(file);
     if (!in) return std::nullopt;
@@ -510,7 +636,7 @@ int run_profile(App& app, const ProfileOptions& options) {
         if (number == 0) continue;
         const Lesson& lesson = app.lesson(number);
         std::optional<LessonCounts> counts =
-            count_lesson(app, lesson, options.solution, options.floats, *gpu);
+            count_lesson(app, lesson, {.solution = options.solution, .floats = options.floats}, *gpu);
         if (!counts) return 1;
         profiled.push_back(model(lesson, std::move(*counts), *gpu));
     }
@@ -522,9 +648,7 @@ int run_profile(App& app, const ProfileOptions& options) {
     const NcuTable* ncu = table ? &*table : nullptr;
     // `warpdrill list` shows the learner's kernels' modelled bandwidth where no GPU measured one.
     if (!options.solution && gpu->key == "h100" && options.floats == ProfileOptions{}.floats) {
-        for (const Profiled& lesson : profiled)
-            app.progress.of(lesson.lesson->name).modelled_gbps = input_gbps(lesson);
-        app.progress.save();
+        for (const Profiled& lesson : profiled) record_modelled_gbps(app, lesson);
     }
     if (options.json) {
         print_json(profiled, options, *gpu, ncu);

@@ -13,6 +13,11 @@
 
 namespace warpdrill::runner {
 
+// After a lesson's first pass (`warpdrill check`), on the CPU backend:
+// profiles the learner's kernel and prints one line, the counters that moved
+// most since the nearest earlier lesson that passed and computes the same.
+void print_what_moved_on_first_pass(App& app, const Lesson& lesson);
+
 // A table written by scripts/ncu-table.sh: ncu's metrics of every lesson's
 // solution, by lesson and launch (from 1). The file: `# device:`, `# date:`
 // and `# command:` lines, then a CSV table `lesson,launch,kernel,<metric>...`.

@@ -71,6 +71,15 @@ expect "What moved most, lesson 2 -> 3: shared loads: bank conflicts" "$out"
 "${W[@]}" profile 3 --solution --json --gpu a100 > "$out" 2>&1 || { cat "$out"; fail "profile --json"; }
 python3 -c "import json, sys; assert json.load(open(sys.argv[1]))['gpu'] == 'a100'" "$out" || fail "profile --json"
 
+echo "-- check says what moved when a lesson first passes, and only then"
+lesson3="$course/lessons/03-sequential-addressing"
+cp "$course"/solutions/03-sequential-addressing/*.cuh "$lesson3/"
+"${W[@]}" check 3 > "$out" 2>&1 || { cat "$out"; fail "the solved lesson 3 does not pass"; }
+expect "What moved, lesson 1 -> 3 (your kernels, 2^20 floats, modelled on an H100): " "$out"
+"${W[@]}" check 3 > "$out" 2>&1 || { cat "$out"; fail "lesson 3 passes no more"; }
+if grep -qF "What moved" "$out"; then cat "$out"; fail "check said what moved on a second pass"; fi
+"${W[@]}" --yes reset 3 > "$out" 2>&1 || { cat "$out"; fail "reset 3"; }
+
 echo "-- a damaged progress file is set aside and rebuilt from the checks"
 echo "this is [[ not toml" > "$course/.progress/progress.toml"
 "${W[@]}" list > "$out" 2>&1

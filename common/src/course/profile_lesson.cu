@@ -3,7 +3,8 @@
 // Built per lesson with its check/launch.cu and the learner's or the
 // solution's kernel files (cmake/Lessons.cmake), for either backend:
 //   - on the CPU backend it profiles every launch (warpdrill/cpu/backend.h)
-//     and prints the counts, one `name value` line each, for the runner;
+//     and prints the counts, one `name value` line each, and each source
+//     line's memory counts as `source name value place`, for the runner;
 //   - on a GPU it only runs the launches, for Nsight Compute to measure
 //     (scripts/ncu-table.sh, or `warpdrill profile` in a GPU build).
 // A wrong result ends it with exit code 1 and no counts.
@@ -16,6 +17,7 @@
 #include <exception>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "warpdrill/course/device_sum.h"
@@ -58,6 +60,9 @@ Options parse(int argc, char** argv) {
                  input.size(), got, want, tolerance);
     return false;
 }
+
+// What the lesson computes: the runner compares the counts of lessons that compute the same.
+constexpr const char* kWorkload = WARPDRILL_LESSON == 9 ? "reduce_scale" : "sum";
 
 // What each kind of lesson runs; true when its result is right.
 #if WARPDRILL_LESSON <= 7
@@ -152,44 +157,57 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
 #endif
 
 #if defined(WARPDRILL_BACKEND_CPU)
-void print_counts(const char* name, const warpdrill::cpu::GlobalAccessCounts& counts) {
-    std::printf("%s_requests %llu\n%s_sectors %llu\n", name, static_cast<unsigned long long>(counts.requests),
-                name, static_cast<unsigned long long>(counts.sectors));
+void count(const char* name, std::uint64_t value) {
+    std::printf("%s %llu\n", name, static_cast<unsigned long long>(value));
 }
-void print_counts(const char* name, const warpdrill::cpu::SharedAccessCounts& counts) {
-    std::printf("%s_instructions %llu\n%s_wavefronts %llu\n%s_bank_conflicts %llu\n", name,
-                static_cast<unsigned long long>(counts.instructions), name,
-                static_cast<unsigned long long>(counts.wavefronts), name,
-                static_cast<unsigned long long>(counts.bank_conflicts));
-}
-void print_counts(const char* name, const warpdrill::cpu::ActiveLanes& lanes) {
+
+void count(const char* name, const warpdrill::cpu::ActiveLanes& lanes) {
     std::printf("%s_instructions %llu\n%s_active_threads %llu\n%s_partial %llu\n", name,
                 static_cast<unsigned long long>(lanes.instructions), name,
                 static_cast<unsigned long long>(lanes.active_threads), name,
                 static_cast<unsigned long long>(lanes.partial));
 }
 
+std::vector<std::pair<const char*, std::uint64_t>> memory_counts(const warpdrill::cpu::MemoryCounts& m) {
+    return {{"global_load_requests", m.global_loads.requests},
+            {"global_load_sectors", m.global_loads.sectors},
+            {"global_store_requests", m.global_stores.requests},
+            {"global_store_sectors", m.global_stores.sectors},
+            {"shared_load_instructions", m.shared_loads.instructions},
+            {"shared_load_wavefronts", m.shared_loads.wavefronts},
+            {"shared_load_bank_conflicts", m.shared_loads.bank_conflicts},
+            {"shared_store_instructions", m.shared_stores.instructions},
+            {"shared_store_wavefronts", m.shared_stores.wavefronts},
+            {"shared_store_bank_conflicts", m.shared_stores.bank_conflicts}};
+}
+
+// One launch: its shape, then one `name value` line per count, then the
+// memory counts of each source line as `source name value place`.
 void print_profile(const warpdrill::cpu::LaunchProfile& p) {
-    const auto count = [](const char* name, std::uint64_t value) {
-        std::printf("%s %llu\n", name, static_cast<unsigned long long>(value));
-    };
     std::printf("launch %s\n", p.kernel.c_str());
     std::printf("grid %u %u %u\nblock %u %u %u\n", p.grid[0], p.grid[1], p.grid[2], p.block[0], p.block[1],
                 p.block[2]);
     count("dynamic_shared_bytes", p.dynamic_shared_bytes);
     count("static_shared_bytes", p.static_shared_bytes);
     count("block_barriers", p.stats.block_barriers);
+    count("grid_syncs", p.stats.grid_syncs);
+    count("cluster_syncs", p.stats.cluster_syncs);
     count("warp_syncs", p.stats.warp_syncs);
     count("shuffles", p.stats.shuffles);
+    count("warp_reductions", p.stats.warp_reductions);
     count("votes", p.stats.votes);
     count("atomics", p.stats.atomics);
-    print_counts("global_load", p.global_loads);
-    print_counts("global_store", p.global_stores);
-    print_counts("shared_load", p.shared_loads);
-    print_counts("shared_store", p.shared_stores);
-    print_counts("memory", p.memory_instructions);
-    print_counts("sync", p.sync_instructions);
+    for (const auto& [name, value] : memory_counts(p)) count(name, value);
+    count("memory", p.memory_instructions);
+    count("sync", p.sync_instructions);
     count("barrier_instructions", p.barrier_instructions);
+    for (const warpdrill::cpu::SourceLineProfile& line : p.lines) {
+        for (const auto& [name, value] : memory_counts(line)) {
+            if (value > 0)
+                std::printf("source %s %llu %s\n", name, static_cast<unsigned long long>(value),
+                            line.place().c_str());
+        }
+    }
 }
 #endif
 
@@ -200,7 +218,8 @@ int main(int argc, char** argv) {
     const std::vector<float> input =
         warpdrill::random_floats(static_cast<std::size_t>(options.floats), warpdrill::fresh_seed());
     const DeviceBuffer<float> d_in{std::span<const float>(input)};
-    std::printf("lesson %d\nfloats %lld\n", WARPDRILL_LESSON, static_cast<long long>(options.floats));
+    std::printf("lesson %d\nfloats %lld\nworkload %s\n", WARPDRILL_LESSON, static_cast<long long>(options.floats),
+                kWorkload);
     try {
 #if defined(WARPDRILL_BACKEND_CPU)
         warpdrill::cpu::set_multiprocessor_count(options.multiprocessors);

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "access.h"
@@ -157,6 +158,7 @@ cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, cons
     std::exception_ptr error;
     LaunchStats stats;
     LaunchProfile profile;
+    std::unordered_map<std::uint32_t, MemoryCounts> profile_by_code;
     std::vector<std::size_t> shared_arrays;  // bytes of each static __shared__ array touched, by variable
     std::mutex mutex;
     std::condition_variable finished;
@@ -200,6 +202,7 @@ cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, cons
         stats += runner.stats();
         if (block_profile) {
             profile += block_profile->counts();
+            for (const auto& [code, counts] : block_profile->by_code()) profile_by_code[code] += counts;
             const std::vector<std::size_t>& touched = block_profile->shared_arrays();
             if (shared_arrays.size() < touched.size()) shared_arrays.resize(touched.size());
             for (std::size_t v = 0; v < touched.size(); ++v) {
@@ -245,6 +248,7 @@ cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, cons
         profile.dynamic_shared_bytes = dynamic_smem_bytes;
         for (std::size_t bytes : shared_arrays) profile.static_shared_bytes += bytes;
         profile.stats = stats;
+        profile.lines = by_source_line(profile_by_code);
         record_profile(std::move(profile));
     }
     return cudaSuccess;

@@ -3,7 +3,12 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <map>
 #include <mutex>
+#include <string>
+#include <tuple>
+
+#include "program.h"
 
 namespace warpdrill::cpu::detail {
 namespace {
@@ -130,26 +135,47 @@ void BlockProfile::end_block() {
 void BlockProfile::flush(Warp& warp) {
     if (!warp.pending) return;
     for (auto& [code, site] : warp.sites) {
-        for (std::size_t k = 0; k < site.used; ++k) price(site.instructions[k]);
+        for (std::size_t k = 0; k < site.used; ++k) price(code, site.instructions[k]);
         site.used = 0;
         site.executions.fill(0);
     }
     warp.pending = false;
 }
 
-void BlockProfile::price(const WarpAccess& access) {
+void BlockProfile::price(std::uint32_t code, const WarpAccess& access) {
     count_lanes(counts_.memory_instructions, access.mask);
+    MemoryCounts one;
     if (access.space == MemorySpace::global) {
-        GlobalAccessCounts& counts = access.write ? counts_.global_stores : counts_.global_loads;
-        ++counts.requests;
-        counts.sectors += sectors_of(access);
-        return;
+        GlobalAccessCounts& counts = access.write ? one.global_stores : one.global_loads;
+        counts.requests = 1;
+        counts.sectors = sectors_of(access);
+    } else {
+        SharedAccessCounts& counts = access.write ? one.shared_stores : one.shared_loads;
+        const SharedCost cost = shared_cost_of(access);
+        counts.instructions = 1;
+        counts.wavefronts = cost.wavefronts;
+        counts.bank_conflicts = cost.bank_conflicts;
     }
-    SharedAccessCounts& counts = access.write ? counts_.shared_stores : counts_.shared_loads;
-    const SharedCost cost = shared_cost_of(access);
-    ++counts.instructions;
-    counts.wavefronts += cost.wavefronts;
-    counts.bank_conflicts += cost.bank_conflicts;
+    static_cast<MemoryCounts&>(counts_) += one;
+    by_code_[code] += one;
+}
+
+std::vector<SourceLineProfile> by_source_line(const std::unordered_map<std::uint32_t, MemoryCounts>& by_code) {
+    std::vector<std::uint32_t> codes;
+    for (const auto& [code, counts] : by_code) codes.push_back(code);
+    const std::vector<SourcePlace> places = source_places(codes);
+    std::map<std::tuple<std::string, unsigned, std::string>, MemoryCounts> lines;
+    for (std::size_t c = 0; c < codes.size(); ++c) {
+        if (places[c].line == 0) return {};  // no debug information: no line can be named
+        lines[{places[c].file, places[c].line, places[c].via}] += by_code.at(codes[c]);
+    }
+    std::vector<SourceLineProfile> profiles;
+    for (const auto& [place, counts] : lines) {
+        SourceLineProfile& line = profiles.emplace_back();
+        static_cast<MemoryCounts&>(line) = counts;
+        std::tie(line.file, line.line, line.via) = place;
+    }
+    return profiles;
 }
 
 // ---- scopes ---------------------------------------------------------------------
@@ -173,8 +199,7 @@ ActiveLanes& ActiveLanes::operator+=(const ActiveLanes& other) {
     return *this;
 }
 
-LaunchProfile& LaunchProfile::operator+=(const LaunchProfile& other) {
-    stats += other.stats;
+MemoryCounts& MemoryCounts::operator+=(const MemoryCounts& other) {
     for (auto [mine, theirs] :
          {std::pair{&global_loads, &other.global_loads}, {&global_stores, &other.global_stores}}) {
         mine->requests += theirs->requests;
@@ -186,9 +211,36 @@ LaunchProfile& LaunchProfile::operator+=(const LaunchProfile& other) {
         mine->wavefronts += theirs->wavefronts;
         mine->bank_conflicts += theirs->bank_conflicts;
     }
+    return *this;
+}
+
+namespace {
+
+// What orders LaunchProfile::lines.
+std::tuple<const std::string&, unsigned, const std::string&> place_key(const SourceLineProfile& line) {
+    return {line.file, line.line, line.via};
+}
+
+}  // namespace
+
+std::string SourceLineProfile::place() const {
+    return file + ":" + std::to_string(line) + (via.empty() ? "" : " (through " + via + ")");
+}
+
+LaunchProfile& LaunchProfile::operator+=(const LaunchProfile& other) {
+    MemoryCounts::operator+=(other);
+    stats += other.stats;
     memory_instructions += other.memory_instructions;
     sync_instructions += other.sync_instructions;
     barrier_instructions += other.barrier_instructions;
+    for (const SourceLineProfile& theirs : other.lines) {
+        const auto at = std::ranges::lower_bound(lines, place_key(theirs), {}, place_key);
+        if (at != lines.end() && place_key(*at) == place_key(theirs)) {
+            *at += theirs;
+        } else {
+            lines.insert(at, theirs);
+        }
+    }
     return *this;
 }
 

@@ -50,8 +50,10 @@ class BlockProfile {
     void block_barrier(const std::vector<unsigned>& live);
     void end_block();
 
-    // The counts of every block run so far (the shape fields are left empty).
+    // The counts of every block run so far (the shape fields are left empty),
+    // and the memory counts by instruction (code offset).
     const LaunchProfile& counts() const { return counts_; }
+    const std::unordered_map<std::uint32_t, MemoryCounts>& by_code() const { return by_code_; }
     const std::vector<std::size_t>& shared_arrays() const { return shared_arrays_; }
 
   private:
@@ -66,12 +68,16 @@ class BlockProfile {
         bool pending = false;
     };
     void flush(Warp& warp);
-    void price(const WarpAccess& access);
+    void price(std::uint32_t code, const WarpAccess& access);
 
     std::vector<Warp> warps_;
     LaunchProfile counts_;
+    std::unordered_map<std::uint32_t, MemoryCounts> by_code_;
     std::vector<std::size_t> shared_arrays_;  // bytes of each touched static __shared__ array, by variable
 };
+
+// The memory counts by instruction as counts by source line (LaunchProfile::lines).
+std::vector<SourceLineProfile> by_source_line(const std::unordered_map<std::uint32_t, MemoryCounts>& by_code);
 
 // Whether a ProfileScope is open, and so launches are profiled.
 bool profiling();

@@ -96,22 +96,44 @@ struct ActiveLanes {
     ActiveLanes& operator+=(const ActiveLanes& other);
 };
 
-struct LaunchProfile {
+// The loads and stores of global and shared memory (atomics aside).
+struct MemoryCounts {
+    GlobalAccessCounts global_loads, global_stores;
+    SharedAccessCounts shared_loads, shared_stores;
+
+    MemoryCounts& operator+=(const MemoryCounts& other);
+};
+
+// The loads and stores made at one line of a kernel's source: the learner's
+// line, and where a course helper inlined there makes them, that helper's
+// line too (`via`, as fault messages name it).
+struct SourceLineProfile : MemoryCounts {
+    std::string file;  // as the repository names it: "solutions/03-sequential-addressing/reduce.cuh"
+    unsigned line = 0;
+    std::string via;   // "pack.cuh:27 in warpdrill::load_pack", or ""
+
+    std::string place() const;  // "solutions/03-.../reduce.cuh:24", with " (through <via>)"
+};
+
+struct LaunchProfile : MemoryCounts {
     std::string kernel;  // "reduce_sequential", "reduce_complete_unroll<256u>"
     std::array<unsigned, 3> grid{1, 1, 1};
     std::array<unsigned, 3> block{1, 1, 1};
     std::size_t dynamic_shared_bytes = 0;
     std::size_t static_shared_bytes = 0;  // of the __shared__ arrays the kernel touched
     LaunchStats stats;
-    GlobalAccessCounts global_loads, global_stores;
-    SharedAccessCounts shared_loads, shared_stores;
+    // The memory counts above, line by line (in the order of file and line):
+    // where the bank conflicts or the extra sectors come from. Empty without
+    // debug information (or addr2line) to name the lines.
+    std::vector<SourceLineProfile> lines;
     // Loads and stores to global and shared memory, atomics aside.
     ActiveLanes memory_instructions;
     // Barriers (one instruction per warp that waits), warp syncs, shuffles, votes.
     ActiveLanes sync_instructions;
     std::uint64_t barrier_instructions = 0;  // warp-level: a __syncthreads() counts once per warp
 
-    LaunchProfile& operator+=(const LaunchProfile& other);  // adds the counts, keeps the shape
+    // Adds the counts, line by line too; keeps the shape.
+    LaunchProfile& operator+=(const LaunchProfile& other);
 };
 
 // Profiles every launch made while it lives, on any host thread. A profiled
