@@ -24,6 +24,8 @@ std::string xml_escape(const std::string& text) {
     return escaped;
 }
 
+}  // namespace
+
 std::string json_escape(const std::string& text) {
     std::string escaped;
     for (char c : text) {
@@ -41,8 +43,6 @@ std::string json_escape(const std::string& text) {
     }
     return escaped;
 }
-
-}  // namespace
 
 int run_grade(App& app, const std::string& out_dir) {
     struct Graded {

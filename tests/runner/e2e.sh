@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The warpdrill command end to end, on a scratch copy of the course (lessons 1,
-# 2, 10 and 12), as a learner and an instructor would use it: check, pass,
+# 2, 3, 10 and 12), as a learner and an instructor would use it: check, pass,
 # list, hints, a damaged progress file, a compile error, a kernel that never
-# ends, reset, solution, grade, the interactive watch under a pseudo-terminal,
-# a lesson this GPU cannot run, and a handout copy without solutions/.
+# ends, reset, solution, profile, grade, the interactive watch under a
+# pseudo-terminal, a lesson this GPU cannot run, and a handout copy without
+# solutions/.
 #   tests/runner/e2e.sh SOURCE_DIR
 set -euo pipefail
 source_dir=$(cd "$1" && pwd)
@@ -21,7 +22,7 @@ tar -C "$source_dir" --exclude=./build --exclude=./.progress --exclude=./.git --
 # Only the lessons this test works with: the runner finds lessons on disk,
 # and every other one would only lengthen the rebuild from the checks and grade.
 for dir in "$course"/lessons/[0-9][0-9]-* "$course"/solutions/[0-9][0-9]-*; do
-  [[ $(basename "$dir") =~ ^(01|02|10|12)- ]] || rm -rf "$dir"
+  [[ $(basename "$dir") =~ ^(01|02|03|10|12)- ]] || rm -rf "$dir"
 done
 git -C "$course" init -q
 git -C "$course" add -A
@@ -60,6 +61,29 @@ expect "lesson 2 (" "$out"
 echo "-- hints come one after another"
 "${W[@]}" hint 2 > "$out"; expect "Hint 1 of" "$out"
 "${W[@]}" hint 2 > "$out"; expect "Hint 2 of" "$out"
+
+echo "-- profile: a passing lesson's counts; a failing one gets what check says; two lessons compared"
+"${W[@]}" profile 1 > "$out" 2>&1 || { cat "$out"; fail "profile 1 of the solved lesson"; }
+expect "global loads: 32-byte sectors" "$out"
+expect "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" "$out"
+"${W[@]}" list > "$out"
+expect "(modelled)" "$out"
+if "${W[@]}" profile 2 > "$out" 2>&1; then fail "the profile of a failing lesson printed a table"; fi
+expect "lesson 2 (" "$out"
+expect "warpdrill profile measures a lesson once its checks pass" "$out"
+"${W[@]}" profile 2 --solution --compare 3 > "$out" 2>&1 || { cat "$out"; fail "profile --compare"; }
+expect "What moved most, lesson 2 -> 3: shared loads: bank conflicts" "$out"
+"${W[@]}" profile 3 --solution --json --gpu a100 > "$out" 2>&1 || { cat "$out"; fail "profile --json"; }
+python3 -c "import json, sys; assert json.load(open(sys.argv[1]))['gpu'] == 'a100'" "$out" || fail "profile --json"
+
+echo "-- check says what moved when a lesson first passes, and only then"
+lesson3="$course/lessons/03-sequential-addressing"
+cp "$course"/solutions/03-sequential-addressing/*.cuh "$lesson3/"
+"${W[@]}" check 3 > "$out" 2>&1 || { cat "$out"; fail "the solved lesson 3 does not pass"; }
+expect "What moved, lesson 1 -> 3 (your kernels, 2^20 floats, modelled on an H100): " "$out"
+"${W[@]}" check 3 > "$out" 2>&1 || { cat "$out"; fail "lesson 3 passes no more"; }
+if grep -qF "What moved" "$out"; then cat "$out"; fail "check said what moved on a second pass"; fi
+"${W[@]}" --yes reset 3 > "$out" 2>&1 || { cat "$out"; fail "reset 3"; }
 
 echo "-- a damaged progress file is set aside and rebuilt from the checks"
 echo "this is [[ not toml" > "$course/.progress/progress.toml"

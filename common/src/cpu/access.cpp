@@ -308,6 +308,7 @@ void BlockAccesses::check_access(std::uintptr_t address, std::size_t bytes, Acce
                                  bool is_volatile) {
     const std::uint32_t code = code_offset(instruction);
     Element element = classify(address, bytes, kind, code);
+    if (profile_) profile(element, address, bytes, kind, code);
     if (!element.cell) return;
     if (is_volatile && element.global) kind = is_write(kind) ? AccessKind::atomic_write : AccessKind::atomic_read;
     const Access now = record(kind, code);
@@ -320,6 +321,20 @@ void BlockAccesses::check_access(std::uintptr_t address, std::size_t bytes, Acce
     }
     if (conflict) race(element, *conflict, now);  // the lock is released: this never returns
     if (element.global && is_atomic(kind) && is_write(kind)) grid_.atomic(address, block_);
+}
+
+void BlockAccesses::profile(const Element& element, std::uintptr_t address, std::size_t bytes,
+                            AccessKind kind, std::uint32_t code) {
+    if (is_atomic(kind)) return;  // atomics are counted apart (LaunchStats)
+    // Large global buffers have no shadow cells (classify): their addresses say what they are.
+    const bool global = element.cell ? element.global : is_device_address(address);
+    if (!element.cell && !global) return;  // a thread's own stack, the backend's variables
+    if (element.array) {
+        profile_->shared_array(static_cast<std::size_t>(element.array - arrays_.data()),
+                               element.array->variable->bytes);
+    }
+    profile_->access(runner_.running()->rank, code, address, bytes, is_write(kind),
+                     global ? MemorySpace::global : MemorySpace::shared);
 }
 
 std::string BlockAccesses::describe(const Access& access) const {

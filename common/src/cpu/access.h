@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "device_memory.h"
+#include "profile.h"
 #include "program.h"
 #include "warpdrill/cpu/cuda_runtime.h"
 
@@ -117,13 +118,19 @@ class BlockAccesses {
     void access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* code, bool is_volatile) {
         // Most accesses of a grid-stride kernel read its input: a buffer too
         // large for race checks (classify), inside the bounds checked before.
-        if (address - unchecked_start_ < unchecked_bytes_ && address + bytes <= unchecked_start_ + unchecked_bytes_) return;
+        // A profile counts them all.
+        if (!profile_ && address - unchecked_start_ < unchecked_bytes_ &&
+            address + bytes <= unchecked_start_ + unchecked_bytes_) {
+            return;
+        }
         // Others touch a thread's own stack (a value whose address a helper took).
         const bool shared = (dynamic_start_ && address - dynamic_start_ < dynamic_bytes_ + kSharedMargin) ||
                             address - arrays_low_ < arrays_high_ - arrays_low_;
         if (shared || is_device_address(address)) check_access(address, bytes, kind, code, is_volatile);
     }
     void array_index_out_of_bounds(const std::string& array_type, long long index, const char* file, unsigned line);
+    // Hands every load and store of global and shared memory to `profile` too.
+    void profile_into(BlockProfile* profile) { profile_ = profile; }
 
   private:
     // How far past the end of a __shared__ array an access still counts as that
@@ -148,6 +155,8 @@ class BlockAccesses {
 
     void check_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* code, bool is_volatile);
     Element classify(std::uintptr_t address, std::size_t bytes, AccessKind kind, std::uint32_t code);
+    void profile(const Element& element, std::uintptr_t address, std::size_t bytes, AccessKind kind,
+                 std::uint32_t code);
     // The earlier access `now` conflicts with, if any; updates the cell otherwise.
     std::optional<Access> check(Element& element, const Access& now);
     bool ordered(const Access& before, const Access& now) const;
@@ -174,6 +183,7 @@ class BlockAccesses {
     // The last buffer whose accesses need only their bounds checked.
     std::uintptr_t unchecked_start_ = 0;
     std::size_t unchecked_bytes_ = 0;
+    BlockProfile* profile_ = nullptr;
 };
 
 // The running fiber's checker, or nullptr outside tracked kernels.

@@ -2,6 +2,7 @@
 
 #include "access.h"
 #include "device_memory.h"
+#include "profile.h"
 #include "program.h"
 
 #include <algorithm>
@@ -205,6 +206,7 @@ void BlockRunner::run(uint3 block_idx) {
     }
     active_accesses = nullptr;
     current_block = nullptr;
+    if (profile_) profile_->end_block();
 }
 
 // A fiber suspended inside an instrumentation callback must not be unwound
@@ -348,19 +350,21 @@ void BlockRunner::watch_spin(std::uintptr_t address) {
     self.in_callback = false;
 }
 
-unsigned BlockRunner::active_mask() const {
-    const int warp = running_->rank / kWarpSize;
-    unsigned mask = 0;
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-        const int rank = warp * kWarpSize + lane;
-        if (rank < thread_count_ && threads_[rank].state != ThreadState::exited) mask |= 1u << lane;
-    }
-    return mask;
-}
+unsigned BlockRunner::active_mask() const { return live_lanes(running_->rank / kWarpSize); }
 
 unsigned BlockRunner::existing_lanes(int warp) const {
     const int lanes = std::min(kWarpSize, thread_count_ - warp * kWarpSize);
     return lanes >= kWarpSize ? kFullMask : (1u << lanes) - 1;
+}
+
+unsigned BlockRunner::live_lanes(int warp) const {
+    const unsigned existing = existing_lanes(warp);
+    unsigned live = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (!(existing >> lane & 1u)) break;
+        if (threads_[warp * kWarpSize + lane].state != ThreadState::exited) live |= 1u << lane;
+    }
+    return live;
 }
 
 // ---- completing sync points -------------------------------------------------------
@@ -429,6 +433,7 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
         thread.state = ThreadState::ready;
     }
     if (first.kind == SyncKind::syncwarp && accesses_) accesses_->warp_barrier(base, mask);
+    if (profile_) profile_->warp_sync(base, mask, live_lanes(base / kWarpSize));
     if (first.kind == SyncKind::syncwarp)
         ++stats_.warp_syncs;
     else if (is_shuffle(first.kind))
@@ -482,6 +487,11 @@ bool BlockRunner::complete_block_barrier() {
         fault(describe_exit_before_barrier(exited, waiting));
     }
     if (accesses_) accesses_->block_barrier();
+    if (profile_) {
+        std::vector<unsigned> live(static_cast<std::size_t>((thread_count_ + kWarpSize - 1) / kWarpSize));
+        for (std::size_t warp = 0; warp < live.size(); ++warp) live[warp] = live_lanes(static_cast<int>(warp));
+        profile_->block_barrier(live);
+    }
     unsigned count = 0;
     for (int rank : waiting) count += threads_[rank].sync.param != 0;
     if (is_group_barrier(first.kind)) {
