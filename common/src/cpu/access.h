@@ -34,6 +34,11 @@ namespace warpdrill::cpu::detail {
 
 class BlockRunner;
 
+// How far past the end of shared memory (a __shared__ array, or the dynamic
+// shared memory) an access still counts as an access past that end, rather
+// than someone else's. The dynamic shared memory's allocation covers it.
+constexpr std::uintptr_t kSharedMargin = 64;
+
 enum class AccessKind : std::uint8_t { read, write, atomic_read, atomic_write };
 
 // One access, as a shadow cell remembers it.
@@ -133,10 +138,6 @@ class BlockAccesses {
     void profile_into(BlockProfile* profile) { profile_ = profile; }
 
   private:
-    // How far past the end of a __shared__ array an access still counts as that
-    // array's (padding up to the next variable), rather than someone else's.
-    static constexpr std::uintptr_t kSharedMargin = 64;
-
     struct SharedArray {
         const TlsVariable* variable;  // a __shared__ one, or the backend's own (not checked)
         std::uintptr_t start;

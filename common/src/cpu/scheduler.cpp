@@ -149,7 +149,7 @@ BlockRunner::BlockRunner(const GridShape& shape, StackCache& stacks)
       thread_count_(static_cast<int>(shape.block.x * shape.block.y * shape.block.z)),
       threads_(static_cast<std::size_t>(thread_count_)),
       order_(static_cast<std::size_t>(thread_count_)),
-      dynamic_smem_(shape.dynamic_smem_bytes + 16) {
+      dynamic_smem_(shape.dynamic_smem_bytes + 16 + kSharedMargin) {  // 16: the alignment
     for (int rank = 0; rank < thread_count_; ++rank) {
         order_[rank] = shape.order == ThreadOrder::descending ? thread_count_ - 1 - rank : rank;
     }
@@ -179,7 +179,6 @@ void BlockRunner::run(uint3 block_idx) {
     if (accesses_) {
         const std::uint32_t linear = block_idx.x + shape_.grid.x * (block_idx.y + shape_.grid.y * block_idx.z);
         accesses_->start_block(linear, reinterpret_cast<std::uintptr_t>(dynamic_shared_memory()));
-        active_accesses = accesses_;
     }
     start_threads();
     spinning_since_ = {};
@@ -187,7 +186,6 @@ void BlockRunner::run(uint3 block_idx) {
         spinners_ = 0;
         const int ran = run_ready_threads();
         if (thread_error_) {
-            active_accesses = nullptr;
             bury_callback_fibers();
             std::rethrow_exception(thread_error_);
         }
@@ -204,7 +202,6 @@ void BlockRunner::run(uint3 block_idx) {
         if (now - spinning_since_ > std::chrono::seconds(2)) report_spin_deadlock();
         std::this_thread::yield();
     }
-    active_accesses = nullptr;
     current_block = nullptr;
     if (profile_) profile_->end_block();
 }
@@ -248,10 +245,13 @@ void BlockRunner::start_threads() {
     }
 }
 
+// Accesses are tracked while a kernel thread runs, never while the scheduler does.
 void BlockRunner::resume(FiberThread& thread) {
     running_ = &thread;
     builtins = &thread.vars;
+    active_accesses = accesses_;
     thread.fiber = std::move(thread.fiber).resume();
+    active_accesses = nullptr;
     running_ = nullptr;
 }
 
