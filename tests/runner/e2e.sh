@@ -4,10 +4,13 @@
 # list, hints, a damaged progress file, a compile error, a kernel that never
 # ends, reset, solution, profile, grade, the interactive watch under a
 # pseudo-terminal, a lesson this GPU cannot run, and a handout copy without
-# solutions/.
-#   tests/runner/e2e.sh SOURCE_DIR
+# solutions/. The warpdrill program is the one the suite built: --root and
+# --build-dir point it at the scratch copy, which builds only the lessons'
+# checks.
+#   tests/runner/e2e.sh WARPDRILL SOURCE_DIR
 set -euo pipefail
-source_dir=$(cd "$1" && pwd)
+warpdrill=$1
+source_dir=$(cd "$2" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 course="$scratch/a course"  # a path with a space, as many home directories have
@@ -29,8 +32,7 @@ git -C "$course" add -A
 git -C "$course" -c user.name=learner -c user.email=learner@localhost commit -qm "the course as handed out"
 
 cmake -S "$course" -B "$course/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPDRILL_BACKEND=cpu -DWARPDRILL_BUILD_TESTS=OFF > "$scratch/configure.log"
-cmake --build "$course/build" --target warpdrill > "$scratch/build.log"
-W=("$course/build/runner/warpdrill" --root "$course" --build-dir "$course/build")
+W=("$warpdrill" --root "$course" --build-dir "$course/build")
 lessons=$(find "$course/lessons" -mindepth 1 -maxdepth 1 -name '[0-9][0-9]-*' -type d | wc -l)
 lesson1="$course/lessons/01-interleaved-divergent"
 out="$scratch/out.txt"
@@ -54,7 +56,7 @@ expect "passed" "$out"
 expect "passed = true" "$course/.progress/progress.toml"
 "${W[@]}" list > "$out"
 expect "1/$lessons lessons done" "$out"
-expect "backend: chosen: CPU backend" "$out"
+expect "CPU backend (./warpdrill --backend cpu|gpu switches)" "$out"
 "${W[@]}" check > "$out" 2>&1 || true
 expect "lesson 2 (" "$out"
 
@@ -148,13 +150,16 @@ WARPDRILL_CPU_COMPUTE_CAPABILITY=80 "${W[@]}" check 12 > "$out" 2>&1 || { cat "$
 expect "lesson 12 (thread-block clusters (Hopper)): passed" "$out"
 expect "SKIPPED on this GPU: lesson 12 needs thread-block clusters (compute capability 9.0 or later)" "$out"
 
-echo "-- a handout copy without solutions/ builds and runs"
+echo "-- a handout copy without solutions/ configures, has every file its build needs, and runs"
 "$course/scripts/handout.sh" "$scratch/handout" > /dev/null
 [[ ! -e "$scratch/handout/solutions" ]] || fail "the handout has solutions/"
 expect "run: ./warpdrill grade" "$scratch/handout/.github/workflows/grade.yml"
 cmake -S "$scratch/handout" -B "$scratch/handout/build" -G Ninja -DWARPDRILL_BACKEND=cpu > /dev/null
-cmake --build "$scratch/handout/build" --target warpdrill > /dev/null
-H=("$scratch/handout/build/runner/warpdrill" --root "$scratch/handout" --build-dir "$scratch/handout/build")
+# A dry run: ninja stops at any source file the build needs and the copy lacks.
+cmake --build "$scratch/handout/build" -- -n > "$out" || { cat "$out"; fail "the handout's build lacks a file"; }
+H=("$warpdrill" --root "$scratch/handout" --build-dir "$scratch/handout/build")
+"${H[@]}" list > "$out"
+expect "0/$lessons lessons done" "$out"
 "${H[@]}" solution 2 --yes > "$out" || true
 expect "has no solutions/" "$out"
 
