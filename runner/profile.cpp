@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -184,6 +185,14 @@ std::vector<std::string> split_csv(const std::string& line) {
     }
     fields.push_back(field);
     return fields;
+}
+
+// A number in one of ncu's cells; nothing where it gave none ("", "n/a").
+std::optional<double> cell_value(const std::string& text) {
+    double value = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    return error == std::errc{} && stop == end && !text.empty() ? std::optional(value) : std::nullopt;
 }
 
 // gpu_bench's median time for "lesson N" at that many floats (results/bench-h100.csv).
@@ -510,7 +519,7 @@ std::vector<std::pair<std::string, std::map<std::string, double>>> read_ncu_csv(
         std::string value = field["Metric Value"];
         std::erase(value, ',');
         launches[launch].first = field["Kernel Name"];
-        if (!value.empty()) launches[launch].second[field["Metric Name"]] = std::stod(value);
+        if (const auto number = cell_value(value)) launches[launch].second[field["Metric Name"]] = *number;
     }
     return launches;
 }
@@ -616,7 +625,7 @@ std::optional<NcuTable> read_ncu_table(const fs::path& file) {
         const std::pair key{std::stoi(fields[0]), std::stoi(fields[1])};
         table.kernels[key] = fields[2];
         for (std::size_t c = 3; c < fields.size() && c < columns.size(); ++c) {
-            if (!fields[c].empty()) table.metrics[key][columns[c]] = std::stod(fields[c]);
+            if (const auto number = cell_value(fields[c])) table.metrics[key][columns[c]] = *number;
         }
     }
     return table;

@@ -2,6 +2,7 @@
 // against the counts Nsight Compute's rules give, worked out by hand below.
 // The kernels are instrumented as the lessons' are (cmake/Backend.cmake), so
 // this file is compiled as a kernel source.
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -129,7 +130,10 @@ std::map<std::string, std::map<std::string, double>> measured_patterns(const std
             continue;
         }
         for (std::size_t c = 3; c < fields.size() && c < columns.size(); ++c) {
-            if (!fields[c].empty()) measured[fields[0]][columns[c]] = std::stod(fields[c]);
+            double value = 0;
+            const char* end = fields[c].data() + fields[c].size();
+            const auto [stop, error] = std::from_chars(fields[c].data(), end, value);
+            if (!fields[c].empty() && error == std::errc{} && stop == end) measured[fields[0]][columns[c]] = value;  // not "n/a"
         }
     }
     return measured;

@@ -143,6 +143,15 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
 constexpr unsigned kCoResidentBlocks = 64;
 
 bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
+    if (WARPDRILL_LESSON == 12) {
+        cudaDeviceProp prop{};
+        warpdrill::check_cuda(cudaGetDeviceProperties(&prop, 0));
+        if (prop.major < 9) {
+            std::fprintf(stderr, "lesson 12 needs thread-block clusters (compute capability 9.0); %s has %d.%d\n",
+                         prop.name, prop.major, prop.minor);
+            return false;
+        }
+    }
     const auto n = static_cast<std::int64_t>(input.size());
     const warpdrill::course::DeviceSumRun run =
         warpdrill::course::device_sum_kernel().run(d_in.data(), n, kCoResidentBlocks);
