@@ -21,15 +21,30 @@ endfunction()
 
 # The checks of lessons/<lesson_dir>/check/ built against the kernel files in
 # kernel_dir: the lesson's, the solution's, a learner's mistake (tests/) or a
-# learner's submission (grading).
+# learner's submission (grading). The given launch code is compiled once, as
+# ${target}-launch, for the checks and for the profile driver below.
 function(warpdrill_lesson_target target lesson_dir kernel_dir)
   get_filename_component(name ${lesson_dir} NAME)
   string(SUBSTRING ${name} 0 2 number)
-  add_executable(${target})
-  warpdrill_kernel_sources(${target} ${lesson_dir}/check/launch.cu)
+  add_library(${target}-launch OBJECT)
+  warpdrill_kernel_sources(${target}-launch ${lesson_dir}/check/launch.cu)
   # The kernel directory comes first, so "reduce.cuh" is the learner's or the solution's.
-  target_include_directories(${target} PRIVATE ${kernel_dir})
+  target_include_directories(${target}-launch PRIVATE ${kernel_dir})
+  target_link_libraries(${target}-launch PRIVATE warpdrill::host)
+
+  add_executable(${target} $<TARGET_OBJECTS:${target}-launch>)
   target_link_libraries(${target} PRIVATE lesson-${number}-checks warpdrill::course)
+endfunction()
+
+# profile-${target}, `warpdrill profile`'s driver: lesson `number`'s launch
+# code at a fixed size (common/src/course/profile_lesson.cu), built only when
+# asked for, so that a lesson the driver has no workload for cannot break the build.
+function(warpdrill_profile_target target number)
+  add_executable(profile-${target} $<TARGET_OBJECTS:${target}-launch>)
+  warpdrill_kernel_sources(profile-${target} ${PROJECT_SOURCE_DIR}/common/src/course/profile_lesson.cu)
+  target_compile_definitions(profile-${target} PRIVATE WARPDRILL_LESSON=${number})
+  target_link_libraries(profile-${target} PRIVATE warpdrill::host)
+  set_target_properties(profile-${target} PROPERTIES EXCLUDE_FROM_ALL TRUE)
 endfunction()
 
 function(warpdrill_add_all_lessons)
@@ -41,21 +56,23 @@ function(warpdrill_add_all_lessons)
   foreach(lesson_dir IN LISTS lesson_dirs)
     get_filename_component(name ${lesson_dir} NAME)
     string(SUBSTRING ${name} 0 2 number)
+    math(EXPR lesson_number "${number}")  # "01" -> 1
     warpdrill_lesson_checks(${lesson_dir})
     list(APPEND kit lesson-${number}-checks)
     warpdrill_lesson_target(lesson-${number} ${lesson_dir} ${lesson_dir})
+    warpdrill_profile_target(lesson-${number} ${lesson_number})
     list(APPEND kit_programs lesson-${number})
     list(APPEND all_lessons ${name})
 
     set(solution_dir ${PROJECT_SOURCE_DIR}/solutions/${name})
     if(IS_DIRECTORY ${solution_dir})
       warpdrill_lesson_target(solution-${number} ${lesson_dir} ${solution_dir})
+      warpdrill_profile_target(solution-${number} ${lesson_number})
       add_test(NAME solution.${number} COMMAND solution-${number})
       # A lesson this GPU cannot run (lesson 12 needs clusters) says so and is skipped.
       set_tests_properties(solution.${number} PROPERTIES LABELS "solution" TIMEOUT 300
         SKIP_REGULAR_EXPRESSION "SKIPPED on this GPU: lesson ${number} needs")
       # The course's integrity: as shipped, each lesson compiles and its checks fail, readably.
-      math(EXPR lesson_number "${number}")  # "01" -> 1
       add_test(NAME lesson.${number}.fails-as-shipped
         COMMAND ${CMAKE_COMMAND} -DCHECK=$<TARGET_FILE:lesson-${number}> -DLESSON=${lesson_number}
                 -P ${PROJECT_SOURCE_DIR}/cmake/ExpectCheckFailure.cmake)

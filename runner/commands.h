@@ -26,6 +26,18 @@ void save_pristine_copies(const Course& course);
 
 int run_watch(App& app, const Lesson* start);        // watch.cpp
 int run_bench(App& app, int number);                 // bench.cpp
+
+// profile.cpp: what the hardware does with a lesson's kernel.
+struct ProfileOptions {
+    int lesson = 0;
+    bool solution = false;  // the solution's kernel files, not the learner's
+    int compare = 0;        // a second lesson to set beside the first
+    std::string gpu = "h100";
+    bool json = false;
+    long long floats = 1LL << 20;  // the input's size
+};
+int run_profile(App& app, const ProfileOptions& options);
+
 int run_test(App& app);                              // test.cpp
 
 // The instructors' commands (instructor.cpp registers them). They need no

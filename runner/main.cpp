@@ -41,6 +41,17 @@ int main(int argc, char** argv) {
     solution->add_option("lesson", number)->required();
     auto* bench = cli.add_subcommand("bench", "on a GPU: bandwidth of the lessons' kernels, CUB and a copy");
     bench->add_option("lesson", number, "compare this lesson's kernel (default: the solutions)");
+    ProfileOptions profile_options;
+    auto* profile = cli.add_subcommand(
+        "profile", "what the hardware does with a lesson's kernel: Nsight Compute's counts and a modelled time");
+    profile->add_option("lesson", profile_options.lesson)->required();
+    profile->add_flag("--solution", profile_options.solution, "the solution's kernel files, not yours");
+    profile->add_option("--compare", profile_options.compare, "set this lesson beside it and say what moved");
+    profile->add_option("--gpu", profile_options.gpu, "the GPU to model: h100, a100, l4, t4 or rtx4090")
+        ->capture_default_str();
+    profile->add_flag("--json", profile_options.json, "JSON, for tools and the book");
+    profile->add_option("--floats", profile_options.floats, "the input's size (ncu's table is at 2^20)")
+        ->capture_default_str();
     InstructorCommands instructor(cli);  // grade, grade-all, handout, new, verify
     auto* test = cli.add_subcommand("test", "build and run the project's whole test suite (CPU backend)");
     auto* setup = cli.add_subcommand("setup", "set the course up (packages, build) and say how it stands");
@@ -63,6 +74,7 @@ int main(int argc, char** argv) {
         if (*reset) return run_reset(app, number);
         if (*solution) return run_solution(app, number);
         if (*bench) return run_bench(app, number);
+        if (*profile) return run_profile(app, profile_options);
         return run_watch(app, number > 0 ? &app.lesson(number) : app.first_unfinished());
     } catch (const CLI::Error& error) {
         return cli.exit(error);

@@ -3,6 +3,7 @@
 #include "device.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <thread>
 
@@ -25,6 +26,9 @@ constexpr unsigned kMaxPortableClusterBlocks = 8;
 // SMs that would approach Linux's default limit of 65530 maps a process.
 constexpr unsigned kMaxSms = 8;
 
+// set_multiprocessor_count's figure; 0: this machine's cores.
+std::atomic<int> imitated_multiprocessors{0};
+
 unsigned blocks_in(dim3 d) { return d.x * d.y * d.z; }
 
 cudaError_t record(cudaError_t error) {
@@ -35,8 +39,11 @@ cudaError_t record(cudaError_t error) {
 }  // namespace
 
 int multiprocessor_count() {
-    return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, kMaxSms));
+    const int imitated = imitated_multiprocessors.load(std::memory_order_relaxed);
+    return imitated > 0 ? imitated : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, kMaxSms));
 }
+
+int coresident_multiprocessors() { return std::min(multiprocessor_count(), static_cast<int>(kMaxSms)); }
 
 void describe_multiprocessors(cudaDeviceProp* prop) {
     prop->multiProcessorCount = multiprocessor_count();
@@ -77,7 +84,7 @@ cudaError_t check_group_launch(dim3 grid, dim3 block, std::size_t dynamic_smem_b
     }
     const int threads = static_cast<int>(blocks_in(block));
     const auto resident = static_cast<std::uint64_t>(max_active_blocks_per_sm(threads, dynamic_smem_bytes)) *
-                          multiprocessor_count();
+                          coresident_multiprocessors();
     if (groups.cooperative && blocks_in(grid) > resident / cluster_blocks * cluster_blocks) {
         return cudaErrorCooperativeLaunchTooLarge;
     }
@@ -121,6 +128,12 @@ cudaError_t read_launch_attributes(const cudaLaunchConfig_t* config, GroupLaunch
 }
 
 }  // namespace warpdrill::cpu::detail
+
+namespace warpdrill::cpu {
+
+void set_multiprocessor_count(int count) { detail::imitated_multiprocessors = count; }
+
+}  // namespace warpdrill::cpu
 
 using namespace warpdrill::cpu::detail;
 

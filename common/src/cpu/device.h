@@ -1,5 +1,6 @@
 // The GPU the CPU backend imitates, for the runtime's answers about it: as
-// many SMs as the machine has cores (at most 8), each an SM of compute
+// many SMs as the machine has cores (at most 8) or set_multiprocessor_count
+// says, each an SM of compute
 // capability 9.0 (Hopper: 2048 resident threads, 32 blocks, 228 KB of shared
 // memory), and the launch checks that depend on it. Internal to the backend.
 #pragma once
@@ -10,7 +11,11 @@
 
 namespace warpdrill::cpu::detail {
 
+// What cudaGetDeviceProperties reports: set_multiprocessor_count's figure, else the cores.
 int multiprocessor_count();
+// The SMs whose blocks a cooperative launch may keep resident, all their
+// fibers alive at once: multiprocessor_count(), at most 8.
+int coresident_multiprocessors();
 // Fills the fields of cudaDeviceProp that describe the SMs.
 void describe_multiprocessors(cudaDeviceProp* prop);
 // 90, or what WARPDRILL_CPU_COMPUTE_CAPABILITY says (80 imitates an A100, to
