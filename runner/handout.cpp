@@ -18,14 +18,14 @@ namespace warpdrill::runner {
 namespace {
 
 // What stays with the instructor: the solutions and the points, the
-// project's own tests, CI and the scripts that run them, the templates of
-// `warpdrill new` (a solved kernel among them), the fake class of
-// scripts/fake-class.sh; and what builds and runs make, where git does not
-// say what to copy.
+// project's own tests, CI and the scripts that run them or measure the
+// solutions (scripts/ncu-table.sh), the templates of `warpdrill new` (a solved
+// kernel among them), the fake class of scripts/fake-class.sh; and what builds
+// and runs make, where git does not say what to copy.
 const std::vector<fs::path> kKeptBack = {
     "solutions", "grading.toml", "tests", ".ci", ".github", "scripts/gpu-check.sh", "scripts/fresh-machine.sh",
-    "scripts/fake-class.sh", "runner/templates", "build", "grade", "grades", ".progress", ".deps", ".git",
-    "book/_build", "book/_generated"};
+    "scripts/ncu-table.sh", "scripts/fake-class.sh", "runner/templates", "build", "grade", "grades", ".progress",
+    ".deps", ".git", "book/_build", "book/_generated"};
 
 const std::string kNotInHandout = "<!-- not in the handout -->";
 

@@ -162,7 +162,7 @@ echo "-- a handout: no solutions/, tests/ or points, a fresh git history, the cl
 mkdir -p "$course/grades/alice"  # what grade-all wrote in the instructor's copy: git ignores it, so does the handout
 echo '{"points": 8}' > "$course/grades/alice/grade.json"
 "${W[@]}" handout "$scratch/handout" > /dev/null
-for kept_back in solutions tests grading.toml runner/templates grades; do
+for kept_back in solutions tests grading.toml runner/templates scripts/ncu-table.sh grades; do
   [[ ! -e "$scratch/handout/$kept_back" ]] || fail "the handout has $kept_back"
 done
 [[ $(git -C "$scratch/handout" rev-list --count HEAD) == 1 ]] || fail "the handout's history is not fresh"
