@@ -46,11 +46,14 @@ wanted=(
   smsp__inst_executed.sum
   smsp__sass_branch_targets_threads_divergent.sum
   sm__warps_active.avg.pct_of_peak_sustained_active
+  dram__throughput.avg.pct_of_peak_sustained_elapsed
   dram__bytes_read.sum
   dram__bytes_write.sum
   gpu__time_duration.sum
   launch__grid_size
   launch__block_size
+  launch__occupancy_limit_registers
+  launch__cluster_dim_x
   device__attribute_multiprocessor_count
 )
 

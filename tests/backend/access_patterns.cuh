@@ -15,7 +15,7 @@
 
 #include "warpdrill/cuda.h"
 
-constexpr int kPatternFloats = 4096;
+constexpr int kPatternFloats = 1 << 20;  // shared_conflict_free's grid fills a GPU (the others read a few)
 
 __global__ void coalesced_copy(const float* in, float* out) {
     const unsigned t = threadIdx.x;
@@ -108,10 +108,14 @@ __global__ void half_warp_shuffle(const float* in, float* out) {
 // Every lane adds its element to out[0].
 __global__ void atomic_sum(const float* in, float* out) { atomicAdd(out, in[threadIdx.x]); }
 
-// Each of 16 blocks stores its 256 words, waits, and every warp reads 32
-// words in a row 32 times over: no two lanes of a load share a bank, so no
-// load can conflict, and every shared-load wavefront that ncu counts past one
-// per load is its own excess (DESIGN.md: a few percent on Hopper).
+// Each block stores its 256 words, waits, and every warp reads 32 words in a
+// row 8 times over (all 256 once): no two lanes of a load share a bank, so no
+// load can conflict, and every shared-load wavefront that ncu counts past one per load
+// is its own excess. The grid is a lesson's (4096 blocks of 256 threads), so
+// that, as in the lessons, other blocks' global loads pass through the SM's
+// L1 while these shared loads run: on an H100 ncu then counts some 1% more
+// wavefronts than loads, where 16 blocks alone get none
+// (results/README.md, "ncu's shared-load excess").
 constexpr unsigned kConflictFreeBlocks = kPatternFloats / 256;
 __global__ void shared_conflict_free(const float* in, float* out) {
     __shared__ float cells[256];
@@ -120,7 +124,7 @@ __global__ void shared_conflict_free(const float* in, float* out) {
     cells[t] = in[i];
     __syncthreads();
     float sum = 0.0f;
-    for (unsigned k = 0; k < 32; ++k) sum += cells[(t + 32 * k) % 256];
+    for (unsigned k = 0; k < 8; ++k) sum += cells[(t + 32 * k) % 256];
     out[i] = sum;
 }
 

@@ -8,7 +8,7 @@
 //   - on a GPU it only runs the launches, for Nsight Compute to measure
 //     (scripts/ncu-table.sh, or `warpdrill profile` in a GPU build).
 // A wrong result ends it with exit code 1 and no counts.
-//   profile-NN [--floats N] [--multiprocessors M]
+//   profile-NN [--floats N] [--multiprocessors M] [--register-limited-blocks B]
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -38,6 +38,8 @@ struct Options {
     std::int64_t floats = std::int64_t{1} << 20;
     // On the CPU backend, the GPU's to imitate (an H100's): lessons 8 and 10 size their grid from it.
     int multiprocessors = 132;
+    // On the CPU backend, the most blocks an SM holds by the kernel's registers on that GPU (0: no limit).
+    int register_limited_blocks = 0;
 };
 
 Options parse(int argc, char** argv) {
@@ -45,6 +47,9 @@ Options parse(int argc, char** argv) {
     for (int a = 1; a + 1 < argc; a += 2) {
         if (std::strcmp(argv[a], "--floats") == 0) options.floats = std::atoll(argv[a + 1]);
         if (std::strcmp(argv[a], "--multiprocessors") == 0) options.multiprocessors = std::atoi(argv[a + 1]);
+        if (std::strcmp(argv[a], "--register-limited-blocks") == 0) {
+            options.register_limited_blocks = std::atoi(argv[a + 1]);
+        }
     }
     return options;
 }
@@ -232,6 +237,7 @@ int main(int argc, char** argv) {
     try {
 #if defined(WARPDRILL_BACKEND_CPU)
         warpdrill::cpu::set_multiprocessor_count(options.multiprocessors);
+        warpdrill::cpu::set_register_limited_blocks(options.register_limited_blocks);
         warpdrill::cpu::ProfileScope scope;
         if (!run_lesson(input, d_in)) return 1;
         for (const warpdrill::cpu::LaunchProfile& profile : scope.launches()) print_profile(profile);

@@ -28,6 +28,8 @@ constexpr unsigned kMaxSms = 8;
 
 // set_multiprocessor_count's figure; 0: this machine's cores.
 std::atomic<int> imitated_multiprocessors{0};
+// set_register_limited_blocks's figure; 0: registers limit nothing.
+std::atomic<int> register_limited_blocks{0};
 
 unsigned blocks_in(dim3 d) { return d.x * d.y * d.z; }
 
@@ -67,7 +69,8 @@ int max_active_blocks_per_sm(int block_size, std::size_t dynamic_smem_bytes) {
     const int by_threads = kThreadsPerSm / (32 * warps);
     const auto by_shared =
         static_cast<int>(kSharedMemoryPerSm / (dynamic_smem_bytes + kSharedMemoryReservedPerBlock));
-    return std::min({kBlocksPerSm, by_threads, by_shared});
+    const int by_registers = register_limited_blocks > 0 ? register_limited_blocks.load() : kBlocksPerSm;
+    return std::min({kBlocksPerSm, by_threads, by_shared, by_registers});
 }
 
 cudaError_t check_group_launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
@@ -132,6 +135,8 @@ cudaError_t read_launch_attributes(const cudaLaunchConfig_t* config, GroupLaunch
 namespace warpdrill::cpu {
 
 void set_multiprocessor_count(int count) { detail::imitated_multiprocessors = count; }
+
+void set_register_limited_blocks(int blocks) { detail::register_limited_blocks = blocks; }
 
 }  // namespace warpdrill::cpu
 

@@ -165,6 +165,13 @@ LaunchProfile last_launch_profile();
 // SMs' blocks, whose threads all live at once on the CPU.
 void set_multiprocessor_count(int count);
 
+// The occupancy calls report at most `blocks` per multiprocessor, as on a GPU
+// where the kernel's registers allow no more (0: no such limit). The CPU
+// backend has no registers to count: ncu reports the GPU's figure
+// (launch__occupancy_limit_registers), so that a grid sized from occupancy
+// (lesson 10) is the GPU's grid.
+void set_register_limited_blocks(int blocks);
+
 // Thrown by a launch whose kernel broke a rule that a GPU would answer with a
 // hang or a wrong result: the message names the file, the line and the threads.
 class KernelFault : public std::runtime_error {
