@@ -5,21 +5,35 @@
 #   solutions/NN-name/                               the same kernel files, solved
 # lesson-NN builds check/ against lessons/NN-name, solution-NN against
 # solutions/NN-name (skipped when solutions/ is not handed out).
+#
+# A lesson's checks (check/*.cpp) compile once, into lesson-NN-checks, which
+# every program of that lesson links: the lesson's, the solution's, the
+# tests' learner mistakes, and pristine grading builds (cmake/Grading.cmake).
+# The checks see common/ only; they reach the kernels through check/launch.cu.
+
+function(warpdrill_lesson_checks lesson_dir)
+  get_filename_component(name ${lesson_dir} NAME)
+  string(SUBSTRING ${name} 0 2 number)
+  file(GLOB checks ${lesson_dir}/check/*.cpp)
+  add_library(lesson-${number}-checks OBJECT ${checks})
+  target_link_libraries(lesson-${number}-checks PUBLIC warpdrill::course)
+endfunction()
 
 # The checks of lessons/<lesson_dir>/check/ built against the kernel files in
-# kernel_dir: the lesson's, the solution's, or (tests/) a learner's mistake.
-# The given launch code is compiled once, as ${target}-launch, for the checks
-# and for the profile driver below.
+# kernel_dir: the lesson's, the solution's, a learner's mistake (tests/) or a
+# learner's submission (grading). The given launch code is compiled once, as
+# ${target}-launch, for the checks and for the profile driver below.
 function(warpdrill_lesson_target target lesson_dir kernel_dir)
+  get_filename_component(name ${lesson_dir} NAME)
+  string(SUBSTRING ${name} 0 2 number)
   add_library(${target}-launch OBJECT)
   warpdrill_kernel_sources(${target}-launch ${lesson_dir}/check/launch.cu)
   # The kernel directory comes first, so "reduce.cuh" is the learner's or the solution's.
   target_include_directories(${target}-launch PRIVATE ${kernel_dir})
   target_link_libraries(${target}-launch PRIVATE warpdrill::host)
 
-  add_executable(${target} ${lesson_dir}/check/check.cpp $<TARGET_OBJECTS:${target}-launch>)
-  target_include_directories(${target} PRIVATE ${kernel_dir})
-  target_link_libraries(${target} PRIVATE warpdrill::course)
+  add_executable(${target} $<TARGET_OBJECTS:${target}-launch>)
+  target_link_libraries(${target} PRIVATE lesson-${number}-checks warpdrill::course)
 endfunction()
 
 # profile-${target}, `warpdrill profile`'s driver: lesson `number`'s launch
@@ -37,12 +51,17 @@ function(warpdrill_add_all_lessons)
   file(GLOB lesson_dirs LIST_DIRECTORIES true ${PROJECT_SOURCE_DIR}/lessons/[0-9][0-9]-*)
   list(SORT lesson_dirs)
   set(all_lessons "")
+  set(kit warpdrill_backend warpdrill_host warpdrill_catch warpdrill_course)
+  set(kit_programs "")
   foreach(lesson_dir IN LISTS lesson_dirs)
     get_filename_component(name ${lesson_dir} NAME)
     string(SUBSTRING ${name} 0 2 number)
     math(EXPR lesson_number "${number}")  # "01" -> 1
+    warpdrill_lesson_checks(${lesson_dir})
+    list(APPEND kit lesson-${number}-checks)
     warpdrill_lesson_target(lesson-${number} ${lesson_dir} ${lesson_dir})
     warpdrill_profile_target(lesson-${number} ${lesson_number})
+    list(APPEND kit_programs lesson-${number})
     list(APPEND all_lessons ${name})
 
     set(solution_dir ${PROJECT_SOURCE_DIR}/solutions/${name})
@@ -62,4 +81,12 @@ function(warpdrill_add_all_lessons)
     endif()
   endforeach()
   set(WARPDRILL_LESSONS ${all_lessons} CACHE INTERNAL "the course's lessons, in order")
+
+  # The grading kit: the common libraries and every lesson's checks, built
+  # once here and linked by each pristine grading build (cmake/Grading.cmake)
+  # with one learner's kernel files; and each lesson as shipped, which runs
+  # for every learner whose kernel files are still the lesson's own.
+  add_custom_target(grading-kit)
+  add_dependencies(grading-kit ${kit} ${kit_programs})
+  export(TARGETS ${kit} FILE ${PROJECT_BINARY_DIR}/warpdrill-grading-kit.cmake)
 endfunction()

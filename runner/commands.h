@@ -2,7 +2,9 @@
 // program's exit code.
 #pragma once
 
+#include <chrono>
 #include <string>
+#include <vector>
 
 #include "app.h"
 
@@ -36,7 +38,33 @@ struct ProfileOptions {
 };
 int run_profile(App& app, const ProfileOptions& options);
 
-int run_grade(App& app, const std::string& out_dir); // grade.cpp
 int run_test(App& app);                              // test.cpp
+
+// The instructors' commands (instructor.cpp registers them). They need no
+// progress, only where the course is.
+struct CourseSettings {
+    fs::path root;
+    fs::path build_dir;
+    std::chrono::seconds time_limit{120};  // for each run of a lesson's checks
+};
+
+struct GradeRequest {
+    std::string out;                // the reports' directory
+    std::string reference;          // a directory or git ref; "": the course's own checks
+    std::string reference_build;    // the reference's build directory; "": found or made
+    std::string points_file;        // "": the reference's (or the course's) grading.toml
+    std::string seed;               // the base seed; "": a fresh one
+    std::vector<int> lessons;       // only these; empty: all
+    int submission_limit = 900;     // seconds for all of one submission
+    int jobs = 0;                   // grade-all: submissions at once; 0: one a core
+    bool keep_builds = false;       // grade-all: keep each submission's build directory
+};
+
+// grade.cpp: one course or submission, and a whole class.
+int run_grade(const CourseSettings& settings, const GradeRequest& request);
+int run_grade_all(const CourseSettings& settings, const std::string& submissions, const GradeRequest& request);
+int run_handout(const CourseSettings& settings, const std::string& dest);  // handout.cpp
+int run_new(const CourseSettings& settings, const std::string& name);      // scaffold.cpp
+int run_verify(const CourseSettings& settings, const std::vector<int>& lessons);  // verify.cpp
 
 }  // namespace warpdrill::runner

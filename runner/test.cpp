@@ -41,6 +41,10 @@ int test_in_course_build(const Course& course) {
 }  // namespace
 
 int run_test(App& app) {
+    if (!fs::is_directory(app.course.root / "tests")) {
+        fmt::print("warpdrill test: this copy of the course has no tests/ (handouts leave the project's tests out)\n");
+        return 1;
+    }
     run_tests_side_by_side();
     int exit_code = 0;
     if (app.course.backend == "cpu") {

@@ -3,10 +3,10 @@
 # 2, 3, 10 and 12), as a learner and an instructor would use it: check, pass,
 # list, hints, a damaged progress file, a compile error, a kernel that never
 # ends, reset, solution, profile, grade, the interactive watch under a
-# pseudo-terminal, a lesson this GPU cannot run, and a handout copy without
-# solutions/. The warpdrill program is the one the suite built: --root and
-# --build-dir point it at the scratch copy, which builds only the lessons'
-# checks.
+# pseudo-terminal, a lesson this GPU cannot run, a handout copy without
+# solutions/, and a lesson scaffolded by new and proven by verify. The
+# warpdrill program is the one the suite built: --root and --build-dir point
+# it at the scratch copy, which builds only the lessons' checks.
 #   tests/runner/e2e.sh WARPDRILL SOURCE_DIR
 set -euo pipefail
 warpdrill=$1
@@ -24,9 +24,13 @@ tar -C "$source_dir" --exclude=./build --exclude=./.progress --exclude=./.git --
   --exclude=./book/_build -cf - . | tar -C "$course" -xf -
 # Only the lessons this test works with: the runner finds lessons on disk,
 # and every other one would only lengthen the rebuild from the checks and grade.
+kept='01|02|03|10|12'
 for dir in "$course"/lessons/[0-9][0-9]-* "$course"/solutions/[0-9][0-9]-*; do
-  [[ $(basename "$dir") =~ ^(01|02|03|10|12)- ]] || rm -rf "$dir"
+  [[ $(basename "$dir") =~ ^($kept)- ]] || rm -rf "$dir"
 done
+# grading.toml names the lessons it gives points of their own: only those kept.
+awk -v kept="$kept" '/^\[lessons\./ { dropping = $0 !~ "^\\[lessons\\.(" kept ")-" } !dropping' \
+  "$source_dir/grading.toml" > "$course/grading.toml"
 git -C "$course" init -q
 git -C "$course" add -A
 git -C "$course" -c user.name=learner -c user.email=learner@localhost commit -qm "the course as handed out"
@@ -132,13 +136,17 @@ expect "No terminal to watch from" "$out"
 echo "-- watch, under a pseudo-terminal: a hint, a save, quit"
 python3 "$source_dir/tests/runner/drive_watch.py" "$lesson1/reduce.cuh" "${W[@]}" watch 1
 
-echo "-- grade writes JUnit XML and JSON"
+echo "-- grade writes JUnit XML, Gradescope's results.json and JSON, a test per kernel and per shuffle exercise"
 cp "$course"/solutions/01-interleaved-divergent/*.cuh "$lesson1/"
-if "${W[@]}" grade --out "$scratch/grade" > "$out"; then fail "grade passed with $((lessons - 1)) unsolved lessons"; fi
-expect "1 of $lessons lessons pass" "$out"
-expect "<testsuite name=\"warpdrill\" tests=\"$lessons\" failures=\"$((lessons - 1))\"" "$scratch/grade/grade.xml"
-python3 -m json.tool "$scratch/grade/grade.json" > /dev/null || fail "grade.json is not JSON"
-expect '"status": "passed"' "$scratch/grade/grade.json"
+if "${W[@]}" grade --out "$scratch/grade" > "$out"; then fail "grade passed with unsolved lessons"; fi
+tests=$((lessons + $(grep -l '\[shuffle\]' "$course"/lessons/*/check/*.cpp | wc -l)))
+expect "2 of $tests tests pass" "$out"
+expect "<testsuite name=\"warpdrill\" tests=\"$tests\" failures=" "$scratch/grade/grade.xml"
+for report in grade.json results.json; do
+  python3 -m json.tool "$scratch/grade/$report" > /dev/null || fail "$report is not JSON"
+done
+[[ $(cat "$scratch/grade/passed.txt") == $'01-interleaved-divergent/kernel\n01-interleaved-divergent/shuffle' ]] ||
+  fail "passed.txt: $(cat "$scratch/grade/passed.txt")"
 
 echo "-- a passing lesson shows what its checks point out"
 cp "$course"/solutions/10-one-launch/*.cuh "$course/lessons/10-one-launch/"
@@ -150,10 +158,17 @@ WARPDRILL_CPU_COMPUTE_CAPABILITY=80 "${W[@]}" check 12 > "$out" 2>&1 || { cat "$
 expect "lesson 12 (thread-block clusters (Hopper)): passed" "$out"
 expect "SKIPPED on this GPU: lesson 12 needs thread-block clusters (compute capability 9.0 or later)" "$out"
 
-echo "-- a handout copy without solutions/ configures, has every file its build needs, and runs"
-"$course/scripts/handout.sh" "$scratch/handout" > /dev/null
-[[ ! -e "$scratch/handout/solutions" ]] || fail "the handout has solutions/"
-expect "run: ./warpdrill grade" "$scratch/handout/.github/workflows/grade.yml"
+echo "-- a handout: no solutions/, tests/ or points, a fresh git history, the classroom workflow; it builds and runs"
+mkdir -p "$course/grades/alice"  # what grade-all wrote in the instructor's copy: git ignores it, so does the handout
+echo '{"points": 8}' > "$course/grades/alice/grade.json"
+"${W[@]}" handout "$scratch/handout" > /dev/null
+for kept_back in solutions tests grading.toml runner/templates scripts/ncu-table.sh grades; do
+  [[ ! -e "$scratch/handout/$kept_back" ]] || fail "the handout has $kept_back"
+done
+[[ $(git -C "$scratch/handout" rev-list --count HEAD) == 1 ]] || fail "the handout's history is not fresh"
+expect "./warpdrill --backend cpu grade" "$scratch/handout/.github/workflows/classroom.yml"
+expect "This is your copy of the course." "$scratch/handout/README.md"
+if grep -q "For instructors\|not in the handout" "$scratch/handout/README.md"; then fail "the handout's README has the instructors' parts"; fi
 cmake -S "$scratch/handout" -B "$scratch/handout/build" -G Ninja -DWARPDRILL_BACKEND=cpu > /dev/null
 # A dry run: ninja stops at any source file the build needs and the copy lacks.
 cmake --build "$scratch/handout/build" -- -n > "$out" || { cat "$out"; fail "the handout's build lacks a file"; }
@@ -162,5 +177,16 @@ H=("$warpdrill" --root "$scratch/handout" --build-dir "$scratch/handout/build")
 expect "0/$lessons lessons done" "$out"
 "${H[@]}" solution 2 --yes > "$out" || true
 expect "has no solutions/" "$out"
+
+echo "-- new scaffolds a lesson that verify proves: it compiles, fails as shipped, passes with its solution"
+"${W[@]}" new 99-block-sum-again > "$out"
+expect "lessons/99-block-sum-again/check/check.cpp" "$out"
+expect "lessons/99-block-sum-again" "$course/book/index.md"
+python3 "$source_dir/tests/course/lesson_translations.py" "$course" > "$out" || { cat "$out"; fail "the scaffolded lesson's translations"; }
+"${W[@]}" verify 99 > "$out" 2>&1 || { cat "$out"; fail "verify rejects the scaffolded lesson"; }
+expect "1 of 1 lessons verified" "$out"
+cp "$course"/solutions/99-block-sum-again/reduce.cuh "$course/lessons/99-block-sum-again/"
+if "${W[@]}" verify 99 > "$out" 2>&1; then fail "verify accepts a lesson that passes as shipped"; fi
+expect "pass as shipped" "$out"
 
 echo "runner end-to-end: all passed"
