@@ -13,18 +13,21 @@
 #include <vector>
 
 #include "commands.h"
+#include "ncu.h"
 #include "process.h"
 
 namespace warpdrill::runner {
 namespace {
 
 // One line of the table: what it counts in plain words, ncu's metric for it
-// (empty where ncu has no single metric), and its value for a launch.
+// (empty where ncu has no single metric), and its value for a launch, with
+// what that value is when it is not a count of what the hardware would do.
 using RowValue = std::function<double(const LaunchCounts&, const LaunchEstimate&)>;
 struct Row {
     std::string words{};
     std::string ncu_metric{};
     RowValue value{};
+    std::string basis{};   // "": counted; "*" or "est.*": over what the backend observes; "model"
     int decimals = 0;
     double ncu_scale = 1;  // ncu's unit to the row's (ns to us)
     bool count = false;    // a count of events, not a ratio or a modelled figure
@@ -73,12 +76,14 @@ const std::vector<Row>& rows() {
                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
         counter("shared stores: bank conflicts", "shared_store_bank_conflicts",
                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
-        {.words = "active threads per warp instruction*",
+        {.words = "active threads per warp instruction",
          .ncu_metric = "smsp__thread_inst_executed_per_inst_executed.ratio",
          .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.average_active_threads(); },
+         .basis = "*",
          .decimals = 1},
-        {.words = "warp instructions with < 32 active lanes*",
+        {.words = "warp instructions with < 32 active lanes",
          .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.partial_instructions(); },
+         .basis = "*",
          .count = true},
         counter("block barriers (__syncthreads)", "block_barriers"),
         rare_counter("grid barriers (grid.sync, per block)", "grid_syncs"),
@@ -89,19 +94,23 @@ const std::vector<Row>& rows() {
         rare_counter("warp reductions (__reduce_*_sync)", "warp_reductions"),
         counter("votes", "votes"),
         counter("atomics (threads)", "atomics"),
-        {.words = "instructions executed (estimate*)",
+        {.words = "instructions executed",
          .ncu_metric = "smsp__inst_executed.sum",
          .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.observed_instructions(); },
+         .basis = "est.*",
          .count = true},
-        {.words = "achieved occupancy, % (model)",
+        {.words = "achieved occupancy, %",
          .ncu_metric = "sm__warps_active.avg.pct_of_peak_sustained_active",
-         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return 100 * e.occupancy; }},
-        {.words = "DRAM bytes (model: sectors x 32)",
+         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return 100 * e.occupancy; },
+         .basis = "model"},
+        {.words = "DRAM bytes read",
          .ncu_metric = "dram__bytes_read.sum",
-         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes; }},
-        {.words = "time, us (model)",
+         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes; },
+         .basis = "model"},
+        {.words = "time, us",
          .ncu_metric = "gpu__time_duration.sum",
          .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.total_us; },
+         .basis = "model",
          .decimals = 1,
          .ncu_scale = 1e-3},
     };
@@ -109,8 +118,9 @@ const std::vector<Row>& rows() {
 }
 
 constexpr const char* kObservedNote =
-    "* over the loads, stores and sync points the CPU backend observes; ncu also counts arithmetic, "
-    "address math and branches, which it does not see";
+    "* and est.*: over the loads, stores and sync points the CPU backend observes; ncu also counts "
+    "arithmetic, address math and branches, which it does not see. model: the time model's figure "
+    "(DRAM bytes: the sectors loaded, 32 bytes each), not a count";
 
 // 1234567 -> "1,234,567"; fractions with `decimals` places.
 std::string number(double value, int decimals = 0) {
@@ -169,32 +179,6 @@ std::string line_counts(const std::map<std::string, double>& counts) {
 
 // ---- measurements in results/ ----------------------------------------------------
 
-std::vector<std::string> split_csv(const std::string& line) {
-    std::vector<std::string> fields;
-    std::string field;
-    bool quoted = false;
-    for (char c : line) {
-        if (c == '"') {
-            quoted = !quoted;
-        } else if (c == ',' && !quoted) {
-            fields.push_back(field);
-            field.clear();
-        } else {
-            field += c;
-        }
-    }
-    fields.push_back(field);
-    return fields;
-}
-
-// A number in one of ncu's cells; nothing where it gave none ("", "n/a").
-std::optional<double> cell_value(const std::string& text) {
-    double value = 0;
-    const char* end = text.data() + text.size();
-    const auto [stop, error] = std::from_chars(text.data(), end, value);
-    return error == std::errc{} && stop == end && !text.empty() ? std::optional(value) : std::nullopt;
-}
-
 // gpu_bench's median time for "lesson N" at that many floats (results/bench-h100.csv).
 std::optional<double> bench_time_us(const fs::path& csv, int lesson, long long floats) {
     std::ifstream in(csv);
@@ -220,6 +204,11 @@ struct CountRequest {
     long long floats = ProfileOptions{}.floats;
     bool checked = false;            // the learner's lesson has just passed its checks
     bool quiet = false;              // say nothing when it cannot be counted
+    fs::path build_dir{};            // "": the course's build
+    // The grid of lessons 8 and 10 depends on the GPU: 0, the modelled GPU's
+    // multiprocessors and no register limit; else a measured GPU's.
+    int multiprocessors = 0;
+    int register_limited_blocks = 0;
 };
 
 // Lesson N's profile driver, built, or nothing after saying why (what
@@ -238,13 +227,14 @@ std::optional<fs::path> built_driver(App& app, const Lesson& lesson, const Count
         }
     }
     const std::string target = driver_target(app, lesson, request.solution);
-    const ProcessResult build = run_process(
-        {"cmake", "--build", app.course.build_dir.string(), "--target", target}, std::chrono::seconds(900));
+    const fs::path build_dir = request.build_dir.empty() ? app.course.build_dir : request.build_dir;
+    const ProcessResult build =
+        run_process({"cmake", "--build", build_dir.string(), "--target", target}, std::chrono::seconds(900));
     if (build.exit_code != 0) {
         if (!request.quiet) fmt::print("{}", trim_compiler_output(build.output, app.course, lesson));
         return std::nullopt;
     }
-    return app.course.build_dir / target;
+    return build_dir / target;
 }
 
 // Where the counts of the learner's kernel, at the standard size on the
@@ -275,9 +265,11 @@ std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, const C
                                          const GpuSpec& gpu) {
     const std::optional<fs::path> driver = built_driver(app, lesson, request);
     if (!driver) return std::nullopt;
-    // The grid of lessons 8 and 10 depends on the GPU's multiprocessors: those of the modelled one.
+    const int multiprocessors = request.multiprocessors > 0 ? request.multiprocessors : gpu.multiprocessors;
     const ProcessResult run = run_process({driver->string(), "--floats", std::to_string(request.floats),
-                                           "--multiprocessors", std::to_string(gpu.multiprocessors)},
+                                           "--multiprocessors", std::to_string(multiprocessors),
+                                           "--register-limited-blocks",
+                                           std::to_string(request.register_limited_blocks)},
                                           app.check_options.time_limit);
     if (run.exit_code != 0) {
         if (!request.quiet)
@@ -285,7 +277,8 @@ std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, const C
                        run.timed_out ? "did not finish in time" : "failed", run.output);
         return std::nullopt;
     }
-    if (!request.solution && request.floats == ProfileOptions{}.floats && gpu.key == "h100") {
+    if (!request.solution && request.floats == ProfileOptions{}.floats && gpu.key == "h100" &&
+        request.multiprocessors == 0) {
         fs::create_directories(counts_cache(app, lesson).parent_path());
         std::ofstream(counts_cache(app, lesson)) << run.output;
     }
@@ -337,30 +330,37 @@ void record_modelled_gbps(App& app, const Profiled& profiled) {
 
 // ---- the table ------------------------------------------------------------------------
 
+// ncu's figure for a row in one launch, in the row's unit.
+std::optional<double> ncu_value(const std::map<std::string, double>* measured, const Row& row) {
+    if (!measured || row.ncu_metric.empty()) return std::nullopt;
+    const auto found = measured->find(row.ncu_metric);
+    if (found == measured->end()) return std::nullopt;
+    return found->second * row.ncu_scale;
+}
+
+void print_row(const std::string& words, const std::string& counted, const std::string& basis,
+               const std::string& measured, const std::string& metric) {
+    fmt::print("  {:<44} {:>14} {:<5} {:>14}  {}\n", words, counted, basis, measured, metric);
+}
+
 void print_profile(const Profiled& profiled, const ProfileOptions& options, const GpuSpec& gpu,
                    const App& app, const NcuTable* table) {
     const Lesson& lesson = *profiled.lesson;
     fmt::print("lesson {} ({}), {} kernel, {}: counted on the CPU backend, modelled on an {}\n",
                lesson.number, lesson.title, options.solution ? "the solution's" : "your",
                floats_text(profiled.counts.floats), gpu.name);
-    if (table)
-        fmt::print("ncu: the solution measured by Nsight Compute on {} ({}, {})\n", table->device,
-                   table->date, table->command);
+    if (table) fmt::print("ncu: {}\n", table->source);
     for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
         const LaunchCounts& launch = profiled.counts.launches[l];
         const auto* measured = profiled.ncu_launch(l, table);
         fmt::print("\nlaunch {} of {}: {}\n", l + 1, profiled.counts.launches.size(), shape(launch));
-        fmt::print("  {:<44} {:>14} {:>14}  {}\n", "", "counted", measured ? "ncu" : "", "ncu metric");
+        print_row("", "CPU backend", "", measured ? "ncu" : "", "ncu metric");
         for (const Row& row : rows()) {
             const double value = row.value(launch, profiled.estimates[l]);
             if (row.rare && value == 0) continue;
-            std::string quoted;
-            if (measured && !row.ncu_metric.empty()) {
-                const auto found = measured->find(row.ncu_metric);
-                if (found != measured->end()) quoted = number(found->second * row.ncu_scale, row.decimals);
-            }
-            fmt::print("  {:<44} {:>14} {:>14}  {}\n", row.words, number(value, row.decimals), quoted,
-                       row.ncu_metric);
+            const std::optional<double> quoted = ncu_value(measured, row);
+            print_row(row.words, number(value, row.decimals), row.basis,
+                      quoted ? number(*quoted, row.decimals) : "", row.ncu_metric);
         }
         const LaunchEstimate& e = profiled.estimates[l];
         fmt::print(
@@ -374,17 +374,19 @@ void print_profile(const Profiled& profiled, const ProfileOptions& options, cons
     fmt::print("\n{}\n", kObservedNote);
     fmt::print("\nall {} launches: {:.1f} us on the {} (model), {:.0f} GB/s of input read",
                profiled.counts.launches.size(), profiled.total_us, gpu.key, input_gbps(profiled));
-    const auto measured = gpu.key == "h100" ? bench_time_us(app.course.root / "results" / "bench-h100.csv",
-                                                            lesson.number, profiled.counts.floats)
-                                            : std::nullopt;
-    if (measured) fmt::print("; the solution measured on an H100 by gpu_bench: {:.1f} us", *measured);
+    const auto benched = gpu.key == "h100" ? bench_time_us(app.course.root / "results" / "bench-h100.csv",
+                                                           lesson.number, profiled.counts.floats)
+                                           : std::nullopt;
+    if (benched) fmt::print("; the solution measured on an H100 by gpu_bench: {:.1f} us", *benched);
     fmt::print("\n");
 }
 
 void print_json(const std::vector<Profiled>& all, const ProfileOptions& options, const GpuSpec& gpu,
                 const NcuTable* table) {
-    fmt::print("{{\"gpu\": \"{}\", \"gpu_name\": \"{}\", \"kernel_files\": \"{}\", \"lessons\": [", gpu.key,
-               json_escape(gpu.name), options.solution ? "solution" : "learner");
+    fmt::print("{{\"gpu\": \"{}\", \"gpu_name\": \"{}\", \"kernel_files\": \"{}\", \"ncu_source\": {}, "
+               "\"lessons\": [",
+               gpu.key, json_escape(gpu.name), options.solution ? "solution" : "learner",
+               table ? "\"" + json_escape(table->source) + "\"" : "null");
     for (std::size_t p = 0; p < all.size(); ++p) {
         const Profiled& profiled = all[p];
         fmt::print("{}\n  {{\"lesson\": {}, \"floats\": {}, \"time_us\": {}, \"gbps\": {}, \"launches\": [",
@@ -443,7 +445,7 @@ void print_json(const std::vector<Profiled>& all, const ProfileOptions& options,
 // ---- comparing two lessons -------------------------------------------------------------
 
 // A lesson's launches as one: counts summed, so that ratios weigh each launch
-// by its instructions; the model's figures summed, occupancy averaged.
+// by its instructions; the model's figures summed, occupancy averaged over time.
 std::pair<LaunchCounts, LaunchEstimate> all_launches(const Profiled& profiled) {
     LaunchCounts counts;
     LaunchEstimate estimate;
@@ -452,125 +454,252 @@ std::pair<LaunchCounts, LaunchEstimate> all_launches(const Profiled& profiled) {
         const LaunchEstimate& e = profiled.estimates[l];
         estimate.dram_bytes += e.dram_bytes;
         estimate.total_us += e.total_us;
-        estimate.occupancy += e.occupancy / static_cast<double>(profiled.counts.launches.size());
+        estimate.occupancy += e.occupancy * e.total_us;  // weighed by time, as ncu's is
     }
+    if (estimate.total_us > 0) estimate.occupancy /= estimate.total_us;
     return {counts, estimate};
 }
 
-double total(const Profiled& profiled, const Row& row) {
+// A row's figure over all of a lesson's launches: the CPU backend's, or
+// ncu's (nothing unless ncu measured every launch).
+using Total = std::function<std::optional<double>(const Profiled&, const Row&)>;
+
+std::optional<double> counted_total(const Profiled& profiled, const Row& row) {
     const auto [counts, estimate] = all_launches(profiled);
     return row.value(counts, estimate);
 }
 
-// "shared stores: bank conflicts 1,425,408 -> 0" for the counters that moved
-// most (by ratio), and the modelled time.
-std::string what_moved(const Profiled& from, const Profiled& to) {
+// ncu's counts are summed; its active threads per instruction weighed by
+// instructions, its occupancy by time.
+Total measured_total(const NcuTable* table) {
+    return [table](const Profiled& profiled, const Row& row) -> std::optional<double> {
+        if (!table || row.ncu_metric.empty()) return std::nullopt;
+        const bool summed = row.ncu_metric.ends_with(".sum");
+        const std::string weight_metric = row.ncu_metric.find("per_inst") != std::string::npos
+                                              ? "smsp__inst_executed.sum"
+                                              : "gpu__time_duration.sum";
+        double sum = 0, weights = 0;
+        for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
+            const auto* measured = profiled.ncu_launch(l, table);
+            const std::optional<double> value = ncu_value(measured, row);
+            if (!value) return std::nullopt;
+            const auto weight = measured->find(weight_metric);
+            const double w = summed || weight == measured->end() ? 1.0 : weight->second;
+            sum += *value * (summed ? 1.0 : w);
+            weights += w;
+        }
+        if (summed) return sum;
+        return weights > 0 ? std::optional(sum / weights) : std::nullopt;
+    };
+}
+
+// "shared stores: bank conflicts 1,425,408 -> 0; ..." for the counts that
+// moved most (by ratio), at most three.
+std::string moved_most(const Profiled& from, const Profiled& to, const Total& total) {
     struct Move {
         double score;
         std::string text;
     };
     std::vector<Move> moves;
     for (const Row& row : rows()) {
-        if (!row.count) continue;  // ratios and the model: the time is said below
-        const double a = total(from, row);
-        const double b = total(to, row);
-        const double score = std::abs(std::log((b + 1) / (a + 1)));
+        if (!row.count) continue;  // ratios and the model: the time is said apart
+        const std::optional<double> a = total(from, row);
+        const std::optional<double> b = total(to, row);
+        if (!a || !b) continue;
+        const double score = std::abs(std::log((*b + 1) / (*a + 1)));
         if (score > std::log(1.1))
-            moves.push_back({score, fmt::format("{} {} -> {}", row.words, number(a), number(b))});
+            moves.push_back({score, fmt::format("{} {} -> {}", row.words, number(*a), number(*b))});
     }
     std::ranges::sort(moves, std::greater{}, &Move::score);
     std::string text;
     for (std::size_t m = 0; m < std::min<std::size_t>(3, moves.size()); ++m) text += moves[m].text + "; ";
-    return text + fmt::format("modelled time {:.1f} -> {:.1f} us", from.total_us, to.total_us);
+    return text;
 }
 
-void print_compare(const Profiled& a, const Profiled& b, const GpuSpec& gpu) {
-    fmt::print("lesson {} -> lesson {}, {}, summed over each lesson's launches (modelled on an {})\n",
+std::string what_moved(const Profiled& from, const Profiled& to) {
+    return moved_most(from, to, counted_total) +
+           fmt::format("modelled time {:.1f} -> {:.1f} us", from.total_us, to.total_us);
+}
+
+void print_compare(const Profiled& a, const Profiled& b, const GpuSpec& gpu, const NcuTable* table) {
+    const Total measured = measured_total(table);
+    const Row& time = *std::ranges::find(rows(), "gpu__time_duration.sum", &Row::ncu_metric);
+    const std::optional<double> time_a = measured(a, time), time_b = measured(b, time);
+    const bool with_ncu = time_a && time_b;
+    fmt::print("lesson {} -> lesson {}, {}, summed over each lesson's launches (counted on the CPU backend, "
+               "modelled on an {})\n",
                a.lesson->number, b.lesson->number, floats_text(a.counts.floats), gpu.name);
-    fmt::print("  {:<44} {:>14} {:>14}\n", "", fmt::format("lesson {}", a.lesson->number),
-               fmt::format("lesson {}", b.lesson->number));
+    if (with_ncu) fmt::print("ncu: {}\n", table->source);
+    const auto lesson = [](const Profiled& p, const char* what) {
+        return fmt::format("{}lesson {}", what, p.lesson->number);
+    };
+    fmt::print("  {:<44} {:>14} {:>14} {:<5} {:>14} {:>14}\n", "", lesson(a, ""), lesson(b, ""), "",
+               with_ncu ? lesson(a, "ncu ") : "", with_ncu ? lesson(b, "ncu ") : "");
     for (const Row& row : rows()) {
-        const double from = total(a, row);
-        const double to = total(b, row);
+        const double from = *counted_total(a, row);
+        const double to = *counted_total(b, row);
         if (row.rare && from == 0 && to == 0) continue;
-        fmt::print("  {:<44} {:>14} {:>14}\n", row.words, number(from, row.decimals), number(to, row.decimals));
+        const std::optional<double> ncu_from = with_ncu ? measured(a, row) : std::nullopt;
+        const std::optional<double> ncu_to = with_ncu ? measured(b, row) : std::nullopt;
+        fmt::print("  {:<44} {:>14} {:>14} {:<5} {:>14} {:>14}\n", row.words, number(from, row.decimals),
+                   number(to, row.decimals), row.basis, ncu_from ? number(*ncu_from, row.decimals) : "",
+                   ncu_to ? number(*ncu_to, row.decimals) : "");
     }
     fmt::print("\n{}\n\nWhat moved most, lesson {} -> {}: {}\n", kObservedNote, a.lesson->number,
                b.lesson->number, what_moved(a, b));
+    if (with_ncu)
+        fmt::print("Measured by ncu: {}time {:.1f} -> {:.1f} us\n", moved_most(a, b, measured), *time_a, *time_b);
 }
 
-// ---- on a GPU: Nsight Compute ------------------------------------------------------------
-
-// ncu's CSV (a row per launch and metric) as launches of {kernel, metric -> value}.
-std::vector<std::pair<std::string, std::map<std::string, double>>> read_ncu_csv(const fs::path& file) {
-    std::vector<std::pair<std::string, std::map<std::string, double>>> launches;
-    std::ifstream in(file);
-    std::vector<std::string> columns;
-    for (std::string line; std::getline(in, line);) {
-        std::vector<std::string> fields = split_csv(line);
-        if (columns.empty()) {
-            if (std::ranges::find(fields, "Metric Name") != fields.end()) columns = std::move(fields);
-            continue;
-        }
-        std::map<std::string, std::string> field;
-        for (std::size_t c = 0; c < columns.size() && c < fields.size(); ++c) field[columns[c]] = fields[c];
-        const auto launch = static_cast<std::size_t>(std::stoul(field["ID"]));
-        if (launches.size() <= launch) launches.resize(launch + 1);
-        std::string value = field["Metric Value"];
-        std::erase(value, ',');
-        launches[launch].first = field["Kernel Name"];
-        if (const auto number = cell_value(value)) launches[launch].second[field["Metric Name"]] = *number;
+// One lesson's table, two side by side, or JSON for tools and the book.
+void print_profiles(const std::vector<Profiled>& profiled, const ProfileOptions& options, const GpuSpec& gpu,
+                    const App& app, const NcuTable* ncu) {
+    if (options.json) {
+        print_json(profiled, options, gpu, ncu);
+    } else if (profiled.size() == 2) {
+        print_compare(profiled[0], profiled[1], gpu, ncu);
+    } else {
+        print_profile(profiled[0], options, gpu, app, ncu);
     }
-    return launches;
 }
 
-// Runs ncu on the lesson's driver and prints what it measured; one clear
-// line when ncu is missing or may not read the counters.
-int measure_on_gpu(App& app, const Lesson& lesson, const ProfileOptions& options) {
-    const std::optional<fs::path> driver = built_driver(app, lesson, {.solution = options.solution});
-    if (!driver) return 1;
-    std::string metrics;
+// ---- on a GPU: Nsight Compute beside the model ---------------------------------------------
+
+// What ncu measures: the rows' metrics, and the grid's inputs that the CPU
+// backend is given so that it counts the launches ncu measured.
+constexpr const char* kMultiprocessors = "device__attribute_multiprocessor_count";
+constexpr const char* kRegisterLimitedBlocks = "launch__occupancy_limit_registers";
+
+std::vector<std::string> ncu_metrics() {
+    std::vector<std::string> metrics = {kMultiprocessors, kRegisterLimitedBlocks};
     for (const Row& row : rows()) {
-        if (!row.ncu_metric.empty()) metrics += (metrics.empty() ? "" : ",") + row.ncu_metric;
+        if (!row.ncu_metric.empty()) metrics.push_back(row.ncu_metric);
     }
-    const fs::path log = app.course.build_dir / "ncu-profile.csv";
-    fs::remove(log);
-    const ProcessResult run = run_process(
-        {"ncu", "--csv", "--print-units", "base", "--print-kernel-base", "function", "--metrics", metrics,
-         "--log-file", log.string(), driver->string(), "--floats", std::to_string(options.floats)},
-        app.check_options.time_limit * 4);
-    if (run.exit_code == 127) {
-        fmt::print(
-            "Nsight Compute (ncu) is not on the PATH; it comes with the CUDA toolkit. Without it, a "
-            "CPU-backend build (cmake --preset cpu) counts and models lesson {}.\n",
-            lesson.number);
-        return 1;
-    }
-    if (run.output.find("ERR_NVGPUCTRPERM") != std::string::npos) {
-        fmt::print(
-            "ncu may not read this GPU's performance counters (ERR_NVGPUCTRPERM): run it as root, or "
-            "let every user read them (NVIDIA's page on ERR_NVGPUCTRPERM says how). A CPU-backend build "
-            "(cmake --preset cpu) counts and models lesson {} without them.\n",
-            lesson.number);
-        return 1;
-    }
-    const auto launches = read_ncu_csv(log);
-    if (run.exit_code != 0 || launches.empty()) {
-        fmt::print("ncu did not measure lesson {}:\n{}", lesson.number, run.output);
-        return 1;
-    }
-    fmt::print("lesson {} ({}), {} kernel, {}: measured by Nsight Compute on this GPU\n", lesson.number,
-               lesson.title, options.solution ? "the solution's" : "your", floats_text(options.floats));
-    for (std::size_t l = 0; l < launches.size(); ++l) {
-        fmt::print("\nlaunch {} of {}: {}\n", l + 1, launches.size(), launches[l].first);
+    return metrics;
+}
+
+// A machine whose course builds for the GPU counts on the CPU backend in a
+// build of its own beside the course's.
+fs::path model_build_dir(const App& app) {
+    const fs::path& course = app.course.build_dir;
+    return course.parent_path() / (course.filename().string() + "-cpu-model");
+}
+
+// Configures that build once; the reason when it cannot be.
+std::optional<std::string> model_build_problem(const App& app) {
+    const fs::path dir = model_build_dir(app);
+    if (fs::exists(dir / "CMakeCache.txt")) return std::nullopt;
+    fmt::print("warpdrill: configuring a CPU-backend build in {}, to count beside ncu ...\n", dir.string());
+    std::fflush(stdout);
+    const ProcessResult configure =
+        run_process({"cmake", "-S", app.course.root.string(), "-B", dir.string(), "-G", "Ninja",
+                     "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DWARPDRILL_BACKEND=cpu", "-DWARPDRILL_BUILD_TESTS=OFF"},
+                    std::chrono::seconds(600));
+    if (configure.exit_code == 0) return std::nullopt;
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+    return "the CPU backend could not be configured, so nothing is counted or modelled beside ncu:\n" +
+           configure.output;
+}
+
+// ncu's rows alone, where the CPU backend cannot count beside them.
+void print_ncu_only(const Lesson& lesson, const NcuTable& table) {
+    fmt::print("lesson {} ({}): {}\n", lesson.number, lesson.title, table.source);
+    for (int l = 1; const auto* measured = table.launch(lesson.number, l); ++l) {
+        fmt::print("\nlaunch {}: {}\n", l, table.kernels.at({lesson.number, l}));
         for (const Row& row : rows()) {
-            const auto found = launches[l].second.find(row.ncu_metric);
-            if (found == launches[l].second.end()) continue;
-            const std::string measured = row.words.substr(0, row.words.find(" (model"));
-            fmt::print("  {:<44} {:>14}  {}\n", measured, number(found->second * row.ncu_scale, row.decimals),
-                       row.ncu_metric);
+            if (const std::optional<double> value = ncu_value(measured, row))
+                fmt::print("  {:<44} {:>14}  {}\n", row.words, number(*value, row.decimals), row.ncu_metric);
         }
     }
+}
+
+void print_ncu_only_json(const std::vector<const Lesson*>& lessons, const NcuTable& table,
+                         const std::string& no_model) {
+    fmt::print("{{\"ncu_source\": \"{}\", \"model\": null, \"why_no_model\": \"{}\", \"lessons\": [",
+               json_escape(table.source), json_escape(no_model));
+    for (std::size_t p = 0; p < lessons.size(); ++p) {
+        const int number = lessons[p]->number;
+        fmt::print("{}\n  {{\"lesson\": {}, \"launches\": [", p ? "," : "", number);
+        for (int l = 1; const auto* measured = table.launch(number, l); ++l) {
+            fmt::print("{}\n    {{\"kernel\": \"{}\", \"ncu\": {{", l > 1 ? "," : "",
+                       json_escape(table.kernels.at({number, l})));
+            bool first = true;
+            for (const auto& [metric, value] : *measured) {
+                fmt::print("{}\"{}\": {}", first ? "" : ", ", metric, json_number(value));
+                first = false;
+            }
+            fmt::print("}}}}");
+        }
+        fmt::print("]}}");
+    }
+    fmt::print("]}}\n");
+}
+
+// `warpdrill profile` where the course runs on a GPU: ncu measures the
+// kernel on it, and the CPU backend counts and models the same launches
+// beside it. One clear line for what cannot be had.
+int profile_on_gpu(App& app, const ProfileOptions& options, const GpuSpec& gpu) {
+    std::optional<std::string> no_model = model_build_problem(app);
+    std::string no_ncu;
+    NcuTable measured;
+    std::vector<const Lesson*> lessons;
+    std::vector<Profiled> profiled;
+    for (const int number : {options.lesson, options.compare}) {
+        if (number == 0) continue;
+        const Lesson& lesson = app.lesson(number);
+        lessons.push_back(&lesson);
+        const std::optional<fs::path> driver = built_driver(app, lesson, {.solution = options.solution});
+        if (!driver) return 1;
+        const NcuRun run = run_ncu({.lesson = number,
+                                    .what = options.solution ? "the solution's kernel" : "your kernel",
+                                    .program = {driver->string(), "--floats", std::to_string(options.floats)},
+                                    .metrics = ncu_metrics(),
+                                    .log = app.course.build_dir / "ncu-profile.csv",
+                                    .time_limit = app.check_options.time_limit * 4});
+        const std::map<std::string, double>* first_launch = nullptr;
+        if (run.table) {
+            measured.source = run.table->source;
+            measured.kernels.insert(run.table->kernels.begin(), run.table->kernels.end());
+            measured.metrics.insert(run.table->metrics.begin(), run.table->metrics.end());
+            first_launch = measured.launch(number, 1);
+        } else {
+            no_ncu = run.problem;
+        }
+        if (no_model) continue;
+        const auto grid_input = [first_launch](const char* metric) {
+            if (!first_launch) return 0;  // the modelled GPU's grid
+            const auto found = first_launch->find(metric);
+            return found == first_launch->end() ? 0 : static_cast<int>(found->second);
+        };
+        std::optional<LessonCounts> counts = count_lesson(app, lesson,
+                                                          {.solution = options.solution,
+                                                           .floats = options.floats,
+                                                           .checked = true,
+                                                           .build_dir = model_build_dir(app),
+                                                           .multiprocessors = grid_input(kMultiprocessors),
+                                                           .register_limited_blocks =
+                                                               grid_input(kRegisterLimitedBlocks)},
+                                                          gpu);
+        if (!counts) return 1;
+        profiled.push_back(model(lesson, std::move(*counts), gpu));
+    }
+    const NcuTable* ncu = no_ncu.empty() ? &measured : nullptr;
+    if (no_model && !ncu) {
+        fmt::print("{}\n{}\n", no_ncu, *no_model);
+        return 1;
+    }
+    if (no_model) {
+        if (options.json) {
+            print_ncu_only_json(lessons, measured, *no_model);
+            return 0;
+        }
+        fmt::print("{}\n\n", *no_model);
+        for (const Lesson* lesson : lessons) print_ncu_only(*lesson, measured);
+        return 0;
+    }
+    if (!ncu && !options.json) fmt::print("{} The CPU backend's counts and the model follow.\n\n", no_ncu);
+    print_profiles(profiled, options, gpu, app, ncu);
     return 0;
 }
 
@@ -602,35 +731,6 @@ void print_what_moved_on_first_pass(App& app, const Lesson& lesson) {
     }
 }
 
-std::optional<NcuTable> read_ncu_table(const fs::path& file) {
-    std::ifstream in(file);
-    if (!in) return std::nullopt;
-    NcuTable table;
-    const auto header = [](const std::string& line, const char* name) {
-        const std::string prefix = std::string("# ") + name + ": ";
-        return line.starts_with(prefix) ? std::optional(line.substr(prefix.size())) : std::nullopt;
-    };
-    std::vector<std::string> columns;  // lesson,launch,kernel, then one per metric
-    for (std::string line; std::getline(in, line);) {
-        if (const auto device = header(line, "device")) table.device = *device;
-        if (const auto date = header(line, "date")) table.date = *date;
-        if (const auto command = header(line, "command")) table.command = *command;
-        if (line.empty() || line.starts_with("#")) continue;
-        std::vector<std::string> fields = split_csv(line);
-        if (columns.empty()) {
-            columns = std::move(fields);
-            continue;
-        }
-        if (fields.size() < 3) continue;
-        const std::pair key{std::stoi(fields[0]), std::stoi(fields[1])};
-        table.kernels[key] = fields[2];
-        for (std::size_t c = 3; c < fields.size() && c < columns.size(); ++c) {
-            if (const auto number = cell_value(fields[c])) table.metrics[key][columns[c]] = *number;
-        }
-    }
-    return table;
-}
-
 int run_profile(App& app, const ProfileOptions& options) {
     const GpuSpec* gpu = find_gpu(options.gpu);
     if (!gpu) {
@@ -640,8 +740,7 @@ int run_profile(App& app, const ProfileOptions& options) {
                    known);
         return 2;
     }
-    if (app.course.backend != "cpu")
-        return measure_on_gpu(app, app.lesson(options.lesson), options);
+    if (app.course.backend != "cpu") return profile_on_gpu(app, options, *gpu);
     std::vector<Profiled> profiled;
     for (const int number : {options.lesson, options.compare}) {
         if (number == 0) continue;
@@ -661,13 +760,7 @@ int run_profile(App& app, const ProfileOptions& options) {
     if (!options.solution && gpu->key == "h100" && options.floats == ProfileOptions{}.floats) {
         for (const Profiled& lesson : profiled) record_modelled_gbps(app, lesson);
     }
-    if (options.json) {
-        print_json(profiled, options, *gpu, ncu);
-    } else if (profiled.size() == 2) {
-        print_compare(profiled[0], profiled[1], *gpu);
-    } else {
-        print_profile(profiled[0], options, *gpu, app, ncu);
-    }
+    print_profiles(profiled, options, *gpu, app, ncu);
     return 0;
 }
 
