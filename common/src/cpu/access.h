@@ -156,6 +156,14 @@ class BlockAccesses {
 // The running fiber's checker, or nullptr outside tracked kernels.
 extern thread_local BlockAccesses* active_accesses;
 
+// Ends the running thread's kernel: it touched the memory of GPU `owner`,
+// which its own GPU has no peer access to. `what` names the buffer or element.
+[[noreturn]] void foreign_memory(BlockRunner& runner, const std::string& thread, std::size_t bytes, AccessKind kind,
+                                 std::uint32_t code, const std::string& what, int owner);
+// The same check outside tracked launches, where the kernel runs at full
+// speed and only the buffer can be named.
+void check_device_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction);
+
 // Whether launches of `threads` in all are tracked (WARPDRILL_MEMCHECK: auto, all, off).
 bool tracks_launch(std::uint64_t threads);
 

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <bit>
 #include <atomic>
 #include <mutex>
 #include <vector>
@@ -32,7 +33,7 @@ class DeviceArena {
         owner_ = static_cast<Owner*>(table);
     }
 
-    void* allocate(std::size_t bytes) {
+    void* allocate(std::size_t bytes, int device) {
         if (base_ == 0) return nullptr;
         const std::size_t granules = round_up(bytes, kGranule) / kGranule;
         std::lock_guard lock(mutex_);
@@ -42,9 +43,11 @@ class DeviceArena {
         if (mprotect(reinterpret_cast<void*>(start), round_up(bytes, kPage), PROT_READ | PROT_WRITE) != 0) {
             return nullptr;
         }
-        auto* allocation = new DeviceAllocation{start, bytes, ++serial_, nullptr};
+        auto* allocation = new DeviceAllocation{start, bytes, ++serial_, device, nullptr};
         for (std::size_t g = first; g < first + granules; ++g) owner_[g] = allocation;
         next_ = first + granules;
+        devices_used_ |= 1u << device;
+        if (std::popcount(devices_used_) > 1) memory_on_several_devices = true;
         return reinterpret_cast<void*>(start);
     }
 
@@ -91,6 +94,7 @@ class DeviceArena {
     std::mutex mutex_;
     std::size_t next_ = 0;
     std::uint64_t serial_ = 0;
+    unsigned devices_used_ = 0;  // one bit per GPU that ever had a buffer
 };
 
 DeviceArena& arena() {
@@ -100,9 +104,10 @@ DeviceArena& arena() {
 
 }  // namespace
 
-void* allocate_device(std::size_t bytes) { return arena().allocate(bytes); }
+void* allocate_device(std::size_t bytes, int device) { return arena().allocate(bytes, device); }
 bool free_device(void* ptr) { return arena().free(ptr); }
 DeviceAllocation* device_allocation_at(std::uintptr_t address) { return arena().at(address); }
 bool is_device_address(std::uintptr_t address) { return arena().contains(address); }
+std::atomic<bool> memory_on_several_devices{false};
 
 }  // namespace warpdrill::cpu::detail
