@@ -23,7 +23,7 @@ int run_solution(App& app, int number);
 void save_pristine_copies(const Course& course);
 
 int run_watch(App& app, const Lesson* start);        // watch.cpp
-int run_bench(App& app, int number);                 // bench.cpp
+int run_bench(App& app, int number, bool solution);  // bench.cpp
 int run_grade(App& app, const std::string& out_dir); // grade.cpp
 int run_test(App& app);                              // test.cpp
 

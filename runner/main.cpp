@@ -39,8 +39,10 @@ int main(int argc, char** argv) {
     reset->add_option("lesson", number)->required();
     auto* solution = cli.add_subcommand("solution", "show how your files differ from the solution");
     solution->add_option("lesson", number)->required();
-    auto* bench = cli.add_subcommand("bench", "on a GPU: bandwidth of the lessons' kernels, CUB and a copy");
+    auto* bench = cli.add_subcommand("bench", "on a GPU: bandwidth of the lessons' kernels, CUB and a copy (13: the ring, NCCL)");
     bench->add_option("lesson", number, "compare this lesson's kernel (default: the solutions)");
+    bool bench_solution = false;
+    bench->add_flag("--solution", bench_solution, "measure the solution's code for the lesson, not yours");
     auto* grade =
         cli.add_subcommand("grade", "check every lesson; write JUnit XML and JSON (for instructors)");
     grade->add_option("--out", grade_dir, "directory for grade.xml and grade.json")->capture_default_str();
@@ -63,7 +65,7 @@ int main(int argc, char** argv) {
         if (*hint) return run_hint(app, number);
         if (*reset) return run_reset(app, number);
         if (*solution) return run_solution(app, number);
-        if (*bench) return run_bench(app, number);
+        if (*bench) return run_bench(app, number, bench_solution);
         if (*grade) return run_grade(app, grade_dir);
         return run_watch(app, number > 0 ? &app.lesson(number) : app.first_unfinished());
     } catch (const CLI::Error& error) {
