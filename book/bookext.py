@@ -9,9 +9,12 @@ what was measured or from what the checks print:
   ```{bench-table}             the lessons' GB/s at every size, with CUB and the copy, device and date
   :lessons: 2 3
   ```
-  ```{ncu} 3                   lesson 3's row of the Nsight Compute table (results/ncu-h100.csv), beside
-  :compare: 2                  lesson 2's; nothing at all until that file exists, and an error (which
-  ```                          fails the -W build) once it exists without a row for the lesson
+  ```{ncu} 3                   lesson 3's rows of the Nsight Compute table (results/ncu-h100.csv), beside
+  :compare: 2                  lesson 2's, in the columns of NCU_COLUMNS; a note that it is not measured
+  ```                          yet until that file exists, and an error (which fails the -W build) once
+                               it exists without a row for the lesson
+  ```{ncu-columns}             the columns: their headings, ncu metrics and meaning
+  ```
   ```{allreduce-table} allreduce-h200x2  lesson 13's ring beside ncclAllReduce from results/<name>.csv, with
   ```                                      its device, date and command; until the file exists, a line
                                            saying it has not been measured yet
@@ -31,10 +34,8 @@ from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import directives
-from sphinx.util import logging
+from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective, SphinxRole
-
-logger = logging.getLogger(__name__)
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH_CSV = REPO / "results" / "bench-h100.csv"
@@ -54,7 +55,30 @@ WORDS = {
                      "them. GB/s counts the bytes read; the copy's counts read and write."),
         "measured_rs": ("Measured on an {device} on {date} ({file}); GB/s counts the bytes read and written."),
         "kernel": "kernel", "time": "time", "of_copy": "of the copy", "copy": "copy (read + write)",
-        "ncu": "Nsight Compute on an {device} on {date}: `{command}` ({file}).",
+        "ncu": ("Nsight Compute on an {device} on {date}: `{command}` ({file}), one row per launch; the "
+                "introduction explains the columns."),
+        "ncu_unknown": " – : not measured, this ncu does not know `{metrics}`.",
+        "ncu_missing": ("Nsight Compute's rows for this lesson appear here once `scripts/ncu-table.sh` has "
+                        "measured every lesson's solution on a GPU ({file}); it has not been run yet."),
+        "lesson_column": "lesson", "launch": "launch", "column": "column", "metric": "Nsight Compute metric", "meaning": "what it counts",
+        "ncu_columns": {
+            "time": ("time (µs)", "the launch's duration on the GPU, from its first instruction to its last "
+                     "write; the time a launch takes to start is not in it"),
+            "dram": ("DRAM % of peak", "the memory's traffic during the launch, as a share of the most it can "
+                     "sustain"),
+            "occupancy": ("occupancy %", "achieved occupancy: the warps resident on an SM, on average while it "
+                          "was busy, as a share of the most it can hold (64 on an H100)"),
+            "lanes": ("threads per warp instruction", "how many of a warp's 32 lanes an average instruction "
+                      "runs for: 32 when no lane sits out"),
+            "divergent": ("divergent branches", "branch targets at which the active lanes of a warp went "
+                          "different ways; a predicated instruction is not a branch and does not count"),
+            "sectors": ("sectors per load request", "the 32-byte sectors an average warp's global load "
+                        "touches: 4 for 32 floats in a row, 16 for 32 packs of four"),
+            "shared": ("shared ld / st", "warp instructions that load from and store to shared memory"),
+            "conflicts": ("bank conflicts ld / st", "shared-memory wavefronts beyond the fewest the access "
+                          "needs, for loads and for stores (lesson 2's chapter explains wavefronts)"),
+            "instructions": ("warp instructions", "warp instructions executed, of every kind"),
+        },
         "wrote": "The change, against the solution (`{file}`; - the solution's line, + the mistake):",
         "prints": "What `warpdrill check {lesson}` prints (line numbers as in the solution's file):",
         "floats_gpu": "floats a GPU", "ring": "ring", "ratio": "ring / NCCL busbw",
@@ -74,7 +98,25 @@ WORDS = {
                      "输入在 {rotated} 的范围内轮换，使 L2 缓存装不下它们。GB/s 只计读取的字节；复制（copy）计读和写。"),
         "measured_rs": "测量于 {device}，{date}（{file}）；GB/s 计读取和写入的字节。",
         "kernel": "kernel", "time": "时间", "of_copy": "占复制带宽", "copy": "复制（读 + 写）",
-        "ncu": "Nsight Compute，{device}，{date}：`{command}`（{file}）。",
+        "ncu": "Nsight Compute，{device}，{date}：`{command}`（{file}），每次启动一行；各列的含义见引言。",
+        "ncu_unknown": " – ：未测量，这个版本的 ncu 不认识 `{metrics}`。",
+        "ncu_missing": ("本课的 Nsight Compute 数据行会在 `scripts/ncu-table.sh` 在 GPU 上测量过每一课的参考答案"
+                        "之后出现在这里（{file}）；目前还没有运行过。"),
+        "lesson_column": "课", "launch": "启动", "column": "列", "metric": "Nsight Compute 指标", "meaning": "含义",
+        "ncu_columns": {
+            "time": ("时间 (µs)", "这次启动在 GPU 上的持续时间，从第一条指令到最后一次写入；不包括启动本身开始所需的时间"),
+            "dram": ("DRAM 占峰值 %", "启动期间内存的流量占它所能持续的最大流量的比例"),
+            "occupancy": ("占用率 %", "实际占用率（achieved occupancy）：SM 忙碌期间平均驻留的 warp 数占其上限的比例"
+                          "（H100 上为 64 个）"),
+            "lanes": ("每条 warp 指令的线程数", "平均每条指令为一个 warp 的 32 个 lane 中的多少个执行：没有 lane 闲置时为 32"),
+            "divergent": ("发散分支", "一个 warp 的活跃 lane 走向不同方向的分支目标数；谓词化的指令不是分支，不计入"),
+            "sectors": ("每个加载请求的 sector 数", "一个 warp 的全局加载平均涉及的 32 字节 sector 数：连续 32 个 float "
+                        "为 4，32 个四元素 pack 为 16"),
+            "shared": ("共享内存 ld / st", "从共享内存加载、向共享内存存储的 warp 指令数"),
+            "conflicts": ("bank conflict ld / st", "共享内存访问超出所需最少 wavefront 的部分，分加载和存储"
+                          "（第 2 课一章解释了 wavefront）"),
+            "instructions": ("warp 指令数", "执行的各类 warp 指令总数"),
+        },
         "wrote": "改动（相对于参考答案 `{file}`；- 为答案中的行，+ 为错误写法）：",
         "prints": "`warpdrill check {lesson}` 打印的内容（行号按参考答案文件）：",
         "floats_gpu": "每块 GPU 的 float 个数", "ring": "环", "ratio": "环 / NCCL 的 busbw",
@@ -91,7 +133,7 @@ def words(env):
     return WORDS["zh" if language.startswith("zh") else "en"]
 
 
-def parse_markdown_inline(directive, text):
+def caption_paragraph(text):
     """A caption with `code` in it, as inline nodes (captions are generated, not translated)."""
     paragraph = nodes.paragraph(translatable=False)  # written in each language here, not in the catalogues
     for i, part in enumerate(text.split("`")):
@@ -189,7 +231,10 @@ _bench = None
 def bench(env):
     global _bench
     if _bench is None:
-        _bench = Bench()
+        try:
+            _bench = Bench()
+        except (OSError, ValueError, AttributeError, IndexError) as error:
+            raise ExtensionError(f"the benchmark's results in results/ could not be read: {error}") from error
     for path in (BENCH_CSV, BENCH_TXT, RESULTS_README):
         env.note_dependency(str(path))
     return _bench
@@ -234,8 +279,8 @@ class BenchRole(SphinxRole):
         return [nodes.Text(text)], []
 
 
-def table(headings, rows):
-    """A docutils table of text cells."""
+def table(headings, rows, classes=()):
+    """A docutils table of cells: text, or nodes to put in the cell as they are."""
     group = nodes.tgroup(cols=len(headings))
     for _ in headings:
         group += nodes.colspec(colwidth=1)
@@ -244,11 +289,11 @@ def table(headings, rows):
             row = nodes.row()
             for cell in line:
                 entry = nodes.entry()
-                entry += nodes.paragraph(text=str(cell))
+                entry += cell if isinstance(cell, nodes.Node) else nodes.paragraph(text=str(cell))
                 row += entry
             section += row
         group += section
-    return nodes.table("", group)
+    return nodes.table("", group, classes=list(classes))
 
 
 class BenchTable(SphinxDirective):
@@ -281,7 +326,7 @@ class BenchTable(SphinxDirective):
         device, date, command = data.device_and_date()
         caption = w["measured"].format(device=device, date=date, command=command,
                                        file="results/bench-h100.txt", **data.method())
-        return [table(headings, rows), parse_markdown_inline(self, caption)]
+        return [table(headings, rows), caption_paragraph(caption)]
 
 
 class BenchReduceScale(SphinxDirective):
@@ -297,11 +342,61 @@ class BenchReduceScale(SphinxDirective):
             return [self.state.document.reporter.error(f"bench-reduce-scale: {error}", line=self.lineno)]
         device, date, _ = data.device_and_date()
         caption = w["measured_rs"].format(device=device, date=date, file="results/bench-h100.txt")
-        return [table([w["kernel"], w["time"], "GB/s", w["of_copy"]], rows), parse_markdown_inline(self, caption)]
+        return [table([w["kernel"], w["time"], "GB/s", w["of_copy"]], rows), caption_paragraph(caption)]
+
+
+# ---- Nsight Compute --------------------------------------------------------------------
+
+class NcuColumn:
+    """A column the chapters show: made from one or more of the table's metric columns (named as
+    ncu names its metrics, as scripts/ncu-table.sh writes them), shown by `show` from their values."""
+
+    def __init__(self, key, metrics, show, joined_by=" / "):
+        self.key, self.metrics, self.show, self.joined_by = key, metrics, show, joined_by
+
+    def cell(self, row):
+        """The cell's text; "–" where the table has no value for one of its metrics."""
+        try:
+            return self.show(*(float(row[metric]) for metric in self.metrics))
+        except (KeyError, ValueError, ZeroDivisionError):
+            return "–"
+
+
+def count(value):
+    return f"{value:,.0f}"
+
+
+def loads_and_stores(loads, stores):
+    return f"{count(loads)} / {count(stores)}"
+
+
+NCU_COLUMNS = [
+    NcuColumn("time", ("gpu__time_duration.sum",), lambda ns: f"{ns / 1000:.1f}"),  # ncu's base unit: ns
+    NcuColumn("dram", ("dram__throughput.avg.pct_of_peak_sustained_elapsed",), lambda pct: f"{pct:.0f}"),
+    NcuColumn("occupancy", ("sm__warps_active.avg.pct_of_peak_sustained_active",), lambda pct: f"{pct:.0f}"),
+    NcuColumn("lanes", ("smsp__thread_inst_executed_per_inst_executed.ratio",), lambda lanes: f"{lanes:.1f}"),
+    NcuColumn("divergent", ("smsp__sass_branch_targets_threads_divergent.sum",), count),
+    NcuColumn("sectors", ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                          "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+              lambda sectors, requests: f"{sectors / requests:.1f}", joined_by=" ÷ "),
+    NcuColumn("shared", ("smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum"),
+              loads_and_stores),
+    NcuColumn("conflicts", ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
+              loads_and_stores),
+    NcuColumn("instructions", ("smsp__inst_executed.sum",), count),
+]
+
+
+def read_ncu_table():
+    """results/ncu-h100.csv: a commented CSV table (below) with a row per launch: `lesson,launch,kernel`,
+    then a column per metric. The first column names the lesson ("3", "lesson 3", "03-sequential-addressing")."""
+    return read_commented_csv(NCU_CSV)
 
 
 def read_commented_csv(path):
-    """'# key: value' lines (device, date, command), then a CSV table: (meta, header, rows)."""
+    """'#' lines "# key: value" (device, date, command), then a CSV table with a header row:
+    (meta, headings, rows as dicts by heading)."""
     meta, lines = {}, []
     for line in path.read_text().splitlines():
         if line.startswith("#"):
@@ -309,16 +404,8 @@ def read_commented_csv(path):
             meta[key.strip().lower()] = value.strip()
         elif line.strip():
             lines.append(line)
-    rows = list(csv.reader(lines))
-    return meta, rows[0], rows[1:]
-
-
-# ---- Nsight Compute --------------------------------------------------------------------
-
-def read_ncu_table():
-    """results/ncu-h100.csv: '#' lines "# key: value" (device, date, command), then a CSV table whose
-    first column names the lesson ("3", "lesson 3", "03-sequential-addressing")."""
-    return read_commented_csv(NCU_CSV)
+    headings, *rows = csv.reader(lines)
+    return meta, headings, [dict(zip(headings, row)) for row in rows]
 
 
 def lesson_of(cell):
@@ -331,22 +418,58 @@ class NcuRow(SphinxDirective):
     option_spec = {"compare": directives.positive_int}
 
     def run(self):
-        if not NCU_CSV.exists():
-            return []  # not measured yet: the chapter says nothing of it
+        w = words(self.env)
+        file = NCU_CSV.relative_to(REPO)
+        # A dependency that does not exist counts as changed: until the table appears, the chapter is
+        # read again on every build, so that it shows the table as soon as there is one.
         self.env.note_dependency(str(NCU_CSV))
-        meta, headings, rows = read_ncu_table()
+        if not NCU_CSV.exists():
+            return [caption_paragraph(w["ncu_missing"].format(file=file))]
+        try:
+            meta, headings, rows = read_ncu_table()
+        except (OSError, ValueError) as error:
+            raise ExtensionError(f"{file} could not be read: {error}") from error
+        quoted = [metric for column in NCU_COLUMNS for metric in column.metrics]
+        if not set(quoted) & set(headings):
+            return [self.state.document.reporter.error(
+                f"ncu: {file} has none of the metrics the book quotes ({', '.join(quoted)})", line=self.lineno)]
         wanted = [self.options["compare"]] if "compare" in self.options else []
         wanted.append(int(self.arguments[0]))
         chosen = []
         for lesson in wanted:
-            found = [row for row in rows if lesson_of(row[0]) == lesson]
+            found = [row for row in rows if lesson_of(row[headings[0]]) == lesson]
             if not found:
-                return [self.state.document.reporter.error(
-                    f"ncu: {NCU_CSV.relative_to(REPO)} has no row for lesson {lesson}", line=self.lineno)]
-            chosen += found
-        caption = words(self.env)["ncu"].format(device=meta.get("device", "?"), date=meta.get("date", "?"),
-                                                command=meta.get("command", "?"), file="results/ncu-h100.csv")
-        return [table(headings, chosen), parse_markdown_inline(self, caption)]
+                return [self.state.document.reporter.error(f"ncu: {file} has no row for lesson {lesson}",
+                                                           line=self.lineno)]
+            chosen += [[str(lesson), row.get("launch", ""), row.get("kernel", "")] +
+                       [column.cell(row) for column in NCU_COLUMNS] for row in found]
+        columns = w["ncu_columns"]
+        cells = [w["lesson_column"], w["launch"], w["kernel"]] + [columns[c.key][0] for c in NCU_COLUMNS]
+        caption = w["ncu"].format(device=meta.get("device", "?"), date=meta.get("date", "?"),
+                                  command=meta.get("command", "?"), file=file)
+        unknown = meta.get("metrics this ncu does not know")
+        if unknown:
+            caption += w["ncu_unknown"].format(metrics=unknown)
+        container = nodes.container(classes=["ncu-table"])
+        container += table(cells, chosen, classes=["ncu"])
+        return [container, caption_paragraph(caption)]
+
+
+class NcuColumns(SphinxDirective):
+    """The legend of the {ncu} tables, from NCU_COLUMNS."""
+
+    def run(self):
+        w = words(self.env)
+        rows = []
+        for column in NCU_COLUMNS:
+            heading, meaning = w["ncu_columns"][column.key]
+            metrics = nodes.paragraph(translatable=False)
+            for i, metric in enumerate(column.metrics):
+                if i:
+                    metrics += nodes.Text(column.joined_by)
+                metrics += nodes.literal(metric, metric)
+            rows.append([heading, metrics, meaning])
+        return [table([w["column"], w["metric"], w["meaning"]], rows)]
 
 
 # ---- lesson 13: the ring beside NCCL ----------------------------------------------------
@@ -360,33 +483,31 @@ class AllReduceTable(SphinxDirective):
         shown = f"results/{path.name}"
         self.env.note_dependency(str(path))
         if not path.exists():
-            return [parse_markdown_inline(self, w["not_measured"].format(file=shown))]
-        meta, header, rows = read_commented_csv(path)
-        column = {name: k for k, name in enumerate(header)}
+            return [caption_paragraph(w["not_measured"].format(file=shown))]
+        meta, _, rows = read_commented_csv(path)
         by_size = {}
         for row in rows:
-            by_size.setdefault(int(row[column["floats"]]), {})[row[column["kernel"]]] = row
+            by_size.setdefault(int(row["floats"]), {})[row["kernel"]] = row
         table_rows, ratios = [], []
         for size, found in sorted(by_size.items()):
             ring, nccl = found.get("lesson 13"), found.get("ncclAllReduce")
             if not ring or not nccl:
                 return [self.state.document.reporter.error(
                     f"allreduce-table: {shown} lacks the ring or NCCL at {size} floats", line=self.lineno)]
-            ratio = float(ring[column["gbps"]]) / float(nccl[column["gbps"]])
+            ratio = float(ring["gbps"]) / float(nccl["gbps"])
             if size >= 1 << 26:
                 ratios.append(100 * ratio)
-            table_rows.append([power_of_two(size)] + [f"{float(r[column[key]]):.{digits}f}"
-                                                      for r in (ring, nccl)
-                                                      for key, digits in (("time_us", 1), ("algbw_gbps", 1), ("gbps", 1))]
+            table_rows.append([power_of_two(size)] + [f"{float(r[key]):.1f}" for r in (ring, nccl)
+                                                      for key in ("time_us", "algbw_gbps", "gbps")]
                               + [f"{100 * ratio:.0f}%"])
         headings = [w["floats_gpu"]] + [f"{name}, {field}" for name in (w["ring"], "NCCL")
                                         for field in ("µs", "algbw", "busbw")] + [w["ratio"]]
         caption = w["allreduce"].format(device=meta.get("device", "?"), date=meta.get("date", "?"),
                                         command=meta.get("command", "?"), file=shown)
-        nodes_out = [table(headings, table_rows), parse_markdown_inline(self, caption)]
+        shown_nodes = [table(headings, table_rows), caption_paragraph(caption)]
         if ratios:
-            nodes_out.append(parse_markdown_inline(self, w["allreduce_goal"].format(low=min(ratios), high=max(ratios))))
-        return nodes_out
+            shown_nodes.append(caption_paragraph(w["allreduce_goal"].format(low=min(ratios), high=max(ratios))))
+        return shown_nodes
 
 
 # ---- mistakes ---------------------------------------------------------------------------
@@ -426,8 +547,8 @@ class Mistake(SphinxDirective):
         printed = nodes.literal_block(printed_text, printed_text, language="text")
         printed["classes"].append("checks-output")
         container = nodes.container(classes=["mistake"])
-        container += [parse_markdown_inline(self, w["wrote"].format(file=f"{solution.relative_to(REPO)}")), code,
-                      parse_markdown_inline(self, w["prints"].format(lesson=lesson)), printed]
+        container += [caption_paragraph(w["wrote"].format(file=f"{solution.relative_to(REPO)}")), code,
+                      caption_paragraph(w["prints"].format(lesson=lesson)), printed]
         return [container]
 
 
@@ -463,6 +584,7 @@ def setup(app):
     app.add_directive("bench-table", BenchTable)
     app.add_directive("bench-reduce-scale", BenchReduceScale)
     app.add_directive("ncu", NcuRow)
+    app.add_directive("ncu-columns", NcuColumns)
     app.add_directive("allreduce-table", AllReduceTable)
     app.add_directive("mistake", Mistake)
     app.add_directive("answer", Answer)

@@ -78,6 +78,10 @@ def source_of(locations, pot_dir):
     return f"{shown}:{line}"
 
 
+def without_date(catalogue):
+    return re.sub(r'"POT-Creation-Date: [^"]*"', "", catalogue)
+
+
 def catalogue_for(pot, pot_dir):
     return CATALOGUES / pot.relative_to(pot_dir).with_suffix(".po")
 
@@ -89,8 +93,15 @@ def update(sphinx_build):
             po = catalogue_for(pot, pot_dir)
             po.parent.mkdir(parents=True, exist_ok=True)
             if po.exists():
+                before = po.read_text(encoding="utf-8")
                 subprocess.run(["msgmerge", "--quiet", "--update", "--backup=none", "--no-location",
                                 "--no-wrap", str(po), str(pot)], check=True)
+                # Paragraphs no longer in the book: their old translations go too.
+                subprocess.run(["msgattrib", "--no-obsolete", "--no-wrap", f"--output-file={po}", str(po)],
+                               check=True)
+                if without_date(po.read_text(encoding="utf-8")) == without_date(before):
+                    po.write_text(before, encoding="utf-8")  # only the extraction's date moved
+                    continue
             else:
                 subprocess.run(["msginit", "--no-translator", f"--locale={LANGUAGE}.UTF-8", "--no-wrap",
                                 f"--input={pot}", f"--output-file={po}"], check=True, capture_output=True)

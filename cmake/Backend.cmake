@@ -90,6 +90,9 @@ if(WARPDRILL_ACTIVE_BACKEND STREQUAL "gpu")
     list(APPEND CMAKE_CUDA_COMPILE_FEATURES cuda_std_20)
   endif()
   set(CMAKE_CUDA_STANDARD 20)
+  # Line information in the kernels (no change to the code): compute-sanitizer
+  # and Nsight Compute name the learner's source line.
+  add_compile_options("$<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>")
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   find_package(CUDAToolkit REQUIRED)
 else()
@@ -103,11 +106,13 @@ add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:-ffile-prefix-map=${PROJECT_SOURC
 # On the CPU backend with GCC, kernel sources call the backend before every
 # memory access and on every index past a fixed-size array (common/src/cpu/
 # access.h): GCC's sanitizer instrumentation, with the backend as its runtime.
+# -fno-tree-sra keeps a float4 or a Pack one 16-byte access, as nvcc makes it,
+# where GCC would split it into four 4-byte ones (the profile counts accesses).
 set(WARPDRILL_KERNEL_INSTRUMENTATION "")
 if(WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu")
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     # DWARF 4: binutils 2.40's addr2line misnames headers reached through "../" in DWARF 5 line tables.
-    set(WARPDRILL_KERNEL_INSTRUMENTATION -gdwarf-4 -fsanitize=thread -fsanitize=bounds
+    set(WARPDRILL_KERNEL_INSTRUMENTATION -gdwarf-4 -fsanitize=thread -fsanitize=bounds -fno-tree-sra
       --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1)
   else()
     message(STATUS "warpdrill: ${CMAKE_CXX_COMPILER_ID} is not GCC: races and out-of-bounds accesses will not be named")

@@ -5,36 +5,74 @@
 #   solutions/NN-name/                               the same kernel files, solved
 # lesson-NN builds check/ against lessons/NN-name, solution-NN against
 # solutions/NN-name (skipped when solutions/ is not handed out).
+#
+# A lesson's checks (check/*.cpp) compile once, into lesson-NN-checks, which
+# every program of that lesson links: the lesson's, the solution's, the
+# tests' learner mistakes, and pristine grading builds (cmake/Grading.cmake).
+# The checks see common/ only; they reach the kernels through check/launch.cu.
+
+function(warpdrill_lesson_checks lesson_dir)
+  get_filename_component(name ${lesson_dir} NAME)
+  string(SUBSTRING ${name} 0 2 number)
+  file(GLOB checks ${lesson_dir}/check/*.cpp)
+  add_library(lesson-${number}-checks OBJECT ${checks})
+  target_link_libraries(lesson-${number}-checks PUBLIC warpdrill::course)
+endfunction()
 
 # The checks of lessons/<lesson_dir>/check/ built against the kernel files in
-# kernel_dir: the lesson's, the solution's, or (tests/) a learner's mistake.
+# kernel_dir: the lesson's, the solution's, a learner's mistake (tests/) or a
+# learner's submission (grading). The given launch code is compiled once, as
+# ${target}-launch, for the checks and for the profile driver below.
 function(warpdrill_lesson_target target lesson_dir kernel_dir)
-  add_executable(${target} ${lesson_dir}/check/check.cpp)
-  warpdrill_kernel_sources(${target} ${lesson_dir}/check/launch.cu)
+  get_filename_component(name ${lesson_dir} NAME)
+  string(SUBSTRING ${name} 0 2 number)
+  add_library(${target}-launch OBJECT)
+  warpdrill_kernel_sources(${target}-launch ${lesson_dir}/check/launch.cu)
   # The kernel directory comes first, so "reduce.cuh" is the learner's or the solution's.
-  target_include_directories(${target} PRIVATE ${kernel_dir})
-  target_link_libraries(${target} PRIVATE warpdrill::course)
+  target_include_directories(${target}-launch PRIVATE ${kernel_dir})
+  target_link_libraries(${target}-launch PRIVATE warpdrill::host)
+
+  add_executable(${target} $<TARGET_OBJECTS:${target}-launch>)
+  target_link_libraries(${target} PRIVATE lesson-${number}-checks warpdrill::course)
+endfunction()
+
+# profile-${target}, `warpdrill profile`'s driver: lesson `number`'s launch
+# code at a fixed size (common/src/course/profile_lesson.cu), built only when
+# asked for, so that a lesson the driver has no workload for cannot break the build.
+function(warpdrill_profile_target target number)
+  add_executable(profile-${target} $<TARGET_OBJECTS:${target}-launch>)
+  warpdrill_kernel_sources(profile-${target} ${PROJECT_SOURCE_DIR}/common/src/course/profile_lesson.cu)
+  target_compile_definitions(profile-${target} PRIVATE WARPDRILL_LESSON=${number})
+  target_link_libraries(profile-${target} PRIVATE warpdrill::host)
+  set_target_properties(profile-${target} PROPERTIES EXCLUDE_FROM_ALL TRUE)
 endfunction()
 
 function(warpdrill_add_all_lessons)
   file(GLOB lesson_dirs LIST_DIRECTORIES true ${PROJECT_SOURCE_DIR}/lessons/[0-9][0-9]-*)
   list(SORT lesson_dirs)
   set(all_lessons "")
+  set(kit warpdrill_backend warpdrill_host warpdrill_catch warpdrill_course)
+  set(kit_programs "")
   foreach(lesson_dir IN LISTS lesson_dirs)
     get_filename_component(name ${lesson_dir} NAME)
     string(SUBSTRING ${name} 0 2 number)
+    math(EXPR lesson_number "${number}")  # "01" -> 1
+    warpdrill_lesson_checks(${lesson_dir})
+    list(APPEND kit lesson-${number}-checks)
     warpdrill_lesson_target(lesson-${number} ${lesson_dir} ${lesson_dir})
+    warpdrill_profile_target(lesson-${number} ${lesson_number})
+    list(APPEND kit_programs lesson-${number})
     list(APPEND all_lessons ${name})
 
     set(solution_dir ${PROJECT_SOURCE_DIR}/solutions/${name})
     if(IS_DIRECTORY ${solution_dir})
       warpdrill_lesson_target(solution-${number} ${lesson_dir} ${solution_dir})
+      warpdrill_profile_target(solution-${number} ${lesson_number})
       add_test(NAME solution.${number} COMMAND solution-${number})
       # A lesson this GPU cannot run (lesson 12 needs clusters) says so and is skipped.
       set_tests_properties(solution.${number} PROPERTIES LABELS "solution" TIMEOUT 300
         SKIP_REGULAR_EXPRESSION "SKIPPED on this GPU: lesson ${number} needs")
       # The course's integrity: as shipped, each lesson compiles and its checks fail, readably.
-      math(EXPR lesson_number "${number}")  # "01" -> 1
       add_test(NAME lesson.${number}.fails-as-shipped
         COMMAND ${CMAKE_COMMAND} -DCHECK=$<TARGET_FILE:lesson-${number}> -DLESSON=${lesson_number}
                 -P ${PROJECT_SOURCE_DIR}/cmake/ExpectCheckFailure.cmake)
@@ -43,4 +81,12 @@ function(warpdrill_add_all_lessons)
     endif()
   endforeach()
   set(WARPDRILL_LESSONS ${all_lessons} CACHE INTERNAL "the course's lessons, in order")
+
+  # The grading kit: the common libraries and every lesson's checks, built
+  # once here and linked by each pristine grading build (cmake/Grading.cmake)
+  # with one learner's kernel files; and each lesson as shipped, which runs
+  # for every learner whose kernel files are still the lesson's own.
+  add_custom_target(grading-kit)
+  add_dependencies(grading-kit ${kit} ${kit_programs})
+  export(TARGETS ${kit} FILE ${PROJECT_BINARY_DIR}/warpdrill-grading-kit.cmake)
 endfunction()

@@ -103,4 +103,22 @@ std::string progress_bar(int done, int total, int width) {
     return bar + fmt::format("] {}/{} lessons done", done, total);
 }
 
+std::string json_escape(const std::string& text) {
+    std::string escaped;
+    for (char c : text) {
+        switch (c) {
+            case '"': escaped += "\\\""; break;
+            case '\\': escaped += "\\\\"; break;
+            case '\n': escaped += "\\n"; break;
+            case '\t': escaped += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20)
+                    escaped += fmt::format("\\u{:04x}", static_cast<int>(c));
+                else
+                    escaped += c;
+        }
+    }
+    return escaped;
+}
+
 }  // namespace warpdrill::runner

@@ -44,4 +44,7 @@ void print_result(const App& app, const Lesson& lesson, const CheckResult& resul
 
 std::string progress_bar(int done, int total, int width);
 
+// The text with JSON's escapes, to go between quotes.
+std::string json_escape(const std::string& text);
+
 }  // namespace warpdrill::runner

@@ -113,45 +113,60 @@ std::string warnings(const std::string& catch_output) {
     return notes;
 }
 
-CheckResult check_lesson(const Course& course, const Lesson& lesson, const CheckOptions& options) {
-    CheckResult result;
+std::optional<CheckResult> build_checks(const Course& course, const Lesson& lesson, std::chrono::seconds limit) {
     const ProcessResult build =
-        run_process({"cmake", "--build", course.build_dir.string(), "--target", course.target(lesson)},
-                    std::chrono::seconds(900));
+        run_process({"cmake", "--build", course.build_dir.string(), "--target", course.target(lesson)}, limit);
+    if (build.exit_code == 0) return std::nullopt;
+    CheckResult result;
     result.seconds = build.seconds;
-    if (build.exit_code != 0) {
+    result.output = build.output;
+    if (build.timed_out) {
+        result.outcome = Outcome::timed_out;
+        result.message = "Compiling did not finish in " + std::to_string(limit.count()) + " s and was stopped.";
+    } else {
         result.outcome = Outcome::compile_error;
         result.message = trim_compiler_output(build.output, course, lesson);
-        result.output = build.output;
-        return result;
     }
+    return result;
+}
 
+CheckResult run_checks(const Course& course, const Lesson& lesson, const CheckOptions& options,
+                       const std::vector<std::string>& arguments, std::vector<std::string> environment) {
+    CheckResult result;
     // The CPU backend's own watchdog names the running thread: let it speak first.
     const auto backend_limit = std::max<long long>(1, options.time_limit.count() / 2);
-    const ProcessResult run =
-        run_process({(course.build_dir / course.target(lesson)).string()}, options.time_limit,
-                    {"WARPDRILL_KERNEL_TIMEOUT_S=" + std::to_string(backend_limit)});
-    result.seconds += run.seconds;
-    result.output = run.output;
+    environment.push_back("WARPDRILL_KERNEL_TIMEOUT_S=" + std::to_string(backend_limit));
+    std::vector<std::string> argv{(course.build_dir / course.target(lesson)).string()};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    const ProcessResult run = run_process(argv, options.time_limit, environment);
+    result.seconds = run.seconds;
+    // Paths as the learner knows them: relative to the course.
+    result.output = replace_all(run.output, course.root.string() + "/", "");
     if (run.timed_out || run.exit_code == 124) {
         result.outcome = Outcome::timed_out;
         result.message =
-            last_lines(run.output, 12) + "\nThe checks did not finish in time (limit " +
+            last_lines(result.output, 12) + "\nThe checks did not finish in time (limit " +
             std::to_string(run.timed_out ? options.time_limit.count() : backend_limit) +
             " s) and were stopped: a loop that never ends, or threads waiting for each other forever.";
     } else if (run.signal != 0) {
         result.outcome = Outcome::crashed;
-        result.message = last_lines(run.output, 12) + "\nThe checks crashed (signal " +
+        result.message = last_lines(result.output, 12) + "\nThe checks crashed (signal " +
                          std::to_string(run.signal) + "): often an index past the end of a buffer.";
     } else if (run.exit_code == 0) {
         result.outcome = Outcome::passed;
         result.message = "all checks pass";
-        result.notes = warnings(run.output);
-        result.skipped = skip_reason(run.output);
+        result.notes = warnings(result.output);
+        result.skipped = skip_reason(result.output);
     } else {
         result.outcome = Outcome::failed;
-        result.message = first_failure(run.output);
+        result.message = first_failure(result.output);
     }
+    return result;
+}
+
+CheckResult check_lesson(const Course& course, const Lesson& lesson, const CheckOptions& options) {
+    if (auto not_built = build_checks(course, lesson, std::chrono::seconds(900))) return *not_built;
+    CheckResult result = run_checks(course, lesson, options);
     if (course.backend == "gpu" && (result.outcome == Outcome::failed || result.outcome == Outcome::crashed)) {
         // The GPU says little of why: let compute-sanitizer look, and say what it found first.
         std::string found;

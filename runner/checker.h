@@ -5,7 +5,9 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "course.h"
 
@@ -28,7 +30,16 @@ struct CheckOptions {
     std::chrono::seconds time_limit{120};
 };
 
+// Builds the lesson's checks and runs them (on a GPU, a failure again under compute-sanitizer).
 CheckResult check_lesson(const Course& course, const Lesson& lesson, const CheckOptions& options);
+
+// The two halves of check_lesson. build_checks: nothing when the lesson's
+// check program builds, else why not (compile error, or timed out after `limit`).
+std::optional<CheckResult> build_checks(const Course& course, const Lesson& lesson, std::chrono::seconds limit);
+// run_checks: the built program, with extra arguments (a Catch2 test filter)
+// and environment entries ("NAME=value").
+CheckResult run_checks(const Course& course, const Lesson& lesson, const CheckOptions& options,
+                       const std::vector<std::string>& arguments = {}, std::vector<std::string> environment = {});
 
 // The parts of compiler output that concern the learner's files; all of it
 // when none does (a problem elsewhere), shortened either way.

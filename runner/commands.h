@@ -2,7 +2,9 @@
 // program's exit code.
 #pragma once
 
+#include <chrono>
 #include <string>
+#include <vector>
 
 #include "app.h"
 
@@ -24,7 +26,45 @@ void save_pristine_copies(const Course& course);
 
 int run_watch(App& app, const Lesson* start);        // watch.cpp
 int run_bench(App& app, int number, bool solution);  // bench.cpp
-int run_grade(App& app, const std::string& out_dir); // grade.cpp
+
+// profile.cpp: what the hardware does with a lesson's kernel.
+struct ProfileOptions {
+    int lesson = 0;
+    bool solution = false;  // the solution's kernel files, not the learner's
+    int compare = 0;        // a second lesson to set beside the first
+    std::string gpu = "h100";
+    bool json = false;
+    long long floats = 1LL << 20;  // the input's size
+};
+int run_profile(App& app, const ProfileOptions& options);
+
 int run_test(App& app);                              // test.cpp
+
+// The instructors' commands (instructor.cpp registers them). They need no
+// progress, only where the course is.
+struct CourseSettings {
+    fs::path root;
+    fs::path build_dir;
+    std::chrono::seconds time_limit{120};  // for each run of a lesson's checks
+};
+
+struct GradeRequest {
+    std::string out;                // the reports' directory
+    std::string reference;          // a directory or git ref; "": the course's own checks
+    std::string reference_build;    // the reference's build directory; "": found or made
+    std::string points_file;        // "": the reference's (or the course's) grading.toml
+    std::string seed;               // the base seed; "": a fresh one
+    std::vector<int> lessons;       // only these; empty: all
+    int submission_limit = 900;     // seconds for all of one submission
+    int jobs = 0;                   // grade-all: submissions at once; 0: one a core
+    bool keep_builds = false;       // grade-all: keep each submission's build directory
+};
+
+// grade.cpp: one course or submission, and a whole class.
+int run_grade(const CourseSettings& settings, const GradeRequest& request);
+int run_grade_all(const CourseSettings& settings, const std::string& submissions, const GradeRequest& request);
+int run_handout(const CourseSettings& settings, const std::string& dest);  // handout.cpp
+int run_new(const CourseSettings& settings, const std::string& name);      // scaffold.cpp
+int run_verify(const CourseSettings& settings, const std::vector<int>& lessons);  // verify.cpp
 
 }  // namespace warpdrill::runner

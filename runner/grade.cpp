@@ -1,98 +1,327 @@
-// `warpdrill grade`: every lesson's checks, written as JUnit XML (for CI
-// systems and graders) and JSON, one entry per lesson.
+// `warpdrill grade` and `warpdrill grade-all`. grade checks one course: its
+// own checks (a learner's copy, GitHub Classroom), or, with --reference, only
+// its kernel files against the instructor's checks. grade-all does the
+// latter for every checkout in a directory, several at once, and writes a
+// roster and the failures most learners share.
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <atomic>
 #include <fstream>
+#include <map>
+#include <mutex>
+#include <regex>
+#include <set>
+#include <stdexcept>
+#include <thread>
 
 #include "commands.h"
+#include "grading.h"
+#include "handout.h"
 
 namespace warpdrill::runner {
 namespace {
 
-std::string xml_escape(const std::string& text) {
-    std::string escaped;
-    for (char c : text) {
-        switch (c) {
-            case '&': escaped += "&amp;"; break;
-            case '<': escaped += "&lt;"; break;
-            case '>': escaped += "&gt;"; break;
-            case '"': escaped += "&quot;"; break;
-            default:
-                if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') escaped += c;
-        }
+using Clock = std::chrono::steady_clock;
+
+std::uint64_t base_seed_of(const GradeRequest& request) {
+    if (request.seed.empty()) return fresh_base_seed();
+    try {
+        std::size_t used = 0;
+        const std::uint64_t seed = std::stoull(request.seed, &used);
+        if (used == request.seed.size()) return seed;
+    } catch (const std::exception&) {
     }
-    return escaped;
+    throw std::runtime_error("--seed takes a whole number (got '" + request.seed + "')");
 }
 
-std::string json_escape(const std::string& text) {
-    std::string escaped;
-    for (char c : text) {
-        switch (c) {
-            case '"': escaped += "\\\""; break;
-            case '\\': escaped += "\\\\"; break;
-            case '\n': escaped += "\\n"; break;
-            case '\t': escaped += "\\t"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20)
-                    escaped += fmt::format("\\u{:04x}", static_cast<int>(c));
-                else
-                    escaped += c;
-        }
+GradeOptions options_of(const CourseSettings& settings, const GradeRequest& request, const Course& course) {
+    GradeOptions options;
+    options.time_limit = settings.time_limit;
+    options.base_seed = base_seed_of(request);
+    options.lessons = request.lessons;
+    options.points = request.points_file.empty() ? Points::of_course(course) : Points::read(request.points_file, course);
+    for (int number : request.lessons)
+        if (!course.find(number)) throw std::runtime_error(fmt::format("the course has no lesson {}", number));
+    return options;
+}
+
+// The reference, its kit and the course as handed out, made under `work`.
+Reference reference_for(const CourseSettings& settings, const GradeRequest& request, const fs::path& work) {
+    std::optional<fs::path> kit;
+    if (!request.reference_build.empty()) kit = request.reference_build;
+    // A git ref is the instructor's: of the course this program was built from.
+    return prepare_reference(request.reference, WARPDRILL_SOURCE_DIR, work, kit, WARPDRILL_ACTIVE_BACKEND,
+                             settings.build_dir);
+}
+
+// A word of a shell command line, quoted when it needs to be.
+std::string shell_word(const std::string& word) {
+    if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                                "/._-+=:@,") == std::string::npos)
+        return word;
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+// The command that grades a submission again on the same inputs (each test adds --lesson N).
+std::string replay_command(const GradeRequest& request, const fs::path& submission, std::uint64_t base_seed) {
+    std::string command = "warpdrill grade";
+    if (!request.reference.empty()) {
+        const bool directory = fs::is_directory(request.reference);
+        command += " --root " + shell_word(fs::absolute(submission).lexically_normal().string()) + " --reference " +
+                   shell_word(directory ? fs::absolute(request.reference).lexically_normal().string() : request.reference);
     }
-    return escaped;
+    if (!request.points_file.empty()) command += " --points " + shell_word(fs::absolute(request.points_file).string());
+    return command + " --seed " + std::to_string(base_seed);
+}
+
+void make_handout_baseline(Reference& reference, const Course& course, const Points& points, const fs::path& work) {
+    reference.handout = work / "handout";
+    fs::remove_all(reference.handout);
+    make_handout(course, points, reference.handout);
+}
+
+void print_test(const GradedTest& test) {
+    fmt::print("lesson {:>2} {:<8} {:<12} {:>5.1f} s  {}\n", test.lesson, to_string(test.part), to_string(test.verdict),
+               test.seconds, test.verdict == Verdict::pass ? "" : headline(test).substr(0, 100));
+    std::fflush(stdout);
 }
 
 }  // namespace
 
-int run_grade(App& app, const std::string& out_dir) {
-    struct Graded {
-        const Lesson* lesson;
-        CheckResult result;
-    };
-    std::vector<Graded> graded;
-    int failures = 0;
-    double total_seconds = 0;
-    for (const Lesson& lesson : app.course.lessons) {
-        fmt::print("lesson {:>2} {:<40} ", lesson.number, lesson.title);
-        std::fflush(stdout);
-        CheckResult result = app.check(lesson);
-        fmt::print("{} ({:.1f} s)\n", to_string(result.outcome), result.seconds);
-        failures += result.outcome != Outcome::passed;
-        total_seconds += result.seconds;
-        graded.push_back({&lesson, std::move(result)});
+int run_grade(const CourseSettings& settings, const GradeRequest& request) {
+    const auto start = Clock::now();
+    Grade grade;
+    if (request.reference.empty()) {
+        // The course's own checks, in its own build directory.
+        const Course course = load_course(settings.root, settings.build_dir, WARPDRILL_ACTIVE_BACKEND, "");
+        GradeOptions options = options_of(settings, request, course);
+        options.on_graded = print_test;
+        options.replay = replay_command(request, settings.root, options.base_seed);
+        std::vector<LessonToGrade> plan;
+        for (const Lesson* lesson : selected_lessons(course, options)) plan.push_back({lesson, parts_of(*lesson), ""});
+        grade.learner = directory_name(settings.root);
+        grade.backend = course.backend;
+        grade.base_seed = options.base_seed;
+        fmt::print("Grading with this course's own checks, base seed {}:\n", options.base_seed);
+        grade.tests = grade_lessons(course, plan, options);
+    } else {
+        const fs::path work = settings.build_dir / "grading";
+        Reference reference = reference_for(settings, request, work);
+        const Course course = load_course(reference.root, reference.kit, reference.backend, "");
+        GradeOptions options = options_of(settings, request, course);
+        options.on_graded = print_test;
+        options.replay = replay_command(request, settings.root, options.base_seed);
+        options.deadline = Clock::now() + std::chrono::seconds(request.submission_limit);
+        make_handout_baseline(reference, course, options.points, work);
+        fmt::print("Grading the kernel files of {} against {}, base seed {}:\n", settings.root.string(),
+                   reference.label, options.base_seed);
+        grade = grade_submission(fs::absolute(settings.root), reference, work / "submission", options);
+        for (const std::string& note : grade.notes) fmt::print("note: {}\n", note);
+        if (!grade.changed_files.empty())
+            fmt::print("{} files changed outside the kernel files; grading used the reference's (see the reports)\n",
+                       grade.changed_files.size());
     }
+    grade.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    write_reports(grade, request.out);
+    const auto passed = std::ranges::count(grade.tests, Verdict::pass, &GradedTest::verdict);
+    fmt::print("\n{} of {} tests pass, {:g} of {:g} points. Reports in {}/: grade.xml (JUnit), results.json "
+               "(Gradescope), grade.json, passed.txt\n",
+               passed, grade.tests.size(), grade.points(), grade.max_points(), request.out);
+    return grade.all_passed() ? 0 : 1;
+}
 
-    const fs::path dir = fs::absolute(out_dir);
-    fs::create_directories(dir);
-    std::ofstream xml(dir / "grade.xml");
-    xml << fmt::format(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
-        "<testsuite name=\"warpdrill\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n"
-        "<properties><property name=\"backend\" value=\"{}\"/></properties>\n",
-        graded.size(), failures, total_seconds, app.course.backend);
-    std::ofstream json(dir / "grade.json");
-    json << fmt::format("{{\n  \"backend\": \"{}\",\n  \"lessons\": [\n", app.course.backend);
-    for (std::size_t i = 0; i < graded.size(); ++i) {
-        const auto& [lesson, result] = graded[i];
-        xml << fmt::format("<testcase classname=\"warpdrill.lessons\" name=\"{}\" time=\"{:.3f}\">",
-                           lesson->name, result.seconds);
-        if (result.outcome != Outcome::passed) {
-            xml << fmt::format("<failure type=\"{}\" message=\"{}\">{}</failure>", to_string(result.outcome),
-                               xml_escape(to_string(result.outcome)), xml_escape(result.message));
-        }
-        xml << "</testcase>\n";
-        json << fmt::format(
-            "    {{\"lesson\": {}, \"name\": \"{}\", \"status\": \"{}\", \"seconds\": {:.3f}, "
-            "\"backend\": \"{}\", \"message\": \"{}\"}}{}\n",
-            lesson->number, lesson->name, to_string(result.outcome), result.seconds, app.course.backend,
-            json_escape(result.outcome == Outcome::passed ? "" : result.message),
-            i + 1 < graded.size() ? "," : "");
+namespace {
+
+// A roster cell: the worst of a lesson's tests.
+Verdict lesson_verdict(const Grade& grade, const std::string& lesson) {
+    // A lesson whose checks all were skipped is "skipped"; one test skipped beside a pass, "pass".
+    constexpr Verdict kWorstFirst[] = {Verdict::missing, Verdict::build_error, Verdict::time_out, Verdict::crash,
+                                       Verdict::fail,    Verdict::pass,        Verdict::skipped};
+    for (Verdict verdict : kWorstFirst) {
+        for (const GradedTest& test : grade.tests)
+            if (test.lesson_name == lesson && test.verdict == verdict) return verdict;
     }
-    xml << "</testsuite>\n</testsuites>\n";
-    json << "  ]\n}\n";
-    fmt::print("\n{} of {} lessons pass. Wrote {} and {}\n", graded.size() - failures, graded.size(),
-               (dir / "grade.xml").string(), (dir / "grade.json").string());
-    return failures == 0 ? 0 : 1;
+    return Verdict::pass;
+}
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c == '\n' ? ' ' : c);
+    return quoted + "\"";
+}
+
+// Why a row is not plain passes and failures: each lesson that did not
+// build, ran out of time, crashed or is missing, with its first line; notes.
+std::string row_notes(const Grade& grade, const Course& course) {
+    std::vector<std::string> notes = grade.notes;
+    for (const Lesson& lesson : course.lessons) {
+        const Verdict verdict = lesson_verdict(grade, lesson.name);
+        if (verdict == Verdict::pass || verdict == Verdict::fail) continue;  // also when not graded
+        const auto test = std::ranges::find_if(grade.tests, [&](const GradedTest& test) {
+            return test.lesson_name == lesson.name && test.verdict == verdict;
+        });
+        notes.push_back(fmt::format("{} {}: {}", lesson.name.substr(0, 2), to_string(verdict), headline(*test)));
+    }
+    if (!grade.changed_files.empty())
+        notes.push_back(fmt::format("{} files changed outside the kernel files (ignored; see its grade.json)",
+                                    grade.changed_files.size()));
+    std::string joined;
+    for (const std::string& note : notes) joined += (joined.empty() ? "" : "; ") + note;
+    return joined;
+}
+
+void write_roster(const std::vector<Grade>& grades, const Course& course, const fs::path& file) {
+    std::ofstream csv(file);
+    csv << "learner";
+    for (const Lesson& lesson : course.lessons) csv << "," << lesson.name;
+    csv << ",points,max_points,notes\n";
+    for (const Grade& grade : grades) {
+        csv << csv_field(grade.learner);
+        for (const Lesson& lesson : course.lessons) {
+            const bool graded = std::ranges::find(grade.tests, lesson.name, &GradedTest::lesson_name) != grade.tests.end();
+            csv << "," << (graded ? to_string(lesson_verdict(grade, lesson.name)) : "");
+        }
+        csv << fmt::format(",{:g},{:g},", grade.points(), grade.max_points()) << csv_field(row_notes(grade, course))
+            << "\n";
+    }
+}
+
+// A failure's first line with its numbers as '#', so that the same mistake
+// made on other elements or sizes counts as one.
+std::string without_numbers(const std::string& line) {
+    static const std::regex number(R"(-?\b\d+(\.\d+)?([eE][-+]?\d+)?\b)");
+    return std::regex_replace(line, number, "#");
+}
+
+void write_summary(const std::vector<Grade>& grades, const Course& course, const std::string& header,
+                   const fs::path& file) {
+    std::ofstream out(file);
+    out << header << "\n\nLessons passed (every test), of " << grades.size() << " submissions:\n";
+    for (const Lesson& lesson : course.lessons) {
+        const auto passed = std::ranges::count_if(grades, [&](const Grade& grade) {
+            return std::ranges::find(grade.tests, lesson.name, &GradedTest::lesson_name) != grade.tests.end() &&
+                   lesson_verdict(grade, lesson.name) == Verdict::pass;
+        });
+        out << fmt::format("  {:<32} {:>4}\n", lesson.name, passed);
+    }
+    // How many learners share each failure (a learner counts once per failure).
+    std::map<std::string, std::set<std::string>> learners_of;
+    for (const Grade& grade : grades) {
+        for (const GradedTest& test : grade.tests) {
+            if (test.verdict == Verdict::pass || test.verdict == Verdict::skipped) continue;
+            const std::string key = fmt::format("lesson {} {}, {}: {}", test.lesson, to_string(test.part),
+                                                to_string(test.verdict), without_numbers(headline(test)));
+            learners_of[key].insert(grade.learner);
+        }
+    }
+    std::vector<std::pair<std::size_t, std::string>> shared;
+    for (const auto& [failure, learners] : learners_of) shared.emplace_back(learners.size(), failure);
+    std::ranges::sort(shared, std::greater{});
+    out << "\nThe failures most learners share (the first line of each; numbers as #), learners:\n";
+    for (std::size_t i = 0; i < std::min<std::size_t>(shared.size(), 20); ++i)
+        out << fmt::format("  {:>4}  {}\n", shared[i].first, shared[i].second.substr(0, 200));
+    if (shared.empty()) out << "  none\n";
+}
+
+// A grade for a submission whose grading itself failed: every test an error, with the reason.
+Grade ungraded(const std::string& learner, const Course& course, const GradeOptions& options,
+               const std::string& reason) {
+    Grade grade;
+    grade.learner = learner;
+    grade.base_seed = options.base_seed;
+    grade.notes.push_back("grading stopped: " + reason.substr(0, reason.find('\n')));
+    for (const Lesson* lesson : selected_lessons(course, options)) {
+        for (Part part : parts_of(*lesson)) {
+            GradedTest test;
+            test.lesson = lesson->number;
+            test.lesson_name = lesson->name;
+            test.lesson_title = lesson->title;
+            test.part = part;
+            test.verdict = Verdict::build_error;
+            test.max_points = options.points.of(*lesson, part);
+            test.message = "Grading stopped: " + reason;
+            grade.tests.push_back(test);
+        }
+    }
+    return grade;
+}
+
+std::vector<fs::path> submissions_in(const fs::path& dir) {
+    if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + " is not a directory");
+    std::vector<fs::path> found;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.is_directory() && !entry.path().filename().string().starts_with(".")) found.push_back(entry.path());
+    }
+    std::ranges::sort(found);
+    return found;
+}
+
+}  // namespace
+
+int run_grade_all(const CourseSettings& settings, const std::string& submissions_dir, const GradeRequest& request) {
+    const auto start = Clock::now();
+    const std::vector<fs::path> submissions = submissions_in(submissions_dir);
+    const fs::path out = fs::absolute(request.out);
+    const fs::path work = out / ".work";
+    Reference reference = reference_for(settings, request, work);
+    const Course course = load_course(reference.root, reference.kit, reference.backend, "");
+    GradeOptions options = options_of(settings, request, course);
+    make_handout_baseline(reference, course, options.points, work);
+
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned jobs = request.jobs > 0 ? static_cast<unsigned>(request.jobs) : cores;
+    // Each check program spreads blocks over worker threads: share the cores among the jobs.
+    setenv("WARPDRILL_CPU_WORKERS", std::to_string(std::max(1u, cores / jobs)).c_str(), 0);
+    const double preparing = std::chrono::duration<double>(Clock::now() - start).count();
+    fmt::print("The reference is ready ({:.0f} s). Grading {} submissions against {}, {} at once, base seed {} ...\n",
+               preparing, submissions.size(), reference.label, jobs, options.base_seed);
+    std::fflush(stdout);
+
+    std::vector<Grade> grades(submissions.size());
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> done{0};
+    std::mutex print;
+    const auto grade_next = [&] {
+        for (std::size_t i; (i = next++) < submissions.size();) {
+            const std::string learner = submissions[i].filename().string();
+            const auto begun = Clock::now();
+            GradeOptions own = options;
+            own.deadline = begun + std::chrono::seconds(request.submission_limit);
+            own.replay = replay_command(request, submissions[i], options.base_seed);
+            try {
+                grades[i] = grade_submission(fs::absolute(submissions[i]), reference, work / learner, own);
+            } catch (const std::exception& error) {
+                grades[i] = ungraded(learner, course, own, error.what());
+            }
+            grades[i].seconds = std::chrono::duration<double>(Clock::now() - begun).count();
+            write_reports(grades[i], out / learner);
+            if (!request.keep_builds) fs::remove_all(work / learner);
+            const std::lock_guard lock(print);
+            fmt::print("[{}/{}] {}: {} of {} tests pass, {:g}/{:g} points ({:.0f} s)\n", ++done, submissions.size(),
+                       learner, std::ranges::count(grades[i].tests, Verdict::pass, &GradedTest::verdict),
+                       grades[i].tests.size(), grades[i].points(), grades[i].max_points(), grades[i].seconds);
+            std::fflush(stdout);
+        }
+    };
+    std::vector<std::thread> workers;
+    for (unsigned j = 0; j < std::min<std::size_t>(jobs, submissions.size()); ++j) workers.emplace_back(grade_next);
+    for (std::thread& worker : workers) worker.join();
+
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const std::string header = fmt::format(
+        "warpdrill grade-all: {} submissions against {} on the {} backend, base seed {}.\n"
+        "Graded in {:.0f} s, {} at once; each check run at most {} s, each submission at most {} s.",
+        submissions.size(), reference.label, reference.backend, options.base_seed, seconds, jobs,
+        settings.time_limit.count(), request.submission_limit);
+    write_roster(grades, course, out / "roster.csv");
+    write_summary(grades, course, header, out / "summary.txt");
+    fmt::print("\n{}\nRoster: {}  Shared failures: {}  Each learner's reports: {}/LEARNER/\n", header,
+               (out / "roster.csv").string(), (out / "summary.txt").string(), out.string());
+    return 0;
 }
 
 }  // namespace warpdrill::runner

@@ -2,6 +2,7 @@
 #include <fmt/core.h>
 
 #include "commands.h"
+#include "profile.h"
 
 namespace warpdrill::runner {
 
@@ -11,9 +12,13 @@ int run_check(App& app, int number) {
         fmt::print("Every lesson passes. Well done.\n");
         return 0;
     }
+    const LessonProgress* before = app.progress.find(lesson->name);
+    const bool passed_before = before && before->passed;
     const CheckResult result = app.check(*lesson);
     print_result(app, *lesson, result);
-    return result.outcome == Outcome::passed ? 0 : 1;
+    if (result.outcome != Outcome::passed) return 1;
+    if (!passed_before) print_what_moved_on_first_pass(app, *lesson);
+    return 0;
 }
 
 int run_hint(App& app, int number) {

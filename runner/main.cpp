@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "commands.h"
+#include "instructor.h"
 #include "language.h"
 
 using namespace warpdrill::runner;
@@ -27,7 +28,6 @@ int main(int argc, char** argv) {
     cli.fallthrough();  // these options may also follow the command (inherited by the subcommands below)
 
     int number = 0;
-    std::string grade_dir = "grade";
     auto* watch = cli.add_subcommand("watch", "check the current lesson on every save (the default)");
     watch->add_option("lesson", number, "start at this lesson");
     auto* list = cli.add_subcommand("list", "every lesson, its status, and the backend in use");
@@ -43,15 +43,25 @@ int main(int argc, char** argv) {
     bench->add_option("lesson", number, "compare this lesson's kernel (default: the solutions)");
     bool bench_solution = false;
     bench->add_flag("--solution", bench_solution, "measure the solution's code for the lesson, not yours");
-    auto* grade =
-        cli.add_subcommand("grade", "check every lesson; write JUnit XML and JSON (for instructors)");
-    grade->add_option("--out", grade_dir, "directory for grade.xml and grade.json")->capture_default_str();
+    ProfileOptions profile_options;
+    auto* profile = cli.add_subcommand(
+        "profile", "what the hardware does with a lesson's kernel: Nsight Compute's counts and a modelled time");
+    profile->add_option("lesson", profile_options.lesson)->required();
+    profile->add_flag("--solution", profile_options.solution, "the solution's kernel files, not yours");
+    profile->add_option("--compare", profile_options.compare, "set this lesson beside it and say what moved");
+    profile->add_option("--gpu", profile_options.gpu, "the GPU to model: h100, a100, l4, t4 or rtx4090")
+        ->capture_default_str();
+    profile->add_flag("--json", profile_options.json, "JSON, for tools and the book");
+    profile->add_option("--floats", profile_options.floats, "the input's size (ncu's table is at 2^20)")
+        ->capture_default_str();
+    InstructorCommands instructor(cli);  // grade, grade-all, handout, new, verify
     auto* test = cli.add_subcommand("test", "build and run the project's whole test suite (CPU backend)");
     auto* setup = cli.add_subcommand("setup", "set the course up (packages, build) and say how it stands");
     cli.require_subcommand(0, 1);
     CLI11_PARSE(cli, argc, argv);
 
     try {
+        if (instructor.chosen()) return instructor.run({root, build_dir, std::chrono::seconds(time_limit)});
         App app{load_course(root, build_dir, WARPDRILL_ACTIVE_BACKEND, WARPDRILL_BACKEND_REASON),
                 Progress(fs::path(root) / ".progress" / "progress.toml"),
                 CheckOptions{std::chrono::seconds(time_limit)}, yes};
@@ -66,7 +76,7 @@ int main(int argc, char** argv) {
         if (*reset) return run_reset(app, number);
         if (*solution) return run_solution(app, number);
         if (*bench) return run_bench(app, number, bench_solution);
-        if (*grade) return run_grade(app, grade_dir);
+        if (*profile) return run_profile(app, profile_options);
         return run_watch(app, number > 0 ? &app.lesson(number) : app.first_unfinished());
     } catch (const CLI::Error& error) {
         return cli.exit(error);

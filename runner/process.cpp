@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,13 +15,35 @@
 namespace warpdrill::runner {
 namespace {
 
-// Replaces the (child) process with argv[0]; says why when it cannot.
-[[noreturn]] void exec(const std::vector<std::string>& argv) {
-    std::vector<char*> args;
-    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+// A NULL-terminated array of pointers into `strings`, for exec.
+std::vector<char*> pointers_to(std::vector<std::string>& strings) {
+    std::vector<char*> pointers;
+    for (std::string& text : strings) pointers.push_back(text.data());
+    pointers.push_back(nullptr);
+    return pointers;
+}
+
+// This process's environment with `extra` ("NAME=value") set over it.
+std::vector<std::string> environment_with(const std::vector<std::string>& extra) {
+    std::vector<std::string> entries;
+    for (char** entry = environ; *entry; ++entry) {
+        const std::string text = *entry;
+        const std::string name = text.substr(0, text.find('=') + 1);
+        const bool overridden = std::ranges::any_of(extra, [&](const std::string& e) { return e.starts_with(name); });
+        if (!overridden) entries.push_back(text);
+    }
+    entries.insert(entries.end(), extra.begin(), extra.end());
+    return entries;
+}
+
+// Replaces the (child) process with argv[0]; says why when it cannot. Only
+// async-signal-safe calls: grade-all forks from several threads at once,
+// and a child of a threaded process must not allocate.
+[[noreturn]] void exec(char* const* argv, char* const* envp) {
+    execvpe(argv[0], argv, envp);
+    const char* why = std::strerror(errno);
+    for (const char* text : {"cannot run ", static_cast<const char*>(argv[0]), ": ", why, "\n"})
+        if (write(STDERR_FILENO, text, std::strlen(text)) < 0) break;
     _exit(127);
 }
 
@@ -32,8 +55,14 @@ int exit_code_of(int status) {
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds limit,
                           const std::vector<std::string>& environment) {
+    std::vector<std::string> args = argv;
+    std::vector<std::string> env = environment_with(environment);
+    const std::vector<char*> arg_pointers = pointers_to(args);
+    const std::vector<char*> env_pointers = pointers_to(env);
+    // Close-on-exec: a program another thread starts meanwhile must not
+    // hold this pipe open (its reader would wait for that program to end).
     int pipe_fds[2];
-    if (pipe(pipe_fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+    if (pipe2(pipe_fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
     const auto start = std::chrono::steady_clock::now();
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
@@ -45,8 +74,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
         close(pipe_fds[1]);
         const int null_fd = open("/dev/null", O_RDONLY);
         dup2(null_fd, STDIN_FILENO);
-        for (const std::string& entry : environment) putenv(strdup(entry.c_str()));
-        exec(argv);
+        exec(arg_pointers.data(), env_pointers.data());
     }
     close(pipe_fds[1]);
 
@@ -78,6 +106,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
 
 int run_attached(const std::vector<std::string>& argv, const std::filesystem::path& directory) {
     std::fflush(stdout);
+    std::vector<std::string> args = argv;
+    const std::vector<char*> arg_pointers = pointers_to(args);
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
@@ -85,7 +115,7 @@ int run_attached(const std::vector<std::string>& argv, const std::filesystem::pa
             std::fprintf(stderr, "cannot enter %s: %s\n", directory.c_str(), std::strerror(errno));
             _exit(127);
         }
-        exec(argv);
+        exec(arg_pointers.data(), environ);
     }
     int status = 0;
     waitpid(pid, &status, 0);

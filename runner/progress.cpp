@@ -26,6 +26,7 @@ bool Progress::load(std::string& message) {
             lesson.tried = (*entry)["tried"].value_or(lesson.passed);
             lesson.hints_shown = static_cast<int>((*entry)["hints_shown"].value_or(std::int64_t{0}));
             if (auto gbps = (*entry)["best_gbps"].value<double>()) lesson.best_gbps = *gbps;
+            if (auto gbps = (*entry)["modelled_gbps"].value<double>()) lesson.modelled_gbps = *gbps;
         }
         return true;
     } catch (const std::exception& error) {
@@ -51,6 +52,7 @@ void Progress::save() const {
         toml::table entry{
             {"passed", lesson.passed}, {"tried", lesson.tried}, {"hints_shown", lesson.hints_shown}};
         if (lesson.best_gbps) entry.insert("best_gbps", *lesson.best_gbps);
+        if (lesson.modelled_gbps) entry.insert("modelled_gbps", *lesson.modelled_gbps);
         lessons.insert(name, std::move(entry));
     }
     const toml::table table{{"version", 1}, {"lessons", std::move(lessons)}};

@@ -1,7 +1,7 @@
 // The learner's progress: which lessons pass, how many hints were shown, the
-// best bandwidth measured. Stored as TOML, written atomically (a temporary
-// file renamed over the old one); a damaged file is set aside and the
-// progress rebuilt from the checks.
+// best bandwidth measured on a GPU or modelled by `warpdrill profile`. Stored
+// as TOML, written atomically (a temporary file renamed over the old one); a
+// damaged file is set aside and the progress rebuilt from the checks.
 #pragma once
 
 #include <filesystem>
@@ -16,6 +16,7 @@ struct LessonProgress {
     bool tried = false;
     int hints_shown = 0;
     std::optional<double> best_gbps;
+    std::optional<double> modelled_gbps;  // of the learner's last profiled kernel, on an H100 (model)
 };
 
 class Progress {

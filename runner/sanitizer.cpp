@@ -1,5 +1,6 @@
 #include "sanitizer.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <regex>
 #include <sstream>
@@ -21,11 +22,15 @@ std::vector<std::string> report_lines(const std::string& report) {
     return lines;
 }
 
-// "at f(float *)+0xd0 in reduce.cuh:13" -> "reduce.cuh:13"
+// "at f(float *)+0xd0 in reduce.cuh:13" -> "reduce.cuh:13"; without line
+// information (code built without -lineinfo) "at f(float *)+0xd0" -> "f".
 std::string place_of(const std::string& line) {
     const std::size_t in = line.rfind(" in ");
-    if (in == std::string::npos) return "an unknown place (build with -lineinfo)";
-    return line.substr(in + 4);
+    if (in != std::string::npos) return line.substr(in + 4);
+    static const std::regex function(R"(at (?:\S+ )*?([A-Za-z_][\w:<>, ]*?)\()");
+    std::smatch match;
+    if (std::regex_search(line, match, function)) return match[1].str() + " (no line: built without -lineinfo)";
+    return "an unknown place (build with -lineinfo)";
 }
 
 std::vector<std::string> read_memcheck(const std::vector<std::string>& lines) {
@@ -48,8 +53,8 @@ std::vector<std::string> read_memcheck(const std::vector<std::string>& lines) {
 }
 
 std::vector<std::string> read_racecheck(const std::vector<std::string>& lines) {
-    static const std::regex first(R"(Race reported between (Read|Write) access at .* in (\S+))");
-    static const std::regex other(R"(^and (Read|Write) access at .* in (\S+)(?: \[(\d+) hazards\])?)");
+    static const std::regex first(R"(Race reported between (Read|Write) access (at .*))");
+    static const std::regex other(R"(^and (Read|Write) access (at .*?)(?: \[(\d+) hazards\])?$)");
     std::vector<std::string> findings;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         std::smatch race;
@@ -57,10 +62,11 @@ std::vector<std::string> read_racecheck(const std::vector<std::string>& lines) {
         std::smatch partner;
         if (i + 1 >= lines.size() || !std::regex_search(lines[i + 1], partner, other)) continue;
         std::string text = "race on shared memory: a " + std::string(race[1] == "Read" ? "read" : "write") +
-                           " at " + race[2].str() + " and a " + (partner[1] == "Read" ? "read" : "write") + " at " +
-                           partner[2].str() + " that no barrier orders";
+                           " at " + place_of(race[2].str()) + " and a " + (partner[1] == "Read" ? "read" : "write") +
+                           " at " + place_of(partner[2].str()) + " that no barrier orders";
         if (partner[3].matched) text += " (" + partner[3].str() + " times)";
-        findings.push_back(text);
+        // Each launch of the kernel reports the same race again: say it once.
+        if (std::ranges::find(findings, text) == findings.end()) findings.push_back(text);
     }
     return findings;
 }

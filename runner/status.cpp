@@ -16,7 +16,10 @@ int run_list(App& app) {
     fmt::print("{:>2}  {:<26} {:<62} {:<10} {}\n", "#", "lesson", "idea", "status", "best GB/s");
     for (const Lesson& lesson : app.course.lessons) {
         const LessonProgress* entry = app.progress.find(lesson.name);
-        const std::string gbps = entry && entry->best_gbps ? fmt::format("{:.0f}", *entry->best_gbps) : "-";
+        const std::string gbps = entry && entry->best_gbps ? fmt::format("{:.0f}", *entry->best_gbps)
+                                 : entry && entry->modelled_gbps
+                                     ? fmt::format("{:.0f} (modelled)", *entry->modelled_gbps)
+                                     : "-";
         fmt::print("{:>2}  {:<26} {:<62} {:<10} {}\n", lesson.number, lesson.name, lesson.title,
                    app.status(lesson), gbps);
     }

@@ -1,17 +1,59 @@
-// `warpdrill test`: the project's whole test suite on the CPU backend (the
-// `ci` workflow preset, in build/cpu): every solution passes its checks, every
-// lesson as shipped fails them, the backend, the runner, the book.
+// `warpdrill test`: the project's whole test suite on the CPU backend: every
+// solution passes its checks, every lesson as shipped fails them, the backend,
+// the runner, the book. When the course itself is built for the CPU backend
+// (no GPU here), the suite is built and run in the course's own build
+// directory, so that nothing `./warpdrill` built already is built twice; on a
+// GPU machine, in build/cpu through the `ci` workflow preset.
 #include <fmt/core.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <thread>
 
 #include "commands.h"
 #include "process.h"
 
 namespace warpdrill::runner {
 
+namespace {
+
+// One test per core at a time, unless CTEST_PARALLEL_LEVEL says otherwise:
+// most tests are one process on one core, and the longest builds as it runs.
+void run_tests_side_by_side() {
+    if (std::getenv("CTEST_PARALLEL_LEVEL")) return;
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    setenv("CTEST_PARALLEL_LEVEL", std::to_string(cores).c_str(), 1);
+}
+
+// Build everything in the course's build directory, then test it with the
+// settings of the cpu test preset (CMakePresets.json).
+int test_in_course_build(const Course& course) {
+    const std::string build_dir = course.build_dir.string();
+    fmt::print("warpdrill test: building everything in {} and running every test on the CPU backend ...\n",
+               course.relative(course.build_dir).string());
+    const int build_exit_code = run_attached({"cmake", "--build", build_dir}, course.root);
+    if (build_exit_code != 0) return build_exit_code;
+    return run_attached({"ctest", "--test-dir", build_dir, "--output-on-failure", "--no-tests=error", "--timeout", "600"},
+                        course.root);
+}
+
+}  // namespace
+
 int run_test(App& app) {
-    fmt::print("warpdrill test: building and running every test on the CPU backend "
-               "(cmake --workflow --preset ci, in build/cpu) ...\n");
-    const int exit_code = run_attached({"cmake", "--workflow", "--preset", "ci"}, app.course.root);
+    if (!fs::is_directory(app.course.root / "tests")) {
+        fmt::print("warpdrill test: this copy of the course has no tests/ (handouts leave the project's tests out)\n");
+        return 1;
+    }
+    run_tests_side_by_side();
+    int exit_code = 0;
+    if (app.course.backend == "cpu") {
+        exit_code = test_in_course_build(app.course);
+    } else {
+        fmt::print("warpdrill test: building and running every test on the CPU backend "
+                   "(cmake --workflow --preset ci, in build/cpu) ...\n");
+        exit_code = run_attached({"cmake", "--workflow", "--preset", "ci"}, app.course.root);
+    }
     fmt::print("warpdrill test: {}\n", exit_code == 0 ? "every test passes" : "failed (the reason is above)");
     return exit_code;
 }

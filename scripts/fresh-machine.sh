@@ -65,18 +65,25 @@ in_fresh() {
       bash -c "cd /root/warpdrill && $2"' in_fresh "$fresh" "$1" < /dev/null
 }
 
-echo "== ./warpdrill"
-in_fresh ./warpdrill 2>&1 | tee "$work/start.log"
-installed=$(sed -n 's/^warpdrill: installed in \([0-9]*\) s$/\1/p' "$work/start.log")
-step_done "./warpdrill: fresh clone to the first lesson shown"
-step_done "  of which installing the packages (apt-get)" "${installed:-0}"
+# run_step WHAT COMMAND: runs COMMAND in the fresh system and says how long it
+# took, and how much of that was apt-get's; stops at a failure.
+run_step() {
+  echo "== $2"
+  if ! in_fresh "$2" 2>&1 | tee "$work/step.log"; then
+    step_done "$1: FAILED"
+    printf '%s\n' "${report[@]}"
+    exit 1
+  fi
+  step_done "$1"
+  local installed
+  installed=$(sed -n 's/^warpdrill: installed in \([0-9]*\) s$/\1/p' "$work/step.log")
+  step_done "  of which installing packages (apt-get)" "${installed:-0}"
+}
 
+run_step "./warpdrill: fresh clone to the first lesson shown" ./warpdrill
 echo "== versions: $(chroot "$fresh" dpkg-query -W -f='${Package} ${Version}, ' cmake g++ catch2 libfmt-dev libcli11-dev)"
+run_step "./warpdrill test: the whole test suite" "./warpdrill test"
 
-echo "== ./warpdrill test"
-in_fresh "./warpdrill test"
-step_done "./warpdrill test: the whole test suite"
-
-echo "== Debian $suite, fresh: every step passed ($(nproc) cores)"
+echo "== Debian $suite, fresh: every step passed ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '%s\n' "${report[@]}"
 [[ $keep == no ]] || echo "the root is kept in $fresh"

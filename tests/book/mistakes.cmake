@@ -22,15 +22,6 @@ file(GLOB book_solution_files ${PROJECT_SOURCE_DIR}/solutions/*/*.cuh)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
              ${book_catalogue} ${book_mistakes_tool} ${book_solution_files})
 
-# A lesson's check.cpp does not include the kernels: one object per lesson serves all its mistakes.
-function(_book_lesson_checks lesson out)
-  set(${out} book_checks_${lesson} PARENT_SCOPE)
-  if(NOT TARGET book_checks_${lesson})
-    add_library(book_checks_${lesson} OBJECT ${PROJECT_SOURCE_DIR}/lessons/${lesson}/check/check.cpp)
-    target_link_libraries(book_checks_${lesson} PRIVATE warpdrill::course)
-  endif()
-endfunction()
-
 string(REPLACE "\n" ";" book_mistake_lines "${book_mistake_lines}")
 set(book_message_commands "")
 set(book_mistake_targets "")
@@ -41,12 +32,9 @@ foreach(line IN LISTS book_mistake_lines)
   string(REPLACE "|" ";" fields "${line}")
   list(GET fields 0 id)
   list(GET fields 1 lesson)
-  _book_lesson_checks(${lesson} checks_objects)
+  # The lesson's checks, compiled once (lesson-NN-checks), against the planted kernels.
   set(target book_mistake_${id})
-  add_executable(${target} $<TARGET_OBJECTS:${checks_objects}>)
-  warpdrill_kernel_sources(${target} ${PROJECT_SOURCE_DIR}/lessons/${lesson}/check/launch.cu)
-  target_include_directories(${target} PRIVATE ${book_planted}/${id})
-  target_link_libraries(${target} PRIVATE warpdrill::course)
+  warpdrill_lesson_target(${target} ${PROJECT_SOURCE_DIR}/lessons/${lesson} ${book_planted}/${id})
 
   set(message_args ${book_mistakes_tool} message ${id} $<TARGET_FILE:${target}> --planted ${book_planted})
   add_test(NAME book.message.${id} COMMAND ${Python3_EXECUTABLE} ${message_args} --check)

@@ -1,37 +1,90 @@
 #!/usr/bin/env bash
-# The chapters quote results/ncu-h100.csv once it exists, and a chapter whose
-# lesson has no row in it must fail the book's build. Until the lead commits
-# the table measured on an H100, try both on a scratch copy with a made-up
-# table (these numbers are test data, not measurements, and never leave it).
+# The chapters quote results/ncu-h100.csv, which scripts/ncu-table.sh writes on
+# a GPU. Until the lead commits the table measured on an H100, try the book on
+# a scratch copy with made-up tables in that script's format (these numbers are
+# test data, not measurements, and never leave the scratch copy):
+#   - no table: each chapter says that it is not measured yet;
+#   - a row per launch for every lesson: chapter 3 shows lesson 3's rows beside
+#     lesson 2's, in the book's columns, with the device, in both languages;
+#   - no row for lesson 3: the build fails and says why.
+# Where scripts/ncu-table.sh is in the checkout, every metric the book quotes
+# must be one it measures.
 set -euo pipefail
+fail() { echo "FAILED: $*"; exit 1; }
 source_dir=$(cd "$1" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$scratch/repo"
 cp -r "$source_dir/book" "$source_dir/solutions" "$source_dir/results" "$scratch/repo/"
-rm -rf "$scratch/repo/book/_build" "$scratch/repo/book/_generated"
+rm -rf "$scratch/repo/book/_build" "$scratch/repo/book/_generated" "$scratch/repo/results/ncu-h100.csv"
 table="$scratch/repo/results/ncu-h100.csv"
+chapter3=lessons/03-sequential-addressing.html
 
-write_table() {  # the lessons to give a row
-  {
-    echo "# device: TEST DEVICE"
-    echo "# date: 2000-01-01"
-    echo "# command: tests/book/ncu_table.sh"
-    echo "lesson,kernel,shared bank conflicts"
-    for lesson in "$@"; do echo "lesson $lesson,kernel_$lesson,${lesson}0${lesson}"; done
-  } > "$table"
+build() {  # build OUT [sphinx options]: the scratch book, or its log and a failure
+  local out=$1
+  shift
+  sphinx-build -W -q -E -b html "$@" "$scratch/repo/book" "$scratch/$out" > "$scratch/log" 2>&1
 }
 
-write_table 1 2 3 4 5 6 7 8 9 10
-sphinx-build -W -q -b html "$scratch/repo/book" "$scratch/full" > "$scratch/log" 2>&1 || { cat "$scratch/log"; exit 1; }
-grep -q "kernel_3" "$scratch/full/lessons/03-sequential-addressing.html" || { echo "FAILED: lesson 3's row is not in chapter 3"; exit 1; }
-grep -q "kernel_2" "$scratch/full/lessons/03-sequential-addressing.html" || { echo "FAILED: chapter 3 does not compare with lesson 2"; exit 1; }
-grep -q "TEST DEVICE" "$scratch/full/lessons/03-sequential-addressing.html" || { echo "FAILED: no device in the caption"; exit 1; }
+# The metrics the book's columns are made from: the ncu metric names (unit__counter...) in
+# book/bookext.py, all of them in its NCU_COLUMNS.
+quoted=$(grep -o '"[a-z0-9]*__[a-z0-9_.]*"' "$source_dir/book/bookext.py" | tr -d '"' | sort -u | tr '\n' ' ')
+[[ -n "$quoted" ]] || fail "no ncu metric names found in book/bookext.py"
+if [[ -f "$source_dir/scripts/ncu-table.sh" ]]; then
+  measured=$(sed -n '/^wanted=(/,/^)/p' "$source_dir/scripts/ncu-table.sh")
+  for metric in $quoted; do
+    grep -qwF -- "$metric" <<< "$measured" || fail "the book quotes $metric, which scripts/ncu-table.sh does not measure"
+  done
+else
+  echo "scripts/ncu-table.sh is not in this checkout: the book's metrics are not compared with its list"
+fi
 
-write_table 1 2 4 5 6 7 8 9 10
-if sphinx-build -W -q -E -b html "$scratch/repo/book" "$scratch/gap" > "$scratch/log" 2>&1; then
-  echo "FAILED: the book built although results/ncu-h100.csv has no row for lesson 3"
-  exit 1
+# A table as scripts/ncu-table.sh writes it: two launches per lesson; one metric
+# that "this ncu does not know" is left out, as the script leaves it out.
+write_table() {  # the lessons to give rows
+  python3 - "$quoted" "$@" > "$table" <<'PYTHON'
+import csv, sys
+unknown = "smsp__sass_branch_targets_threads_divergent.sum"
+metrics = [m for m in sys.argv[1].split() if m != unknown]
+values = {"gpu__time_duration.sum": 12345,  # ns: 12.3 µs
+          "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 1600,
+          "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 100}
+print("# device: TEST DEVICE, driver 1, CUDA 1, Nsight Compute 1")
+print("# date: 2000-01-01")
+print("# command: tests/book/ncu_table.sh (test data)")
+print(f"# metrics this ncu does not know: {unknown}")
+out = csv.writer(sys.stdout, lineterminator="\n")
+out.writerow(["lesson", "launch", "kernel"] + metrics)
+for lesson in sys.argv[2:]:
+    conflicts = int(lesson) * 1000 + 1  # 3,001 for lesson 3
+    for launch in (1, 2):
+        out.writerow([lesson, launch, f"kernel_{lesson}"] +
+                     [values.get(m, conflicts if "bank_conflicts" in m else 1) for m in metrics])
+PYTHON
+}
+
+build none || { cat "$scratch/log"; exit 1; }
+grep -q "has not been run yet" "$scratch/none/$chapter3" || fail "without a table, chapter 3 does not say it is not measured"
+
+# Every chapter's lesson: 1 2 3 ... from book/lessons/NN-name.md.
+all_lessons=$(ls "$scratch/repo/book/lessons" | sed -n 's/^0*\([0-9][0-9]*\)-.*\.md$/\1/p')
+write_table $all_lessons
+build full || { cat "$scratch/log"; exit 1; }
+page="$scratch/full/$chapter3"
+grep -q "kernel_3" "$page" || fail "lesson 3's rows are not in chapter 3"
+grep -q "kernel_2" "$page" || fail "chapter 3 does not compare with lesson 2"
+grep -q "TEST DEVICE" "$page" || fail "no device in the caption"
+grep -q ">12.3<" "$page" || fail "the time is not shown in µs"
+grep -q ">16.0<" "$page" || fail "sectors per load request are not sectors ÷ requests"
+grep -q ">3,001 / 3,001<" "$page" || fail "lesson 3's bank conflicts, loads / stores, are not shown"
+grep -q "does not know" "$page" || fail "the caption does not name the metric this ncu does not know"
+grep -q "smsp__inst_executed.sum" "$scratch/full/intro.html" || fail "the introduction does not list the columns"
+build full-zh -D language=zh_CN || { cat "$scratch/log"; exit 1; }
+grep -q "每个加载请求的 sector 数" "$scratch/full-zh/$chapter3" || fail "the Chinese chapter 3 has no Chinese headings"
+
+write_table $(grep -vx 3 <<< "$all_lessons")
+if build gap; then
+  fail "the book built although results/ncu-h100.csv has no row for lesson 3"
 fi
 grep -q "has no row for lesson 3" "$scratch/log" || { cat "$scratch/log"; exit 1; }
-echo "the chapters quote the ncu table's rows, and a lesson missing from it fails the build"
+echo "the chapters quote the ncu table's rows in the book's columns, say when it is not measured yet, and a lesson missing from it fails the build"

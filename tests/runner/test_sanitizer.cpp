@@ -37,6 +37,14 @@ TEST_CASE("racecheck: both accesses of a race, with their lines", "[runner][sani
                                 "sanitizer_probe.cu:54"));
 }
 
+TEST_CASE("racecheck: code without line information is named by its kernel, and a race seen in every launch once",
+          "[runner][sanitizer]") {
+    const auto found = findings("racecheck", "lesson-3-without-lineinfo");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == "race on shared memory: a read at reduce_sequential (no line: built without -lineinfo) and a "
+                      "write at reduce_sequential (no line: built without -lineinfo) that no barrier orders (60 times)");
+}
+
 TEST_CASE("clean reports give no finding", "[runner][sanitizer]") {
     CHECK(findings("memcheck", "global-past-end").empty());
     CHECK(findings("synccheck", "barrier-in-branch").empty());

@@ -1,5 +1,7 @@
 // Fresh random inputs for checks and benchmarks. Every check draws a new seed
 // and prints it when it fails; WARPDRILL_SEED=<seed> replays that input.
+// WARPDRILL_BASE_SEED=<base> (set by `warpdrill grade`) derives every seed of
+// a run from one base instead, so that the whole run can be replayed.
 #pragma once
 
 #include <cstddef>

@@ -12,15 +12,12 @@
 
 namespace warpdrill::cpu::detail {
 
-thread_local BlockAccesses* active_accesses = nullptr;
+constinit thread_local BlockAccesses* active_accesses = nullptr;
 
 namespace {
 
 constexpr int kWarpSize = 32;
 constexpr std::size_t kWord = 4;
-// How far past the end of a __shared__ array an access still counts as that
-// array's (padding up to the next variable), rather than someone else's.
-constexpr std::uintptr_t kSharedMargin = 64;
 constexpr std::size_t kRaceCheckedBytes = std::size_t{256} << 10;
 
 std::atomic<std::uint64_t> block_runs{0};
@@ -72,6 +69,15 @@ void check_device_access(std::uintptr_t address, std::size_t bytes, AccessKind k
     if (!allocation || !runner || may_access(runner->shape().device, allocation->device)) return;
     foreign_memory(*runner, runner->describe_thread(runner->running()->rank), bytes, kind,
                    code_offset(instruction), "a cudaMalloc'd buffer", allocation->device);
+}
+
+void FreeShadow::operator()(ShadowCell* cells) const { std::free(cells); }
+
+ShadowCells make_shadow(std::size_t words) {
+    if (words == 0) return nullptr;
+    auto* cells = static_cast<ShadowCell*>(std::calloc(words, sizeof(ShadowCell)));
+    if (!cells) throw std::bad_alloc();
+    return ShadowCells(cells);
 }
 
 bool tracks_launch(std::uint64_t threads) {
@@ -148,11 +154,11 @@ BlockAccesses::BlockAccesses(BlockRunner& runner, GridAccesses& grid, int thread
       threads_(threads),
       clocks_(static_cast<std::size_t>(threads) * kWarpSize),
       dynamic_bytes_(dynamic_smem_bytes),
-      dynamic_shadow_((dynamic_smem_bytes + kWord - 1) / kWord) {
+      dynamic_shadow_(make_shadow((dynamic_smem_bytes + kWord - 1) / kWord)) {
     const std::uintptr_t tls = tls_block();
     for (const TlsVariable& variable : tls_variables()) {
         const std::size_t words = variable.shared ? (variable.bytes + kWord - 1) / kWord : 0;
-        arrays_.push_back({&variable, tls + variable.tls_offset, std::vector<ShadowCell>(words)});
+        arrays_.push_back({&variable, tls + variable.tls_offset, make_shadow(words)});
     }
     if (!arrays_.empty()) {
         arrays_low_ = arrays_.front().start;
@@ -313,20 +319,25 @@ BlockAccesses::Element BlockAccesses::classify(std::uintptr_t address, std::size
     // Races are looked for in buffers of up to 64 Ki words: outputs,
     // partial sums, counters. Larger ones are inputs, read by everyone; their
     // bounds are still checked.
-    if (allocation->bytes > kRaceCheckedBytes) return {};
-    std::mutex& lock = grid_.cell_lock(address);
-    {
-        std::lock_guard guard(lock);
-        if (!allocation->shadow) allocation->shadow = std::make_unique<ShadowCell[]>((allocation->bytes + kWord - 1) / kWord);
+    if (allocation->bytes > kRaceCheckedBytes) {
+        unchecked_start_ = allocation->start;
+        unchecked_bytes_ = allocation->bytes;
+        return {};
     }
-    return {&allocation->shadow[(address - allocation->start) / kWord], address, nullptr, allocation, &lock, true};
+    // Not under the cell's lock: two words of one buffer may have different locks.
+    std::call_once(allocation->shadow_made,
+                   [allocation] { allocation->shadow = make_shadow((allocation->bytes + kWord - 1) / kWord); });
+    return {&allocation->shadow[(address - allocation->start) / kWord], address, nullptr, allocation,
+            &grid_.cell_lock(address), true};
 }
 
-void BlockAccesses::access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction,
-                           bool is_volatile) {
-    if (bytes == 16) runner_.count_wide_access();
+void BlockAccesses::count_wide_access() { runner_.count_wide_access(); }
+
+void BlockAccesses::check_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction,
+                                 bool is_volatile) {
     const std::uint32_t code = code_offset(instruction);
     Element element = classify(address, bytes, kind, code);
+    if (profile_) profile(element, address, bytes, kind, code);
     if (!element.cell) return;
     if (is_volatile && element.global) kind = is_write(kind) ? AccessKind::atomic_write : AccessKind::atomic_read;
     const Access now = record(kind, code);
@@ -339,6 +350,20 @@ void BlockAccesses::access(std::uintptr_t address, std::size_t bytes, AccessKind
     }
     if (conflict) race(element, *conflict, now);  // the lock is released: this never returns
     if (element.global && is_atomic(kind) && is_write(kind)) grid_.atomic(address, block_);
+}
+
+void BlockAccesses::profile(const Element& element, std::uintptr_t address, std::size_t bytes,
+                            AccessKind kind, std::uint32_t code) {
+    if (is_atomic(kind)) return;  // atomics are counted apart (LaunchStats)
+    // Large global buffers have no shadow cells (classify): their addresses say what they are.
+    const bool global = element.cell ? element.global : is_device_address(address);
+    if (!element.cell && !global) return;  // a thread's own stack, the backend's variables
+    if (element.array) {
+        profile_->shared_array(static_cast<std::size_t>(element.array - arrays_.data()),
+                               element.array->variable->bytes);
+    }
+    profile_->access(runner_.running()->rank, code, address, bytes, is_write(kind),
+                     global ? MemorySpace::global : MemorySpace::shared);
 }
 
 std::string BlockAccesses::describe(const Access& access) const {

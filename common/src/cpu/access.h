@@ -22,15 +22,22 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <type_traits>
 #include <vector>
 
 #include "device_memory.h"
+#include "profile.h"
 #include "program.h"
 #include "warpdrill/cpu/cuda_runtime.h"
 
 namespace warpdrill::cpu::detail {
 
 class BlockRunner;
+
+// How far past the end of shared memory (a __shared__ array, or the dynamic
+// shared memory) an access still counts as an access past that end, rather
+// than someone else's. The dynamic shared memory's allocation covers it.
+constexpr std::uintptr_t kSharedMargin = 64;
 
 enum class AccessKind : std::uint8_t { read, write, atomic_read, atomic_write };
 
@@ -58,6 +65,12 @@ struct ShadowCell {
     Access read;
     Access other_read;
 };
+// All-zero cells are unused ones (generations count from 1), so a shadow can
+// come from calloc: its large blocks are fresh zero pages, and a page of
+// cells costs something only once an access touches it. A checked launch of
+// a kernel that reads a few words of a large buffer stays cheap.
+static_assert(std::is_trivially_copyable_v<ShadowCell> && std::is_trivially_destructible_v<ShadowCell>);
+ShadowCells make_shadow(std::size_t words);
 
 // Launch-wide: global memory's ordering between blocks.
 class GridAccesses {
@@ -107,14 +120,29 @@ class BlockAccesses {
     void fence(bool device_scope);
     // A volatile access to global memory counts as an atomic one (a flag between
     // blocks); to shared memory, as a plain one (the pre-Volta warp unroll).
-    void access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* code, bool is_volatile);
+    void access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* code, bool is_volatile) {
+        if (bytes == 16) count_wide_access();  // LaunchStats::wide_accesses
+        // Most accesses of a grid-stride kernel read its input: a buffer too
+        // large for race checks (classify), inside the bounds checked before.
+        // A profile counts them all.
+        if (!profile_ && address - unchecked_start_ < unchecked_bytes_ &&
+            address + bytes <= unchecked_start_ + unchecked_bytes_) {
+            return;
+        }
+        // Others touch a thread's own stack (a value whose address a helper took).
+        const bool shared = (dynamic_start_ && address - dynamic_start_ < dynamic_bytes_ + kSharedMargin) ||
+                            address - arrays_low_ < arrays_high_ - arrays_low_;
+        if (shared || is_device_address(address)) check_access(address, bytes, kind, code, is_volatile);
+    }
     void array_index_out_of_bounds(const std::string& array_type, long long index, const char* file, unsigned line);
+    // Hands every load and store of global and shared memory to `profile` too.
+    void profile_into(BlockProfile* profile) { profile_ = profile; }
 
   private:
     struct SharedArray {
         const TlsVariable* variable;  // a __shared__ one, or the backend's own (not checked)
         std::uintptr_t start;
-        std::vector<ShadowCell> shadow;
+        ShadowCells shadow;
     };
     // Where an access falls: its shadow cell, and what names it in a message.
     struct Element {
@@ -127,7 +155,11 @@ class BlockAccesses {
     };
     std::string name_of(const Element& element) const;  // "sdata[5]", "partials[3]"
 
+    void count_wide_access();
+    void check_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* code, bool is_volatile);
     Element classify(std::uintptr_t address, std::size_t bytes, AccessKind kind, std::uint32_t code);
+    void profile(const Element& element, std::uintptr_t address, std::size_t bytes, AccessKind kind,
+                 std::uint32_t code);
     // The earlier access `now` conflicts with, if any; updates the cell otherwise.
     std::optional<Access> check(Element& element, const Access& now);
     bool ordered(const Access& before, const Access& now) const;
@@ -148,13 +180,17 @@ class BlockAccesses {
     std::vector<std::uint32_t> clocks_;  // thread t's view of its warp's 32 lanes: clocks_[t * 32 + lane]
     std::uintptr_t dynamic_start_ = 0;
     std::size_t dynamic_bytes_ = 0;
-    std::vector<ShadowCell> dynamic_shadow_;
+    ShadowCells dynamic_shadow_;
     std::vector<SharedArray> arrays_;
     std::uintptr_t arrays_low_ = 0, arrays_high_ = 0;  // the span of arrays_
+    // The last buffer whose accesses need only their bounds checked.
+    std::uintptr_t unchecked_start_ = 0;
+    std::size_t unchecked_bytes_ = 0;
+    BlockProfile* profile_ = nullptr;
 };
 
 // The running fiber's checker, or nullptr outside tracked kernels.
-extern thread_local BlockAccesses* active_accesses;
+extern constinit thread_local BlockAccesses* active_accesses;
 
 // Ends the running thread's kernel: it touched the memory of GPU `owner`,
 // which its own GPU has no peer access to. `what` names the buffer or element.

@@ -63,7 +63,7 @@ CoResidentBlocks::CoResidentBlocks(dim3 grid, std::size_t dynamic_smem_bytes, co
       cluster_blocks_(static_cast<unsigned>(blocks_in(groups.cluster))),
       gang_blocks_(groups.cooperative ? static_cast<unsigned>(blocks_in(grid)) : cluster_blocks_),
       rounds_(blocks_in(grid) / gang_blocks_),
-      gangs_(static_cast<unsigned>(std::min<std::uint64_t>(rounds_, multiprocessor_count()))),
+      gangs_(static_cast<unsigned>(std::min<std::uint64_t>(rounds_, coresident_multiprocessors()))),
       slots_(std::size_t{gangs_} * gang_blocks_),
       cluster_barriers_(slots_.size() / cluster_blocks_),
       round_ends_(gangs_) {}

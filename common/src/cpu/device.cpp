@@ -29,6 +29,11 @@ constexpr unsigned kMaxPortableClusterBlocks = 8;
 // SMs that would approach Linux's default limit of 65530 maps a process.
 constexpr unsigned kMaxSms = 8;
 
+// set_multiprocessor_count's figure; 0: this machine's cores.
+std::atomic<int> imitated_multiprocessors{0};
+// set_register_limited_blocks's figure; 0: registers limit nothing.
+std::atomic<int> register_limited_blocks{0};
+
 unsigned blocks_in(dim3 d) { return d.x * d.y * d.z; }
 
 thread_local int this_thread_device = 0;
@@ -76,8 +81,11 @@ cudaError_t disable_peer_access(int device, int peer) {
 }
 
 int multiprocessor_count() {
-    return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, kMaxSms));
+    const int imitated = imitated_multiprocessors.load(std::memory_order_relaxed);
+    return imitated > 0 ? imitated : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, kMaxSms));
 }
+
+int coresident_multiprocessors() { return std::min(multiprocessor_count(), static_cast<int>(kMaxSms)); }
 
 void describe_multiprocessors(cudaDeviceProp* prop) {
     prop->multiProcessorCount = multiprocessor_count();
@@ -101,7 +109,8 @@ int max_active_blocks_per_sm(int block_size, std::size_t dynamic_smem_bytes) {
     const int by_threads = kThreadsPerSm / (32 * warps);
     const auto by_shared =
         static_cast<int>(kSharedMemoryPerSm / (dynamic_smem_bytes + kSharedMemoryReservedPerBlock));
-    return std::min({kBlocksPerSm, by_threads, by_shared});
+    const int by_registers = register_limited_blocks > 0 ? register_limited_blocks.load() : kBlocksPerSm;
+    return std::min({kBlocksPerSm, by_threads, by_shared, by_registers});
 }
 
 cudaError_t check_group_launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
@@ -118,7 +127,7 @@ cudaError_t check_group_launch(dim3 grid, dim3 block, std::size_t dynamic_smem_b
     }
     const int threads = static_cast<int>(blocks_in(block));
     const auto resident = static_cast<std::uint64_t>(max_active_blocks_per_sm(threads, dynamic_smem_bytes)) *
-                          multiprocessor_count();
+                          coresident_multiprocessors();
     if (groups.cooperative && blocks_in(grid) > resident / cluster_blocks * cluster_blocks) {
         return cudaErrorCooperativeLaunchTooLarge;
     }
@@ -162,6 +171,14 @@ cudaError_t read_launch_attributes(const cudaLaunchConfig_t* config, GroupLaunch
 }
 
 }  // namespace warpdrill::cpu::detail
+
+namespace warpdrill::cpu {
+
+void set_multiprocessor_count(int count) { detail::imitated_multiprocessors = count; }
+
+void set_register_limited_blocks(int blocks) { detail::register_limited_blocks = blocks; }
+
+}  // namespace warpdrill::cpu
 
 using namespace warpdrill::cpu::detail;
 

@@ -1,10 +1,10 @@
 // The GPUs the CPU backend imitates, for the runtime's answers about them:
 // WARPDRILL_CPU_DEVICES of them (default 4), each with as many SMs as the
-// machine has cores (at most 8), each an SM of compute capability 9.0
-// (Hopper: 2048 resident threads, 32 blocks, 228 KB of shared memory), and
-// the launch checks that depend on it; which GPU each host thread has made
-// current, and which GPUs may touch which others' memory (peer access).
-// Internal to the backend.
+// machine has cores (at most 8) or set_multiprocessor_count says, each an SM
+// of compute capability 9.0 (Hopper: 2048 resident threads, 32 blocks, 228 KB
+// of shared memory), and the launch checks that depend on it; which GPU each
+// host thread has made current, and which GPUs may touch which others' memory
+// (peer access). Internal to the backend.
 #pragma once
 
 #include <cstddef>
@@ -32,7 +32,11 @@ bool can_access_peer(int device, int peer);
 cudaError_t enable_peer_access(int device, int peer);
 cudaError_t disable_peer_access(int device, int peer);
 
+// What cudaGetDeviceProperties reports: set_multiprocessor_count's figure, else the cores.
 int multiprocessor_count();
+// The SMs whose blocks a cooperative launch may keep resident, all their
+// fibers alive at once: multiprocessor_count(), at most 8.
+int coresident_multiprocessors();
 // Fills the fields of cudaDeviceProp that describe the SMs.
 void describe_multiprocessors(cudaDeviceProp* prop);
 // 90, or what WARPDRILL_CPU_COMPUTE_CAPABILITY says (80 imitates an A100, to

@@ -13,7 +13,7 @@
 namespace warpdrill::cpu::detail {
 namespace {
 
-constexpr std::size_t kGranuleBits = 16;  // 64 KiB
+constexpr std::size_t kGranuleBits = DeviceRange::kGranuleBits;
 constexpr std::size_t kGranule = std::size_t{1} << kGranuleBits;
 constexpr std::size_t kReservedBytes = std::size_t{1} << 38;  // 256 GiB of address space, no memory
 constexpr std::size_t kGranules = kReservedBytes / kGranule;
@@ -22,6 +22,8 @@ constexpr std::size_t kPage = 4096;
 std::size_t round_up(std::size_t bytes, std::size_t to) { return (bytes + to - 1) / to * to; }
 
 class DeviceArena {
+    using Owner = std::atomic<DeviceAllocation*>;
+
   public:
     DeviceArena() {
         void* range = mmap(nullptr, kReservedBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -31,6 +33,7 @@ class DeviceArena {
                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (table == MAP_FAILED) base_ = 0;
         owner_ = static_cast<Owner*>(table);
+        if (base_ != 0) device_range = {base_, kReservedBytes, owner_};
     }
 
     void* allocate(std::size_t bytes, int device) {
@@ -43,7 +46,7 @@ class DeviceArena {
         if (mprotect(reinterpret_cast<void*>(start), round_up(bytes, kPage), PROT_READ | PROT_WRITE) != 0) {
             return nullptr;
         }
-        auto* allocation = new DeviceAllocation{start, bytes, ++serial_, device, nullptr};
+        auto* allocation = new DeviceAllocation{start, bytes, ++serial_, device, nullptr, {}};
         for (std::size_t g = first; g < first + granules; ++g) owner_[g] = allocation;
         next_ = first + granules;
         devices_used_ |= 1u << device;
@@ -67,11 +70,6 @@ class DeviceArena {
         return true;
     }
 
-    DeviceAllocation* at(std::uintptr_t address) const {
-        if (!contains(address)) return nullptr;
-        return owner_[(address - base_) >> kGranuleBits].load(std::memory_order_acquire);
-    }
-
     bool contains(std::uintptr_t address) const { return address - base_ < kReservedBytes; }
 
   private:
@@ -88,7 +86,6 @@ class DeviceArena {
         return kGranules;
     }
 
-    using Owner = std::atomic<DeviceAllocation*>;
     std::uintptr_t base_ = 0;
     Owner* owner_ = nullptr;  // one entry per granule; zero pages are null pointers
     std::mutex mutex_;
@@ -104,10 +101,10 @@ DeviceArena& arena() {
 
 }  // namespace
 
+DeviceRange device_range;
+std::atomic<bool> memory_on_several_devices{false};
+
 void* allocate_device(std::size_t bytes, int device) { return arena().allocate(bytes, device); }
 bool free_device(void* ptr) { return arena().free(ptr); }
-DeviceAllocation* device_allocation_at(std::uintptr_t address) { return arena().at(address); }
-bool is_device_address(std::uintptr_t address) { return arena().contains(address); }
-std::atomic<bool> memory_on_several_devices{false};
 
 }  // namespace warpdrill::cpu::detail

@@ -11,18 +11,26 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 
 namespace warpdrill::cpu::detail {
 
 struct ShadowCell;
+// Shadow cells live in calloc'd memory (access.h says why), freed by free().
+struct FreeShadow {
+    void operator()(ShadowCell* cells) const;
+};
+using ShadowCells = std::unique_ptr<ShadowCell[], FreeShadow>;
 
 struct DeviceAllocation {
     std::uintptr_t start = 0;
     std::size_t bytes = 0;
     std::uint64_t serial = 0;  // the n-th cudaMalloc of the process, from 1
     int device = 0;            // the GPU whose memory it is
-    // One cell per 4-byte word, made on the first tracked access (access.cpp).
-    std::unique_ptr<ShadowCell[]> shadow;
+    // One cell per 4-byte word, made on the first tracked access (access.cpp),
+    // once: blocks on other OS threads may touch the buffer at the same time.
+    ShadowCells shadow;
+    std::once_flag shadow_made;
 };
 
 // nullptr on failure (out of reserved space); bytes > 0.
@@ -30,12 +38,27 @@ void* allocate_device(std::size_t bytes, int device);
 // false when `ptr` is not the start of a live allocation.
 bool free_device(void* ptr);
 
+// Where the reserved range lies, and the owner of each of its granules: set
+// once, when the first buffer is allocated. Until then the range is empty.
+struct DeviceRange {
+    static constexpr unsigned kGranuleBits = 16;  // 64 KiB
+    std::uintptr_t base = 0;
+    std::size_t bytes = 0;
+    std::atomic<DeviceAllocation*>* owners = nullptr;  // one a granule
+};
+extern DeviceRange device_range;
+
+// Whether `address` lies in the device range at all (a freed buffer's too).
+// Inline: tracked kernels ask this on every memory access.
+inline bool is_device_address(std::uintptr_t address) { return address - device_range.base < device_range.bytes; }
+
 // The live allocation whose granules hold `address`, or nullptr when the
 // address is not device memory. The access may still lie past its end
 // (in the same granules): compare with start and bytes.
-DeviceAllocation* device_allocation_at(std::uintptr_t address);
-// Whether `address` lies in the device range at all (a freed buffer's too).
-bool is_device_address(std::uintptr_t address);
+inline DeviceAllocation* device_allocation_at(std::uintptr_t address) {
+    if (!is_device_address(address)) return nullptr;
+    return device_range.owners[(address - device_range.base) >> DeviceRange::kGranuleBits].load(std::memory_order_acquire);
+}
 // Set once buffers have been allocated on more than one GPU: only then can a
 // kernel touch another GPU's memory, and every access is checked for it.
 extern std::atomic<bool> memory_on_several_devices;

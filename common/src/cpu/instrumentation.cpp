@@ -22,7 +22,12 @@ inline void note(const volatile void* address, std::size_t bytes, AccessKind kin
     const auto where = reinterpret_cast<std::uintptr_t>(address);
     const bool reads = kind == AccessKind::read || kind == AccessKind::atomic_read;
     if (auto* accesses = active_accesses) {
+        // What the backend does here (a fault's message, a profile's counts)
+        // may call instrumented copies of inline library functions that the
+        // linker took from a kernel's object file: those are not the kernel's.
+        active_accesses = nullptr;
         accesses->access(where, bytes, kind, code, is_volatile);
+        active_accesses = accesses;
         if (reads) warpdrill::cpu::detail::watch_spin(where);
         return;
     }

@@ -14,12 +14,14 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "access.h"
 #include "device_memory.h"
 #include "coresident.h"
 #include "device.h"
+#include "profile.h"
 #include "scheduler.h"
 #include "state.h"
 #include "streams.h"
@@ -150,8 +152,11 @@ void run_grid(const GridLaunch& launch, int device) {
     const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
     const unsigned workers = coresident ? coresident->workers() : worker_count(blocks);
     static std::atomic<std::uint64_t> launches{0};
+    const int threads_per_block = static_cast<int>(block.x * block.y * block.z);
+    // A profile sees the accesses through the same instrumentation as the checks.
+    const bool profiled = profiling();
     std::unique_ptr<GridAccesses> grid_accesses;
-    if (tracks_launch(blocks * block.x * block.y * block.z)) {
+    if (profiled || tracks_launch(blocks * static_cast<std::uint64_t>(threads_per_block))) {
         grid_accesses = std::make_unique<GridAccesses>(++launches, grid, launch.kernel, launch.pointers);
     }
 
@@ -159,6 +164,9 @@ void run_grid(const GridLaunch& launch, int device) {
     std::atomic<bool> failed{false};
     std::exception_ptr error;
     LaunchStats stats;
+    LaunchProfile profile;
+    std::unordered_map<std::uint32_t, MemoryCounts> profile_by_code;
+    std::vector<std::size_t> shared_arrays;  // bytes of each static __shared__ array touched, by variable
     std::mutex mutex;
     std::condition_variable finished;
     unsigned running = workers;
@@ -170,9 +178,15 @@ void run_grid(const GridLaunch& launch, int device) {
         StackCache stacks;
         BlockRunner runner(shape, stacks);
         std::optional<BlockAccesses> accesses;
+        std::optional<BlockProfile> block_profile;
         if (grid_accesses) {
-            accesses.emplace(runner, *grid_accesses, static_cast<int>(block.x * block.y * block.z), dynamic_smem_bytes);
+            accesses.emplace(runner, *grid_accesses, threads_per_block, dynamic_smem_bytes);
             runner.track_accesses(&*accesses);
+        }
+        if (profiled) {
+            block_profile.emplace(threads_per_block);
+            accesses->profile_into(&*block_profile);
+            runner.profile_into(&*block_profile);
         }
         views[worker].block = &runner;
         try {
@@ -193,6 +207,15 @@ void run_grid(const GridLaunch& launch, int device) {
         views[worker].block = nullptr;
         std::lock_guard lock(mutex);
         stats += runner.stats();
+        if (block_profile) {
+            profile += block_profile->counts();
+            for (const auto& [code, counts] : block_profile->by_code()) profile_by_code[code] += counts;
+            const std::vector<std::size_t>& touched = block_profile->shared_arrays();
+            if (shared_arrays.size() < touched.size()) shared_arrays.resize(touched.size());
+            for (std::size_t v = 0; v < touched.size(); ++v) {
+                shared_arrays[v] = std::max(shared_arrays[v], touched[v]);
+            }
+        }
         if (--running == 0) finished.notify_one();
     };
 
@@ -225,6 +248,16 @@ void run_grid(const GridLaunch& launch, int device) {
         last_stats = stats;
     }
     if (error) std::rethrow_exception(error);
+    if (profiled) {
+        profile.kernel = function_name(launch.kernel);
+        profile.grid = {grid.x, grid.y, grid.z};
+        profile.block = {block.x, block.y, block.z};
+        profile.dynamic_shared_bytes = dynamic_smem_bytes;
+        for (std::size_t bytes : shared_arrays) profile.static_shared_bytes += bytes;
+        profile.stats = stats;
+        profile.lines = by_source_line(profile_by_code);
+        record_profile(std::move(profile));
+    }
 }
 
 }  // namespace

@@ -36,14 +36,15 @@ bool is_shared_memory(const std::string& name) {
     return true;
 }
 
-std::vector<TlsVariable> read_tls_variables() {
-    std::vector<TlsVariable> variables;
+// Calls visit(symbol, demangled name) for each symbol of the executable's symbol table.
+template <class Visit>
+void for_each_symbol(Visit visit) {
     const int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return variables;
+    if (fd < 0) return;
     struct stat info {};
     void* mapped = fstat(fd, &info) == 0 ? mmap(nullptr, info.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
     close(fd);
-    if (mapped == MAP_FAILED) return variables;
+    if (mapped == MAP_FAILED) return;
     const auto* image = static_cast<const char*>(mapped);
     const auto* header = reinterpret_cast<const Elf64_Ehdr*>(image);
     const auto* sections = reinterpret_cast<const Elf64_Shdr*>(image + header->e_shoff);
@@ -52,14 +53,20 @@ std::vector<TlsVariable> read_tls_variables() {
         const auto* symbols = reinterpret_cast<const Elf64_Sym*>(image + sections[s].sh_offset);
         const char* names = image + sections[sections[s].sh_link].sh_offset;
         for (std::size_t k = 0; k < sections[s].sh_size / sizeof(Elf64_Sym); ++k) {
-            const Elf64_Sym& symbol = symbols[k];
-            if (ELF64_ST_TYPE(symbol.st_info) != STT_TLS || symbol.st_size == 0) continue;
-            std::string name = demangle(names + symbol.st_name);
-            const bool shared = is_shared_memory(name);
-            variables.push_back({std::move(name), symbol.st_value, symbol.st_size, shared});
+            visit(symbols[k], names + symbols[k].st_name);
         }
     }
     munmap(mapped, info.st_size);
+}
+
+std::vector<TlsVariable> read_tls_variables() {
+    std::vector<TlsVariable> variables;
+    for_each_symbol([&](const Elf64_Sym& symbol, const char* mangled) {
+        if (ELF64_ST_TYPE(symbol.st_info) != STT_TLS || symbol.st_size == 0) return;
+        std::string name = demangle(mangled);
+        const bool shared = is_shared_memory(name);
+        variables.push_back({std::move(name), symbol.st_value, symbol.st_size, shared});
+    });
     std::ranges::sort(variables, {}, &TlsVariable::tls_offset);
     return variables;
 }
@@ -248,8 +255,26 @@ std::uintptr_t tls_block() {
     return block;
 }
 
-std::uint32_t code_offset(const void* address) {
-    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(address) - executable().load_address);
+std::uintptr_t executable_load_address() { return executable().load_address; }
+
+std::string function_name(const void* function) {
+    const std::uint32_t offset = code_offset(function);
+    std::string name;
+    for_each_symbol([&](const Elf64_Sym& symbol, const char* mangled) {
+        if (name.empty() && ELF64_ST_TYPE(symbol.st_info) == STT_FUNC && symbol.st_value == offset) {
+            name = demangle(mangled);
+        }
+    });
+    // "void scale<4, 1>(float const*, float*, int)" -> "scale<4, 1>": the
+    // return type ends at the last space outside the template's brackets.
+    name = name.substr(0, name.find('('));
+    std::size_t start = 0;
+    int depth = 0;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        depth += name[i] == '<' ? 1 : name[i] == '>' ? -1 : 0;
+        if (name[i] == ' ' && depth == 0) start = i + 1;
+    }
+    return name.substr(start);
 }
 
 std::vector<SourcePlace> source_places(const std::vector<std::uint32_t>& offsets) {

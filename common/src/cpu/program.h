@@ -29,7 +29,15 @@ const std::vector<TlsVariable>& tls_variables();
 std::uintptr_t tls_block();
 
 // Code addresses are kept as 32-bit offsets from the executable's load address.
-std::uint32_t code_offset(const void* address);
+std::uintptr_t executable_load_address();
+inline std::uint32_t code_offset(const void* address) {
+    // Read once: this runs on every tracked memory access.
+    static const std::uintptr_t load_address = executable_load_address();
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(address) - load_address);
+}
+// A function of the executable by name, without its parameters:
+// "reduce_complete_unroll<256u>"; "" when the symbol table lacks it.
+std::string function_name(const void* function);
 
 struct SourcePlace {
     std::string file;      // as the compiler saw it, relative to the repository

@@ -2,6 +2,7 @@
 
 #include "access.h"
 #include "device_memory.h"
+#include "profile.h"
 #include "program.h"
 
 #include <algorithm>
@@ -148,7 +149,7 @@ BlockRunner::BlockRunner(const GridShape& shape, StackCache& stacks)
       thread_count_(static_cast<int>(shape.block.x * shape.block.y * shape.block.z)),
       threads_(static_cast<std::size_t>(thread_count_)),
       order_(static_cast<std::size_t>(thread_count_)),
-      dynamic_smem_(shape.dynamic_smem_bytes + 16) {
+      dynamic_smem_(shape.dynamic_smem_bytes + 16 + kSharedMargin) {  // 16: the alignment
     for (int rank = 0; rank < thread_count_; ++rank) {
         order_[rank] = shape.order == ThreadOrder::descending ? thread_count_ - 1 - rank : rank;
     }
@@ -178,7 +179,6 @@ void BlockRunner::run(uint3 block_idx) {
     if (accesses_) {
         const std::uint32_t linear = block_idx.x + shape_.grid.x * (block_idx.y + shape_.grid.y * block_idx.z);
         accesses_->start_block(linear, reinterpret_cast<std::uintptr_t>(dynamic_shared_memory()));
-        active_accesses = accesses_;
     }
     start_threads();
     spinning_since_ = {};
@@ -186,7 +186,6 @@ void BlockRunner::run(uint3 block_idx) {
         spinners_ = 0;
         const int ran = run_ready_threads();
         if (thread_error_) {
-            active_accesses = nullptr;
             bury_callback_fibers();
             std::rethrow_exception(thread_error_);
         }
@@ -203,8 +202,8 @@ void BlockRunner::run(uint3 block_idx) {
         if (now - spinning_since_ > std::chrono::seconds(2)) report_spin_deadlock();
         std::this_thread::yield();
     }
-    active_accesses = nullptr;
     current_block = nullptr;
+    if (profile_) profile_->end_block();
 }
 
 // A fiber suspended inside an instrumentation callback must not be unwound
@@ -246,10 +245,13 @@ void BlockRunner::start_threads() {
     }
 }
 
+// Accesses are tracked while a kernel thread runs, never while the scheduler does.
 void BlockRunner::resume(FiberThread& thread) {
     running_ = &thread;
     builtins = &thread.vars;
+    active_accesses = accesses_;
     thread.fiber = std::move(thread.fiber).resume();
+    active_accesses = nullptr;
     running_ = nullptr;
 }
 
@@ -326,19 +328,21 @@ void BlockRunner::fail_running(const std::string& what) {
 
 void BlockRunner::watch_spin(std::uintptr_t address) {
     constexpr unsigned kSpinReads = 1024;
-    // Only memory that other threads can write counts (not the stack, nor the
-    // backend's own variables that threadIdx and the like read).
-    const auto dynamic = reinterpret_cast<std::uintptr_t>(dynamic_shared_memory());
-    const bool shared = address - static_shared_low_ < static_shared_high_ - static_shared_low_ ||
-                        address - dynamic < shape_.dynamic_smem_bytes;
-    if (!shared && !is_device_address(address)) return;
     FiberThread& self = *running_;
-    if (address != self.spin_address) {
-        self.spin_address = address;
-        self.spin_reads = 0;
+    if (address == self.spin_address) {
+        if (++self.spin_reads < kSpinReads) return;
+    } else {
+        // Only memory that other threads can write counts (not the stack, nor
+        // the backend's own variables that threadIdx and the like read).
+        const auto dynamic = reinterpret_cast<std::uintptr_t>(dynamic_shared_memory());
+        const bool shared = address - static_shared_low_ < static_shared_high_ - static_shared_low_ ||
+                            address - dynamic < shape_.dynamic_smem_bytes;
+        if (shared || is_device_address(address)) {
+            self.spin_address = address;
+            self.spin_reads = 0;
+        }
         return;
     }
-    if (++self.spin_reads < kSpinReads) return;
     self.spin_reads = 0;
     ++spinners_;
     self.in_callback = true;
@@ -346,19 +350,21 @@ void BlockRunner::watch_spin(std::uintptr_t address) {
     self.in_callback = false;
 }
 
-unsigned BlockRunner::active_mask() const {
-    const int warp = running_->rank / kWarpSize;
-    unsigned mask = 0;
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-        const int rank = warp * kWarpSize + lane;
-        if (rank < thread_count_ && threads_[rank].state != ThreadState::exited) mask |= 1u << lane;
-    }
-    return mask;
-}
+unsigned BlockRunner::active_mask() const { return live_lanes(running_->rank / kWarpSize); }
 
 unsigned BlockRunner::existing_lanes(int warp) const {
     const int lanes = std::min(kWarpSize, thread_count_ - warp * kWarpSize);
     return lanes >= kWarpSize ? kFullMask : (1u << lanes) - 1;
+}
+
+unsigned BlockRunner::live_lanes(int warp) const {
+    const unsigned existing = existing_lanes(warp);
+    unsigned live = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (!(existing >> lane & 1u)) break;
+        if (threads_[warp * kWarpSize + lane].state != ThreadState::exited) live |= 1u << lane;
+    }
+    return live;
 }
 
 // ---- completing sync points -------------------------------------------------------
@@ -427,6 +433,7 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
         thread.state = ThreadState::ready;
     }
     if (first.kind == SyncKind::syncwarp && accesses_) accesses_->warp_barrier(base, mask);
+    if (profile_) profile_->warp_sync(base, mask, live_lanes(base / kWarpSize));
     if (first.kind == SyncKind::syncwarp)
         ++stats_.warp_syncs;
     else if (is_shuffle(first.kind))
@@ -480,6 +487,11 @@ bool BlockRunner::complete_block_barrier() {
         fault(describe_exit_before_barrier(exited, waiting));
     }
     if (accesses_) accesses_->block_barrier();
+    if (profile_) {
+        std::vector<unsigned> live(static_cast<std::size_t>((thread_count_ + kWarpSize - 1) / kWarpSize));
+        for (std::size_t warp = 0; warp < live.size(); ++warp) live[warp] = live_lanes(static_cast<int>(warp));
+        profile_->block_barrier(live);
+    }
     unsigned count = 0;
     for (int rank : waiting) count += threads_[rank].sync.param != 0;
     if (is_group_barrier(first.kind)) {

@@ -61,6 +61,7 @@ struct GridShape {
 };
 
 class BlockAccesses;
+class BlockProfile;
 
 // Set while a launch has run long enough that a spinning thread may be why.
 extern std::atomic<bool> spin_watch;
@@ -77,6 +78,8 @@ class BlockRunner {
     const LaunchStats& stats() const { return stats_; }
     // Checks every memory access of the blocks it runs from now on.
     void track_accesses(BlockAccesses* accesses) { accesses_ = accesses; }
+    // Tells `profile` of every sync point of the blocks it runs from now on.
+    void profile_into(BlockProfile* profile) { profile_ = profile; }
 
     // Called from inside a fiber.
     unsigned block_sync(SyncKind kind, int predicate, const Where& where);
@@ -119,6 +122,7 @@ class BlockRunner {
     void bury_callback_fibers();
     [[noreturn]] void fault(const std::string& what) const;
     unsigned existing_lanes(int warp) const;
+    unsigned live_lanes(int warp) const;  // existing lanes that have not returned
   public:
     std::string describe_thread(int rank) const;
 
@@ -139,6 +143,7 @@ class BlockRunner {
     std::exception_ptr thread_error_;
     LaunchStats stats_;
     BlockAccesses* accesses_ = nullptr;
+    BlockProfile* profile_ = nullptr;
     std::vector<std::pair<std::byte*, std::size_t>> static_shared_;  // this worker's __shared__ variables
     std::uintptr_t static_shared_low_ = 0, static_shared_high_ = 0;  // and the span they cover
     int spinners_ = 0;  // threads that yielded from a spin in this round

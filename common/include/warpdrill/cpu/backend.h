@@ -1,12 +1,16 @@
 // What host code may ask of the CPU backend beyond CUDA's runtime API: the
 // order in which it runs a block's threads and the streams' queued work, the
-// counters of the last launch and of the host's waits, and the error it
-// throws when a kernel breaks CUDA's rules.
+// counters of the last launch and of the host's waits, what the GPU's memory
+// system would do with a launch (a profile), and the error it throws when a
+// kernel breaks CUDA's rules.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace warpdrill::cpu {
 
@@ -82,6 +86,123 @@ struct LaunchStats {
 };
 
 LaunchStats last_launch_stats();
+
+// ---- profiles: what the hardware would do with a launch -----------------------
+// A profiled launch records every load and store its threads make and forms
+// warp instructions from them: the k-th time each lane of a warp executes the
+// same instruction is one warp instruction, and lanes that never get there
+// are inactive (the count restarts where the warp is known to be converged:
+// a __syncthreads(), or a warp intrinsic that all its lanes call). It then
+// counts as Nsight Compute counts on the GPU (the ncu metric is named with
+// each field). Addresses and active lanes decide every count, so where the
+// host compiler and nvcc make the same memory instructions the counts are
+// the GPU's exactly; where one keeps a value in a register that the other
+// loads again, they differ by those loads.
+
+// Global memory: each warp instruction is one request, which touches the
+// 32-byte sectors (of 128-byte lines) that its active lanes' bytes lie in.
+struct GlobalAccessCounts {
+    std::uint64_t requests = 0;  // l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum
+    std::uint64_t sectors = 0;   // l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum
+};
+
+// Shared memory: 32 banks of 4-byte words. A warp instruction takes one
+// wavefront per distinct word in its busiest bank; lanes reading the same word
+// share it (a broadcast). 8-byte accesses are served a half-warp at a time and
+// 16-byte ones a quarter-warp at a time, each part taking at least one
+// wavefront; the wavefronts past one per part are bank conflicts.
+struct SharedAccessCounts {
+    std::uint64_t instructions = 0;    // smsp__sass_inst_executed_op_shared_{ld,st}.sum
+    std::uint64_t wavefronts = 0;      // l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum
+    std::uint64_t bank_conflicts = 0;  // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum
+};
+
+// Warp instructions and the lanes active in them (smsp__thread_inst_executed
+// over smsp__inst_executed on the GPU, where every instruction counts).
+struct ActiveLanes {
+    std::uint64_t instructions = 0;    // warp instructions
+    std::uint64_t active_threads = 0;  // summed over them
+    std::uint64_t partial = 0;         // those with fewer than 32 active lanes
+
+    double average() const { return instructions ? static_cast<double>(active_threads) / instructions : 0.0; }
+    ActiveLanes& operator+=(const ActiveLanes& other);
+};
+
+// The loads and stores of global and shared memory (atomics aside).
+struct MemoryCounts {
+    GlobalAccessCounts global_loads, global_stores;
+    SharedAccessCounts shared_loads, shared_stores;
+
+    MemoryCounts& operator+=(const MemoryCounts& other);
+};
+
+// The loads and stores made at one line of a kernel's source: the learner's
+// line, and where a course helper inlined there makes them, that helper's
+// line too (`via`, as fault messages name it).
+struct SourceLineProfile : MemoryCounts {
+    std::string file;  // as the repository names it: "solutions/03-sequential-addressing/reduce.cuh"
+    unsigned line = 0;
+    std::string via;   // "pack.cuh:27 in warpdrill::load_pack", or ""
+
+    std::string place() const;  // "solutions/03-.../reduce.cuh:24", with " (through <via>)"
+};
+
+struct LaunchProfile : MemoryCounts {
+    std::string kernel;  // "reduce_sequential", "reduce_complete_unroll<256u>"
+    std::array<unsigned, 3> grid{1, 1, 1};
+    std::array<unsigned, 3> block{1, 1, 1};
+    std::size_t dynamic_shared_bytes = 0;
+    std::size_t static_shared_bytes = 0;  // of the __shared__ arrays the kernel touched
+    LaunchStats stats;
+    // The memory counts above, line by line (in the order of file and line):
+    // where the bank conflicts or the extra sectors come from. Empty without
+    // debug information (or addr2line) to name the lines.
+    std::vector<SourceLineProfile> lines;
+    // Loads and stores to global and shared memory, atomics aside.
+    ActiveLanes memory_instructions;
+    // Barriers (one instruction per warp that waits), warp syncs, shuffles, votes.
+    ActiveLanes sync_instructions;
+    std::uint64_t barrier_instructions = 0;  // warp-level: a __syncthreads() counts once per warp
+
+    // Adds the counts, line by line too; keeps the shape.
+    LaunchProfile& operator+=(const LaunchProfile& other);
+};
+
+// Profiles every launch made while it lives, on any host thread. A profiled
+// launch is also checked for races and out-of-bounds accesses, whatever its
+// size (WARPDRILL_MEMCHECK does not apply to it); launches outside a scope
+// cost nothing more than before. Scopes nest: a launch goes to the innermost.
+class ProfileScope {
+  public:
+    ProfileScope();
+    ~ProfileScope();
+    ProfileScope(const ProfileScope&) = delete;
+    ProfileScope& operator=(const ProfileScope&) = delete;
+
+    // The profiles of the launches made so far in this scope, in order.
+    std::vector<LaunchProfile> launches() const;
+
+  private:
+    std::vector<LaunchProfile> launches_;
+    std::vector<LaunchProfile>* outer_;
+};
+
+// The last profiled launch's profile (empty before the first).
+LaunchProfile last_launch_profile();
+
+// cudaGetDeviceProperties, cudaDeviceGetAttribute and the occupancy calls
+// report `count` multiprocessors instead of this machine's cores (0: back to
+// the cores), so that launch code that sizes its grid from the GPU (lessons 8
+// and 10) sizes it as on that GPU. A cooperative launch still fits at most 8
+// SMs' blocks, whose threads all live at once on the CPU.
+void set_multiprocessor_count(int count);
+
+// The occupancy calls report at most `blocks` per multiprocessor, as on a GPU
+// where the kernel's registers allow no more (0: no such limit). The CPU
+// backend has no registers to count: ncu reports the GPU's figure
+// (launch__occupancy_limit_registers), so that a grid sized from occupancy
+// (lesson 10) is the GPU's grid.
+void set_register_limited_blocks(int blocks);
 
 // Thrown by a launch whose kernel broke a rule that a GPU would answer with a
 // hang or a wrong result: the message names the file, the line and the threads.

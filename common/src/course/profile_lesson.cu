@@ -1,0 +1,252 @@
+// A lesson's kernels at one fixed size, for `warpdrill profile`: runs the sum
+// (or ReduceScale) the way bench/gpu_bench does, every launch of it, once.
+// Built per lesson with its check/launch.cu and the learner's or the
+// solution's kernel files (cmake/Lessons.cmake), for either backend:
+//   - on the CPU backend it profiles every launch (warpdrill/cpu/backend.h)
+//     and prints the counts, one `name value` line each, and each source
+//     line's memory counts as `source name value place`, for the runner;
+//   - on a GPU it only runs the launches, for Nsight Compute to measure
+//     (scripts/ncu-table.sh, or `warpdrill profile` in a GPU build).
+// A wrong result ends it with exit code 1 and no counts.
+//   profile-NN [--floats N] [--multiprocessors M] [--register-limited-blocks B]
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "warpdrill/course/device_sum.h"
+#include "warpdrill/course/lesson.h"
+#include "warpdrill/data.h"
+#include "warpdrill/host.h"
+#include "warpdrill/reference.h"
+
+#if !defined(WARPDRILL_LESSON)
+#error "WARPDRILL_LESSON must name the lesson (cmake/Lessons.cmake defines it)"
+#endif
+
+namespace {
+
+using warpdrill::DeviceBuffer;
+
+struct Options {
+    std::int64_t floats = std::int64_t{1} << 20;
+    // On the CPU backend, the GPU's to imitate (an H100's): lessons 8 and 10 size their grid from it.
+    int multiprocessors = 132;
+    // On the CPU backend, the most blocks an SM holds by the kernel's registers on that GPU (0: no limit).
+    int register_limited_blocks = 0;
+};
+
+Options parse(int argc, char** argv) {
+    Options options;
+    for (int a = 1; a + 1 < argc; a += 2) {
+        if (std::strcmp(argv[a], "--floats") == 0) options.floats = std::atoll(argv[a + 1]);
+        if (std::strcmp(argv[a], "--multiprocessors") == 0) options.multiprocessors = std::atoi(argv[a + 1]);
+        if (std::strcmp(argv[a], "--register-limited-blocks") == 0) {
+            options.register_limited_blocks = std::atoi(argv[a + 1]);
+        }
+    }
+    return options;
+}
+
+// Lesson 9 compares its output with its baseline's instead.
+[[maybe_unused]] bool close_enough(double got, const std::vector<float>& input,
+                                   std::size_t sequential_terms) {
+    const double want = warpdrill::reference_sum(input);
+    const double tolerance =
+        warpdrill::sum_tolerance(input.size(), warpdrill::reference_sum_abs(input), sequential_terms);
+    if (std::abs(got - want) <= tolerance) return true;
+    std::fprintf(stderr, "the kernel's sum of %zu floats is %.9g; it should be %.9g (within %.3g)\n",
+                 input.size(), got, want, tolerance);
+    return false;
+}
+
+// What the lesson computes: the runner compares the counts of lessons that compute the same.
+constexpr const char* kWorkload = WARPDRILL_LESSON == 9 ? "reduce_scale" : "sum";
+
+// What each kind of lesson runs; true when its result is right.
+#if WARPDRILL_LESSON <= 7
+// Lessons 1 to 7: a block-sum kernel applied to its own output until one
+// value is left, as the classic samples (and gpu_bench) do.
+constexpr int kBlockSize = 256;  // as bench/gpu_bench
+
+bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
+    const warpdrill::course::BlockSumKernel kernel = warpdrill::course::block_sum_kernel();
+    int n = static_cast<int>(input.size());
+    DeviceBuffer<float> partials[2] = {DeviceBuffer<float>(input.size() / kBlockSize + 1),
+                                       DeviceBuffer<float>(input.size() / kBlockSize + 1)};
+    const float* from = d_in.data();
+    for (int pass = 0; n > 1; ++pass) {
+        float* to = partials[pass % 2].data();
+        kernel.launch(from, to, n, kBlockSize);
+        warpdrill::check_launch();
+        from = to;
+        const int span = kBlockSize * kernel.elements_per_thread;
+        n = (n + span - 1) / span;
+    }
+    float sum = 0.0f;
+    warpdrill::check_cuda(cudaMemcpy(&sum, from, sizeof sum, cudaMemcpyDeviceToHost));
+    return close_enough(sum, input, static_cast<std::size_t>(kernel.elements_per_thread));
+}
+#elif WARPDRILL_LESSON == 8
+// Lesson 8: a grid-stride pass over the input, then one block over the partials.
+bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
+    const int n = static_cast<int>(input.size());
+    const float sum = warpdrill::course::device_sum(d_in.data(), n);
+    return close_enough(sum, input, static_cast<std::size_t>(warpdrill::course::max_elements_per_thread(n)));
+}
+#elif WARPDRILL_LESSON == 9
+// Lesson 9: ReduceScale of (floats / 128, 128), the given block-per-row
+// baseline first, then the learner's warp per row.
+constexpr int kReduceScaleCols = 128;
+
+bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
+    const int rows = static_cast<int>(input.size() / kReduceScaleCols);
+    DeviceBuffer<float> baseline(input.size());
+    DeviceBuffer<float> scaled(input.size());
+    warpdrill::course::reduce_scale_block_per_row(d_in.data(), baseline.data(), rows, kReduceScaleCols);
+    warpdrill::check_launch();
+    warpdrill::course::reduce_scale_warp_per_row(d_in.data(), scaled.data(), rows, kReduceScaleCols);
+    warpdrill::check_launch();
+    const std::vector<float> want = baseline.download();
+    const std::vector<float> got = scaled.download();
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        if (std::abs(got[i] - want[i]) > 1e-6f * std::abs(want[i])) {
+            std::fprintf(stderr, "y[%zu] is %.9g; the block-per-row baseline gives %.9g\n", i, got[i],
+                         want[i]);
+            return false;
+        }
+    }
+    return true;
+}
+#elif WARPDRILL_LESSON == 10
+// Lesson 10: one launch, the last block finishes.
+bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
+    const auto n = static_cast<std::int64_t>(input.size());
+    const int blocks = warpdrill::course::one_launch_blocks(n);
+    DeviceBuffer<float> partials(static_cast<std::size_t>(blocks));
+    DeviceBuffer<unsigned> tickets(1);
+    DeviceBuffer<float> sum(1);
+    warpdrill::check_cuda(cudaMemset(tickets.data(), 0, sizeof(unsigned)));
+    warpdrill::course::one_launch_sum(d_in.data(), n, partials.data(), tickets.data(), sum.data(), blocks);
+    warpdrill::check_launch();
+    const std::size_t per_thread =
+        static_cast<std::size_t>((n + std::int64_t{blocks} * warpdrill::course::kOneLaunchBlockSize - 1) /
+                                 (std::int64_t{blocks} * warpdrill::course::kOneLaunchBlockSize));
+    return close_enough(sum.download()[0], input, per_thread + 4);
+}
+#elif WARPDRILL_LESSON == 11 || WARPDRILL_LESSON == 12
+// Lessons 11 and 12: one cooperative launch (lesson 12's in clusters) of
+// kCoResidentBlocks blocks. A grid barrier keeps every block's threads alive
+// at once, and the CPU backend holds at most 8 SMs' worth (64 blocks of 256
+// threads); the GPU runs the same grid, so that ncu counts the same launch.
+constexpr unsigned kCoResidentBlocks = 64;
+
+bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
+    if (WARPDRILL_LESSON == 12) {
+        cudaDeviceProp prop{};
+        warpdrill::check_cuda(cudaGetDeviceProperties(&prop, 0));
+        if (prop.major < 9) {
+            std::fprintf(stderr, "lesson 12 needs thread-block clusters (compute capability 9.0); %s has %d.%d\n",
+                         prop.name, prop.major, prop.minor);
+            return false;
+        }
+    }
+    const auto n = static_cast<std::int64_t>(input.size());
+    const warpdrill::course::DeviceSumRun run =
+        warpdrill::course::device_sum_kernel().run(d_in.data(), n, kCoResidentBlocks);
+    // Each thread adds its packs of 4 floats in a row, then a tree, then one thread its share of the partials.
+    const std::int64_t threads = std::int64_t{run.blocks} * run.block_threads;
+    const std::int64_t in_a_row = 4 * ((n / 4 + threads - 1) / threads) + 1 +
+                                  (run.partials_written + run.block_threads - 1) / run.block_threads;
+    return close_enough(run.sum, input, static_cast<std::size_t>(in_a_row));
+}
+#else
+#error "this lesson has no profile workload: add one to common/src/course/profile_lesson.cu"
+#endif
+
+#if defined(WARPDRILL_BACKEND_CPU)
+void count(const char* name, std::uint64_t value) {
+    std::printf("%s %llu\n", name, static_cast<unsigned long long>(value));
+}
+
+void count(const char* name, const warpdrill::cpu::ActiveLanes& lanes) {
+    std::printf("%s_instructions %llu\n%s_active_threads %llu\n%s_partial %llu\n", name,
+                static_cast<unsigned long long>(lanes.instructions), name,
+                static_cast<unsigned long long>(lanes.active_threads), name,
+                static_cast<unsigned long long>(lanes.partial));
+}
+
+std::vector<std::pair<const char*, std::uint64_t>> memory_counts(const warpdrill::cpu::MemoryCounts& m) {
+    return {{"global_load_requests", m.global_loads.requests},
+            {"global_load_sectors", m.global_loads.sectors},
+            {"global_store_requests", m.global_stores.requests},
+            {"global_store_sectors", m.global_stores.sectors},
+            {"shared_load_instructions", m.shared_loads.instructions},
+            {"shared_load_wavefronts", m.shared_loads.wavefronts},
+            {"shared_load_bank_conflicts", m.shared_loads.bank_conflicts},
+            {"shared_store_instructions", m.shared_stores.instructions},
+            {"shared_store_wavefronts", m.shared_stores.wavefronts},
+            {"shared_store_bank_conflicts", m.shared_stores.bank_conflicts}};
+}
+
+// One launch: its shape, then one `name value` line per count, then the
+// memory counts of each source line as `source name value place`.
+void print_profile(const warpdrill::cpu::LaunchProfile& p) {
+    std::printf("launch %s\n", p.kernel.c_str());
+    std::printf("grid %u %u %u\nblock %u %u %u\n", p.grid[0], p.grid[1], p.grid[2], p.block[0], p.block[1],
+                p.block[2]);
+    count("dynamic_shared_bytes", p.dynamic_shared_bytes);
+    count("static_shared_bytes", p.static_shared_bytes);
+    count("block_barriers", p.stats.block_barriers);
+    count("grid_syncs", p.stats.grid_syncs);
+    count("cluster_syncs", p.stats.cluster_syncs);
+    count("warp_syncs", p.stats.warp_syncs);
+    count("shuffles", p.stats.shuffles);
+    count("warp_reductions", p.stats.warp_reductions);
+    count("votes", p.stats.votes);
+    count("atomics", p.stats.atomics);
+    for (const auto& [name, value] : memory_counts(p)) count(name, value);
+    count("memory", p.memory_instructions);
+    count("sync", p.sync_instructions);
+    count("barrier_instructions", p.barrier_instructions);
+    for (const warpdrill::cpu::SourceLineProfile& line : p.lines) {
+        for (const auto& [name, value] : memory_counts(line)) {
+            if (value > 0)
+                std::printf("source %s %llu %s\n", name, static_cast<unsigned long long>(value),
+                            line.place().c_str());
+        }
+    }
+}
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const Options options = parse(argc, argv);
+    const std::vector<float> input =
+        warpdrill::random_floats(static_cast<std::size_t>(options.floats), warpdrill::fresh_seed());
+    const DeviceBuffer<float> d_in{std::span<const float>(input)};
+    std::printf("lesson %d\nfloats %lld\nworkload %s\n", WARPDRILL_LESSON, static_cast<long long>(options.floats),
+                kWorkload);
+    try {
+#if defined(WARPDRILL_BACKEND_CPU)
+        warpdrill::cpu::set_multiprocessor_count(options.multiprocessors);
+        warpdrill::cpu::set_register_limited_blocks(options.register_limited_blocks);
+        warpdrill::cpu::ProfileScope scope;
+        if (!run_lesson(input, d_in)) return 1;
+        for (const warpdrill::cpu::LaunchProfile& profile : scope.launches()) print_profile(profile);
+#else
+        if (!run_lesson(input, d_in)) return 1;
+#endif
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "%s\n", error.what());
+        return 1;
+    }
+    return 0;
+}

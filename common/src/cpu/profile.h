@@ -1,0 +1,87 @@
+// The CPU backend's profiler (backend.h says what it counts): one
+// BlockProfile per worker thread gathers the loads and stores of the block it
+// runs, lane by lane, into warp instructions, and prices each warp
+// instruction by the GPU's rules when the warp is known to be converged.
+// Internal to the backend.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "warpdrill/cpu/backend.h"
+
+namespace warpdrill::cpu::detail {
+
+enum class MemorySpace : std::uint8_t { global, shared };
+
+// One warp-level memory instruction: what each of its active lanes touched.
+struct WarpAccess {
+    std::array<std::uintptr_t, 32> address{};
+    unsigned mask = 0;  // the active lanes
+    std::uint32_t bytes = 0;
+    MemorySpace space = MemorySpace::global;
+    bool write = false;
+};
+
+// The GPU's rules for one warp instruction (backend.h).
+std::uint64_t sectors_of(const WarpAccess& access);
+struct SharedCost {
+    std::uint64_t wavefronts = 0;
+    std::uint64_t bank_conflicts = 0;
+};
+SharedCost shared_cost_of(const WarpAccess& access);
+
+class BlockProfile {
+  public:
+    explicit BlockProfile(int threads);
+
+    // Thread `rank` of the block executed the memory instruction at `code`.
+    void access(int rank, std::uint32_t code, std::uintptr_t address, std::size_t bytes, bool write,
+                MemorySpace space);
+    // The kernel touched the static __shared__ array `variable` (an index into tls_variables()).
+    void shared_array(std::size_t variable, std::size_t bytes);
+    // A warp intrinsic completed for the lanes `mask` of the warp that starts
+    // at rank `base`; `live` holds its lanes that have not returned.
+    void warp_sync(int base, unsigned mask, unsigned live);
+    // A __syncthreads() completed; live[w] holds warp w's lanes that have not returned.
+    void block_barrier(const std::vector<unsigned>& live);
+    void end_block();
+
+    // The counts of every block run so far (the shape fields are left empty),
+    // and the memory counts by instruction (code offset).
+    const LaunchProfile& counts() const { return counts_; }
+    const std::unordered_map<std::uint32_t, MemoryCounts>& by_code() const { return by_code_; }
+    const std::vector<std::size_t>& shared_arrays() const { return shared_arrays_; }
+
+  private:
+    // The executions of one instruction by one warp since the warp last converged.
+    struct Site {
+        std::array<std::uint32_t, 32> executions{};  // per lane
+        std::vector<WarpAccess> instructions;        // the k-th is the lanes' k-th execution
+        std::size_t used = 0;                        // instructions[0, used) hold this round's
+    };
+    struct Warp {
+        std::unordered_map<std::uint32_t, Site> sites;
+        bool pending = false;
+    };
+    void flush(Warp& warp);
+    void price(std::uint32_t code, const WarpAccess& access);
+
+    std::vector<Warp> warps_;
+    LaunchProfile counts_;
+    std::unordered_map<std::uint32_t, MemoryCounts> by_code_;
+    std::vector<std::size_t> shared_arrays_;  // bytes of each touched static __shared__ array, by variable
+};
+
+// The memory counts by instruction as counts by source line (LaunchProfile::lines).
+std::vector<SourceLineProfile> by_source_line(const std::unordered_map<std::uint32_t, MemoryCounts>& by_code);
+
+// Whether a ProfileScope is open, and so launches are profiled.
+bool profiling();
+// Hands a finished launch's profile to the innermost scope.
+void record_profile(LaunchProfile profile);
+
+}  // namespace warpdrill::cpu::detail

@@ -1,0 +1,146 @@
+#include "gpu_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace warpdrill::runner {
+namespace {
+
+constexpr int kWarpSize = 32;
+constexpr double kSectorBytes = 32;
+constexpr double kIssuePerCycle = 4;  // four warp schedulers an SM, one instruction a cycle each
+
+// Measured on an H100 (results/bench-h100.txt, gpu_bench's method), used for every GPU:
+// a device copy reaches 3001 of the published 3350 GB/s;
+constexpr double kDramEfficiency = 0.9;
+// one more launch of a short kernel adds 4.8 us (lesson 3's three launches
+// against lesson 4's two, at 2^18 floats: 17.1 and 12.3 us).
+constexpr double kLaunchOverheadUs = 4.8;
+// Fitted to gpu_bench's H100 times of lessons 1 to 8 at 2^20, 2^22 and 2^24
+// floats (README, "How far the model is from the hardware"): a block waits
+// this long at each barrier for its warps' step of the tree;
+constexpr double kBarrierCycles = 90;
+// and each observed instruction stands for this many issued. nvcc's PTX for
+// lesson 3's loop agrees: 12 instructions a step for a working warp, of which
+// it observes 4, and 6 for an idle one, of which it observes 1.
+constexpr double kIssueFactor = 4;
+
+}  // namespace
+
+// Published figures: NVIDIA's data sheets and architecture whitepapers, and
+// the CUDA Programming Guide's table of limits per compute capability.
+const std::vector<GpuSpec>& gpu_specs() {
+    static const std::vector<GpuSpec> specs = {
+        {"h100", "NVIDIA H100 SXM5 80GB", 132, 1.98, 3350, 2048, 32, 228 * 1024, 1024},
+        {"a100", "NVIDIA A100 SXM4 80GB", 108, 1.41, 2039, 2048, 32, 164 * 1024, 1024},
+        {"l4", "NVIDIA L4", 58, 2.04, 300, 1536, 24, 100 * 1024, 1024},
+        {"t4", "NVIDIA T4", 40, 1.59, 320, 1024, 16, 64 * 1024, 0},
+        {"rtx4090", "NVIDIA GeForce RTX 4090", 128, 2.52, 1008, 1536, 24, 100 * 1024, 1024},
+    };
+    return specs;
+}
+
+const GpuSpec* find_gpu(const std::string& key) {
+    for (const GpuSpec& gpu : gpu_specs()) {
+        if (gpu.key == key) return &gpu;
+    }
+    return nullptr;
+}
+
+double LaunchCounts::value(const std::string& key) const {
+    const auto found = values.find(key);
+    return found == values.end() ? 0.0 : found->second;
+}
+
+double LaunchCounts::observed_instructions() const {
+    return value("memory_instructions") + value("sync_instructions");
+}
+
+double LaunchCounts::average_active_threads() const {
+    const double instructions = observed_instructions();
+    return instructions > 0 ? (value("memory_active_threads") + value("sync_active_threads")) / instructions
+                            : 0.0;
+}
+
+double LaunchCounts::partial_instructions() const { return value("memory_partial") + value("sync_partial"); }
+
+LessonCounts parse_driver_output(const std::string& text) {
+    LessonCounts counts;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream fields(line);
+        std::string name;
+        fields >> name;
+        if (name.empty()) continue;
+        if (name == "lesson") {
+            fields >> counts.lesson;
+        } else if (name == "floats") {
+            fields >> counts.floats;
+        } else if (name == "workload") {
+            fields >> counts.workload;
+        } else if (name == "launch") {
+            counts.launches.emplace_back();
+            fields >> counts.launches.back().kernel;
+        } else if (counts.launches.empty()) {
+            throw std::runtime_error("the profile driver printed `" + line + "` before any launch");
+        } else if (name == "source") {
+            std::string count, place;
+            double value = 0;
+            if (!(fields >> count >> value) || !std::getline(fields >> std::ws, place))
+                throw std::runtime_error("the profile driver printed `" + line + "`");
+            counts.launches.back().sources[place][count] = value;
+        } else if (name == "grid" || name == "block") {
+            auto& dims = name == "grid" ? counts.launches.back().grid : counts.launches.back().block;
+            fields >> dims[0] >> dims[1] >> dims[2];
+        } else {
+            double value = 0;
+            if (!(fields >> value)) throw std::runtime_error("the profile driver printed `" + line + "`");
+            counts.launches.back().values[name] = value;
+        }
+    }
+    return counts;
+}
+
+LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu) {
+    LaunchEstimate estimate;
+    const int warps_per_block = (launch.threads_per_block() + kWarpSize - 1) / kWarpSize;
+    const double shared_per_block = launch.value("dynamic_shared_bytes") +
+                                    launch.value("static_shared_bytes") + gpu.reserved_shared_per_block;
+    const int by_shared = shared_per_block > 0 ? static_cast<int>(gpu.shared_bytes_per_sm / shared_per_block)
+                                               : gpu.max_blocks_per_sm;
+    estimate.blocks_per_sm = std::max(
+        1,
+        std::min({gpu.max_blocks_per_sm, gpu.max_threads_per_sm / (warps_per_block * kWarpSize), by_shared}));
+
+    const double blocks = launch.blocks();
+    const double wave_size = double(gpu.multiprocessors) * estimate.blocks_per_sm;
+    estimate.waves = static_cast<int>(std::ceil(blocks / wave_size));
+    const double sms_in_use = std::min<double>(gpu.multiprocessors, blocks);
+    const double resident_blocks =
+        std::min<double>(estimate.blocks_per_sm, blocks / (gpu.multiprocessors * estimate.waves));
+    estimate.occupancy = resident_blocks * warps_per_block * kWarpSize / gpu.max_threads_per_sm;
+
+    const double clock_hz = gpu.boost_clock_ghz * 1e9;
+    estimate.dram_bytes =
+        (launch.value("global_load_sectors") + launch.value("global_store_sectors")) * kSectorBytes;
+    estimate.launch_us = kLaunchOverheadUs;
+    estimate.dram_us = estimate.dram_bytes / (gpu.dram_gbps * 1e9 * kDramEfficiency) * 1e6;
+    const double wavefronts =
+        launch.value("shared_load_wavefronts") + launch.value("shared_store_wavefronts");
+    estimate.shared_us = wavefronts / (sms_in_use * clock_hz) * 1e6;
+    // A grid or cluster barrier is priced as a block barrier: no figure for its own cost is measured.
+    const double barriers =
+        launch.value("block_barriers") + launch.value("grid_syncs") + launch.value("cluster_syncs");
+    const double barriers_per_block = blocks > 0 ? barriers / blocks : 0.0;
+    estimate.barrier_us = estimate.waves * barriers_per_block * kBarrierCycles / clock_hz * 1e6;
+    estimate.issue_us =
+        launch.observed_instructions() * kIssueFactor / (sms_in_use * kIssuePerCycle * clock_hz) * 1e6;
+    estimate.total_us = estimate.launch_us + std::max(estimate.dram_us, estimate.shared_us) +
+                        estimate.barrier_us + estimate.issue_us;
+    return estimate;
+}
+
+}  // namespace warpdrill::runner

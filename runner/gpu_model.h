@@ -1,0 +1,82 @@
+// What `warpdrill profile` knows of GPUs: their published figures, the counts
+// the CPU backend took of a lesson's launches (from the profile driver,
+// common/src/course/profile_lesson.cu), and a simple model of how long a
+// launch takes on a named GPU. The model, term by term (README, "Profile"):
+//   time = launch overhead + max(DRAM time, shared-memory time)
+//          + barrier time + issue time
+//   DRAM time     global sectors * 32 bytes / (published bandwidth * 0.9)
+//   shared time   wavefronts / (SMs in use * clock): one wavefront a cycle an SM
+//   barrier time  waves * barriers per block * cycles per barrier step / clock
+//   issue time    instructions observed * issue factor / (SMs in use * 4 * clock)
+// where waves = blocks / (SMs * blocks that fit an SM), rounded up. The
+// constants that are not published figures were measured or fitted on an
+// H100 (gpu_model.cpp says how) and serve for every GPU.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warpdrill::runner {
+
+struct GpuSpec {
+    std::string key;   // "h100"
+    std::string name;  // "NVIDIA H100 SXM5 80GB"
+    int multiprocessors = 0;
+    double boost_clock_ghz = 0;
+    double dram_gbps = 0;  // published peak
+    int max_threads_per_sm = 0;
+    int max_blocks_per_sm = 0;
+    int shared_bytes_per_sm = 0;
+    int reserved_shared_per_block = 0;  // the driver's own, per resident block
+};
+
+const std::vector<GpuSpec>& gpu_specs();
+// The GPU of that key ("h100", "a100", "l4", "t4", "rtx4090"), or null.
+const GpuSpec* find_gpu(const std::string& key);
+
+// One launch as the profile driver counted it; values by the driver's names
+// ("global_load_requests", ...).
+struct LaunchCounts {
+    std::string kernel;
+    std::array<unsigned, 3> grid{1, 1, 1};
+    std::array<unsigned, 3> block{1, 1, 1};
+    std::map<std::string, double> values;
+    // The memory counts by source line: place ("reduce.cuh:24") -> name -> value.
+    std::map<std::string, std::map<std::string, double>> sources;
+
+    double value(const std::string& key) const;  // 0 when absent
+    double blocks() const { return double(grid[0]) * grid[1] * grid[2]; }
+    int threads_per_block() const { return static_cast<int>(block[0] * block[1] * block[2]); }
+    // Warp instructions the backend sees: loads, stores and sync points.
+    // Arithmetic, address math and branches it does not see.
+    double observed_instructions() const;
+    // Averaged over the observed warp instructions.
+    double average_active_threads() const;
+    double partial_instructions() const;
+};
+
+struct LessonCounts {
+    int lesson = 0;
+    long long floats = 0;
+    std::string workload;  // "sum", or "reduce_scale" for lesson 9
+    std::vector<LaunchCounts> launches;
+};
+
+// Parses the driver's `name value` lines; throws std::runtime_error on other text.
+LessonCounts parse_driver_output(const std::string& text);
+
+struct LaunchEstimate {
+    int blocks_per_sm = 0;  // by threads, blocks and shared memory (registers are not known)
+    double occupancy = 0;   // achieved: resident warps over the SM's most, averaged over the waves
+    int waves = 0;
+    double dram_bytes = 0;
+    double launch_us = 0, dram_us = 0, shared_us = 0, barrier_us = 0, issue_us = 0;
+    double total_us = 0;
+};
+
+LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu);
+
+}  // namespace warpdrill::runner

@@ -1,0 +1,281 @@
+#include "grading.h"
+
+#include <fmt/core.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "checker.h"
+
+namespace warpdrill::runner {
+
+const char* to_string(Part part) { return part == Part::kernel ? "kernel" : "shuffle"; }
+
+const char* to_string(Verdict verdict) {
+    switch (verdict) {
+        case Verdict::pass: return "pass";
+        case Verdict::fail: return "fail";
+        case Verdict::build_error: return "build error";
+        case Verdict::time_out: return "time-out";
+        case Verdict::crash: return "crash";
+        case Verdict::missing: return "missing";
+        case Verdict::skipped: return "skipped";
+    }
+    return "?";
+}
+
+std::string GradedTest::id() const { return lesson_name + "/" + to_string(part); }
+
+double Grade::points() const {
+    double sum = 0;
+    for (const GradedTest& test : tests) sum += test.points;
+    return sum;
+}
+
+double Grade::max_points() const {
+    double sum = 0;
+    for (const GradedTest& test : tests) sum += test.max_points;
+    return sum;
+}
+
+bool Grade::all_passed() const {
+    return std::ranges::all_of(tests, [](const GradedTest& test) {
+        return test.verdict == Verdict::pass || test.verdict == Verdict::skipped;
+    });
+}
+
+namespace {
+
+std::optional<Part> part_named(std::string_view name) {
+    if (name == "kernel") return Part::kernel;
+    if (name == "shuffle") return Part::shuffle;
+    return std::nullopt;
+}
+
+// Reads `kernel = ...` and `shuffle = ...` of one table into `points`; any other key is an error.
+void read_part_points(const toml::table& table, const std::string& where, const std::set<std::string>& others,
+                      std::map<Part, double>& points) {
+    for (const auto& [key, value] : table) {
+        const std::string name(key.str());
+        if (others.contains(name)) continue;
+        const std::optional<Part> part = part_named(name);
+        if (!part) throw std::runtime_error(where + ": '" + name + "' is not a key warpdrill knows (kernel, shuffle)");
+        const std::optional<double> number = value.value<double>();
+        if (!number || *number < 0)
+            throw std::runtime_error(where + ": " + name + " must be a number of points, 0 or more");
+        points[*part] = *number;
+    }
+}
+
+}  // namespace
+
+Points Points::read(const fs::path& file, const Course& course) {
+    Points points;
+    toml::table table;
+    try {
+        table = toml::parse_file(file.string());
+    } catch (const toml::parse_error& error) {
+        throw std::runtime_error(file.string() + " is not valid TOML: " + std::string(error.description()));
+    }
+    read_part_points(table, file.string(), {"lessons"}, points.default_);
+    if (const toml::node* lessons = table.get("lessons")) {
+        if (!lessons->is_table()) throw std::runtime_error(file.string() + ": lessons must be a table");
+        for (const auto& [key, value] : *lessons->as_table()) {
+            const std::string name(key.str());
+            if (std::ranges::find(course.lessons, name, &Lesson::name) == course.lessons.end())
+                throw std::runtime_error(file.string() + ": the course has no lesson " + name);
+            if (!value.is_table()) throw std::runtime_error(file.string() + ": lessons." + name + " must be a table");
+            read_part_points(*value.as_table(), file.string() + ", lessons." + name, {}, points.lessons_[name]);
+        }
+    }
+    return points;
+}
+
+Points Points::of_course(const Course& course) {
+    const fs::path file = course.root / "grading.toml";
+    return fs::exists(file) ? read(file, course) : Points{};
+}
+
+double Points::of(const Lesson& lesson, Part part) const {
+    if (const auto own = lessons_.find(lesson.name); own != lessons_.end()) {
+        if (const auto points = own->second.find(part); points != own->second.end()) return points->second;
+    }
+    return default_.at(part);
+}
+
+std::vector<Part> parts_of(const Lesson& lesson) {
+    std::vector<Part> parts{Part::kernel};
+    for (const auto& entry : fs::directory_iterator(lesson.dir / "check")) {
+        if (entry.path().extension() != ".cpp") continue;
+        std::ifstream file(entry.path());
+        const std::string text{std::istreambuf_iterator<char>(file), {}};
+        if (text.find("[shuffle]") != std::string::npos) {
+            parts.push_back(Part::shuffle);
+            break;
+        }
+    }
+    return parts;
+}
+
+std::string directory_name(const fs::path& dir) {
+    fs::path normal = fs::absolute(dir).lexically_normal();
+    if (!normal.has_filename()) normal = normal.parent_path();
+    return normal.filename().string();
+}
+
+std::uint64_t fresh_base_seed() {
+    std::random_device device;
+    return (std::uint64_t{device()} << 32) ^ device();
+}
+
+std::vector<const Lesson*> selected_lessons(const Course& course, const GradeOptions& options) {
+    std::vector<const Lesson*> lessons;
+    for (const Lesson& lesson : course.lessons) {
+        if (options.lessons.empty() || std::ranges::find(options.lessons, lesson.number) != options.lessons.end())
+            lessons.push_back(&lesson);
+    }
+    return lessons;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Verdict verdict_of(Outcome outcome) {
+    switch (outcome) {
+        case Outcome::passed: return Verdict::pass;
+        case Outcome::failed: return Verdict::fail;
+        case Outcome::compile_error: return Verdict::build_error;
+        case Outcome::crashed: return Verdict::crash;
+        case Outcome::timed_out: return Verdict::time_out;
+    }
+    return Verdict::fail;
+}
+
+// The seconds a step may take: its own limit, or what is left of the submission's time.
+std::chrono::seconds limit_for(std::chrono::seconds own, const GradeOptions& options) {
+    if (!options.deadline) return own;
+    const auto left = std::chrono::duration_cast<std::chrono::seconds>(*options.deadline - Clock::now());
+    return std::min(own, left);
+}
+
+std::string out_of_time(const GradeOptions& options) {
+    return "Not run: the time for grading this submission was used up before this test"
+           " (each check run may take " + std::to_string(options.time_limit.count()) + " s).";
+}
+
+// The check cases of one test, in declaration order: the order fixes which
+// seed each check draws from the base seed.
+std::vector<std::string> filter_of(Part part) {
+    return {part == Part::shuffle ? "[shuffle]" : "~[shuffle]", "--order", "decl"};
+}
+
+// Runs one test of a built lesson and says what became of it.
+void run_test(const Course& course, const Lesson& lesson, const GradeOptions& options, GradedTest& test) {
+    const std::chrono::seconds limit = limit_for(options.time_limit, options);
+    if (limit.count() <= 0) {
+        test.verdict = Verdict::time_out;
+        test.message = out_of_time(options);
+        return;
+    }
+    const std::vector<std::string> filter = filter_of(test.part);
+    const std::string seed = std::to_string(options.base_seed);
+    const CheckResult result =
+        run_checks(course, lesson, CheckOptions{limit}, filter, {"WARPDRILL_BASE_SEED=" + seed, "WARPDRILL_SEED="});
+    test.seconds = result.seconds;
+    test.verdict = verdict_of(result.outcome);
+    test.message = result.outcome == Outcome::passed ? "" : result.message;
+    if (result.outcome == Outcome::passed && !result.skipped.empty()) {
+        test.verdict = Verdict::skipped;
+        test.message = result.skipped;
+    }
+    if (result.output.find("No test cases matched") != std::string::npos) {
+        test.verdict = Verdict::fail;
+        test.message = "No check of this lesson matched " + filter[0] + ".";
+    } else if (result.outcome == Outcome::passed && result.output.find("\nbackend: ") == std::string::npos) {
+        // Exit code 0 without the checks' closing summary: the program ended before the checks did.
+        test.verdict = Verdict::fail;
+        test.message = "The check program stopped (exit code 0) before its checks finished.\n" + result.output;
+    }
+}
+
+}  // namespace
+
+std::vector<GradedTest> grade_lessons(const Course& course, const std::vector<LessonToGrade>& plan,
+                                      const GradeOptions& options) {
+    std::vector<GradedTest> tests;
+    for (const LessonToGrade& item : plan) {
+        const Lesson& lesson = *item.lesson;
+        std::vector<GradedTest> lesson_tests;
+        for (Part part : item.parts) {
+            GradedTest test;
+            test.lesson = lesson.number;
+            test.lesson_name = lesson.name;
+            test.lesson_title = lesson.title;
+            test.part = part;
+            test.max_points = options.points.of(lesson, part);
+            lesson_tests.push_back(test);
+        }
+        // Where the lesson's check program is, or is built.
+        const Course& built_in = item.built_in ? *item.built_in : course;
+        const Lesson& built_lesson = item.built_in ? *item.built_in->find(lesson.number) : lesson;
+        std::optional<CheckResult> not_built;
+        if (item.missing.empty() && !item.built_in) {
+            const std::chrono::seconds limit = limit_for(std::chrono::seconds(900), options);
+            if (limit.count() > 0) not_built = build_checks(course, lesson, limit);
+        }
+        for (GradedTest& test : lesson_tests) {
+            if (!item.missing.empty()) {
+                test.verdict = Verdict::missing;
+                test.message = item.missing;
+            } else if (not_built) {
+                test.verdict = verdict_of(not_built->outcome);
+                test.message = not_built->message;
+            } else {
+                run_test(built_in, built_lesson, options, test);
+            }
+            if (!options.replay.empty()) test.replay = fmt::format("{} --lesson {}", options.replay, lesson.number);
+            if (test.verdict == Verdict::skipped) test.max_points = 0;
+            if (test.verdict == Verdict::pass) test.points = test.max_points;
+            if (options.on_graded) options.on_graded(test);
+            tests.push_back(test);
+        }
+    }
+    return tests;
+}
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.find_first_not_of(" \t") != std::string::npos) lines.push_back(line);
+    return lines;
+}
+
+}  // namespace
+
+std::string headline(const GradedTest& test) {
+    const std::vector<std::string> lines = lines_of(test.message);
+    if (lines.empty()) return "";
+    const auto first_with = [&](const std::string& text) -> std::optional<std::string> {
+        const auto it = std::ranges::find_if(lines, [&](const std::string& line) {
+            return line.find(text) != std::string::npos;
+        });
+        return it == lines.end() ? std::nullopt : std::optional<std::string>(*it);
+    };
+    switch (test.verdict) {
+        case Verdict::build_error: return first_with("error").value_or(lines.front());
+        case Verdict::time_out: return first_with("has not finished").value_or(lines.back());
+        case Verdict::crash: return first_with("crashed").value_or(lines.back());
+        default: return lines.front();
+    }
+}
+
+}  // namespace warpdrill::runner

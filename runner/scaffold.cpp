@@ -1,0 +1,98 @@
+// `warpdrill new NN-name`: a new lesson from runner/templates/new-lesson/,
+// whose README says what it holds. Every file of the template below its top
+// is copied with @NAME@, @NN@, @N@, @TITLE@, @HEADING@ and @SYMBOL@ replaced,
+// and the chapter joins the book's table of contents.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "commands.h"
+#include "process.h"
+
+namespace warpdrill::runner {
+namespace {
+
+using Words = std::vector<std::pair<std::string, std::string>>;
+
+std::string replaced(std::string text, const Words& words) {
+    for (const auto& [word, value] : words)
+        for (std::size_t at = 0; (at = text.find(word, at)) != std::string::npos; at += value.size())
+            text.replace(at, word.size(), value);
+    return text;
+}
+
+Words words_for(const std::string& name) {
+    const int number = std::stoi(name.substr(0, 2));
+    std::string title = name.substr(3);
+    std::string symbol = title;
+    std::ranges::replace(title, '-', ' ');
+    std::ranges::replace(symbol, '-', '_');
+    std::string heading = title;
+    heading[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(heading[0])));
+    return {{"@NAME@", name},   {"@NN@", name.substr(0, 2)}, {"@N@", std::to_string(number)},
+            {"@TITLE@", title}, {"@HEADING@", heading},      {"@SYMBOL@", symbol}};
+}
+
+// Puts "lessons/NN-name" after the last lesson of book/index.md's table of contents.
+bool add_to_book(const fs::path& index, const std::string& name) {
+    std::ifstream in(index);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    const auto last = std::find_if(lines.rbegin(), lines.rend(),
+                                   [](const std::string& line) { return line.starts_with("lessons/"); });
+    if (last == lines.rend()) return false;
+    lines.insert(last.base(), "lessons/" + name);
+    std::ofstream out(index, std::ios::trunc);
+    for (const std::string& line : lines) out << line << "\n";
+    return true;
+}
+
+}  // namespace
+
+int run_new(const CourseSettings& settings, const std::string& name) {
+    static const std::regex lesson_name(R"(\d\d-[a-z][a-z0-9]*(-[a-z0-9]+)*)");
+    if (!std::regex_match(name, lesson_name))
+        throw std::runtime_error("a lesson's name is NN-words-with-dashes, such as 11-block-scan (got '" + name + "')");
+    const Course course = load_course(settings.root, settings.build_dir, WARPDRILL_ACTIVE_BACKEND, "");
+    if (const Lesson* taken = course.find(std::stoi(name.substr(0, 2))))
+        throw std::runtime_error("lesson " + name.substr(0, 2) + " is taken: lessons/" + taken->name);
+    const fs::path templates = course.root / "runner" / "templates" / "new-lesson";
+    if (!fs::is_directory(templates))
+        throw std::runtime_error("this copy of the course has no runner/templates/new-lesson/ (handouts leave it out)");
+
+    const Words words = words_for(name);
+    std::vector<fs::path> made;
+    for (const auto& entry : fs::recursive_directory_iterator(templates)) {
+        const fs::path relative = entry.path().lexically_relative(templates);
+        if (!entry.is_regular_file() || relative.parent_path().empty()) continue;  // the template's own README
+        const fs::path file = course.root / replaced(relative.string(), words);
+        if (fs::exists(file)) throw std::runtime_error(course.relative(file).string() + " exists already");
+        std::ifstream in(entry.path());
+        const std::string text{std::istreambuf_iterator<char>(in), {}};
+        fs::create_directories(file.parent_path());
+        std::ofstream(file) << replaced(text, words);
+        made.push_back(course.relative(file));
+    }
+    std::ranges::sort(made);
+    fmt::print("Lesson {} is scaffolded: a block sum in shared memory, complete, to make your own:\n", name);
+    for (const fs::path& file : made) fmt::print("  {}\n", file.string());
+    if (!add_to_book(course.root / "book" / "index.md", name))
+        fmt::print("book/index.md has no lessons/ in its table of contents: add lessons/{} yourself.\n", name);
+    // Configure the build again, so that it has the lesson's targets (lesson-NN, solution-NN).
+    if (fs::exists(settings.build_dir / "CMakeCache.txt") &&
+        run_process({"cmake", settings.build_dir.string()}, std::chrono::seconds(600)).exit_code != 0)
+        fmt::print("cmake could not configure {} again: run it to see why.\n", settings.build_dir.string());
+    fmt::print("The chapter is in book/index.md's table of contents. When the lesson is yours:\n"
+               "  warpdrill verify {}    (it compiles, fails as shipped and passes with its solution)\n"
+               "and, as for every lesson (book/README.md): its translations (README.zh.md, hints.zh.md, the\n"
+               "chapter's catalogue: python3 book/i18n.py update, then check), its mistakes in\n"
+               "book/mistakes/mistakes.toml, and its points in grading.toml if not the default ones.\n",
+               std::stoi(name.substr(0, 2)));
+    return 0;
+}
+
+}  // namespace warpdrill::runner

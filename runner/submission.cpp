@@ -1,0 +1,264 @@
+// Pristine grading: a learner's kernel files, and nothing else of theirs,
+// built against the reference course's checks and common libraries.
+#include <fmt/core.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+#include "grading.h"
+#include "process.h"
+
+namespace warpdrill::runner {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A value of a CMake build directory's cache ("" when it has none).
+std::string cache_value(const fs::path& build_dir, const std::string& key) {
+    std::ifstream cache(build_dir / "CMakeCache.txt");
+    for (std::string line; std::getline(cache, line);) {
+        if (line.rfind(key + ":", 0) != 0) continue;
+        const auto equals = line.find('=');
+        if (equals != std::string::npos) return line.substr(equals + 1);
+    }
+    return "";
+}
+
+bool same_directory(const fs::path& a, const fs::path& b) {
+    std::error_code error;
+    return fs::equivalent(a, b, error);
+}
+
+std::string read_text(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// The last lines of a failed command's output, for an error message.
+std::string tail_of(const std::string& output) {
+    const auto at = output.size() > 1500 ? output.size() - 1500 : 0;
+    return output.substr(at);
+}
+
+void run_or_throw(const std::vector<std::string>& argv, std::chrono::seconds limit, const std::string& what) {
+    const ProcessResult result = run_process(argv, limit);
+    if (result.exit_code != 0 || result.timed_out)
+        throw std::runtime_error(what + (result.timed_out ? " took too long" : " failed") + ":\n" +
+                                 tail_of(result.output));
+}
+
+// A commit of `repository`, as a directory of its own under work/.
+fs::path extract_commit(const std::string& spec, const fs::path& repository, const fs::path& work, std::string& label) {
+    const std::string git_dir = repository.string();
+    const ProcessResult commit = run_process(
+        {"git", "-C", git_dir, "rev-parse", "--verify", "--quiet", spec + "^{commit}"}, std::chrono::seconds(30));
+    if (commit.exit_code != 0)
+        throw std::runtime_error("the reference '" + spec + "' is neither a directory nor a git commit, tag or branch of " +
+                                 git_dir + " (the course this warpdrill was built from)");
+    const std::string sha = commit.output.substr(0, 40);
+    label = spec + " (commit " + sha.substr(0, 12) + ")";
+    const fs::path dir = work / ("reference-" + sha.substr(0, 12));
+    if (fs::is_directory(dir / "lessons")) return dir;
+    fs::create_directories(dir);
+    const fs::path archive = work / ("reference-" + sha.substr(0, 12) + ".tar");
+    run_or_throw({"git", "-C", git_dir, "archive", "--format=tar", "-o", archive.string(), sha}, std::chrono::seconds(300),
+                 "git archive " + spec);
+    run_or_throw({"tar", "-xf", archive.string(), "-C", dir.string()}, std::chrono::seconds(300),
+                 "unpacking " + spec);
+    fs::remove(archive);
+    return dir;
+}
+
+}  // namespace
+
+Reference prepare_reference(const std::string& spec, const fs::path& repository, const fs::path& work,
+                            const std::optional<fs::path>& kit, const std::string& backend,
+                            const fs::path& build_at_hand) {
+    fs::create_directories(work);
+    Reference reference;
+    if (fs::is_directory(spec)) {
+        reference.root = fs::canonical(spec);
+        reference.label = reference.root.string();
+    } else {
+        reference.root = extract_commit(spec, repository, work, reference.label);
+    }
+    if (!fs::is_directory(reference.root / "lessons"))
+        throw std::runtime_error("the reference " + reference.label + " has no lessons/: it is not the course");
+
+    // The kit: the build directory given, the course's own when it is the
+    // reference's, else one of its own under work/ (made again when it was
+    // made for another reference).
+    const bool at_hand = !kit && same_directory(cache_value(build_at_hand, "CMAKE_HOME_DIRECTORY"), reference.root);
+    reference.kit = kit ? fs::absolute(*kit)
+                    : at_hand ? fs::absolute(build_at_hand)
+                              : work / (reference.root.filename().string() + "-build");
+    const std::string made_for = cache_value(reference.kit, "CMAKE_HOME_DIRECTORY");
+    if (!made_for.empty() && !same_directory(made_for, reference.root)) {
+        if (kit)
+            throw std::runtime_error("the build directory " + reference.kit.string() + " was made for " + made_for +
+                                     ", not for the reference " + reference.root.string());
+        fs::remove_all(reference.kit);
+    }
+    if (!fs::exists(reference.kit / "CMakeCache.txt")) {
+        fmt::print("warpdrill: configuring the reference's build in {} ...\n", reference.kit.string());
+        run_or_throw({"cmake", "-S", reference.root.string(), "-B", reference.kit.string(), "-G", "Ninja",
+                      "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DWARPDRILL_BACKEND=" + backend,
+                      "-DWARPDRILL_BUILD_TESTS=OFF"},
+                     std::chrono::seconds(600), "configuring the reference");
+    }
+    fmt::print("warpdrill: building the reference's checks, common libraries and lessons once (target grading-kit) ...\n");
+    std::fflush(stdout);
+    run_or_throw({"cmake", "--build", reference.kit.string(), "--target", "grading-kit"}, std::chrono::seconds(3600),
+                 "building the reference's grading kit");
+    reference.backend = cache_value(reference.kit, "WARPDRILL_ACTIVE_BACKEND");
+    return reference;
+}
+
+namespace {
+
+// Directories of a checkout that are not the learner's work: git's, build
+// directories (any with a CMakeCache.txt), warpdrill's own state, editors'.
+bool skipped_directory(const fs::path& dir) {
+    const std::string name = dir.filename().string();
+    if (name == "__pycache__" || fs::exists(dir / "CMakeCache.txt")) return true;
+    return name.starts_with(".") && name != ".github" && name != ".devcontainer";
+}
+
+// The top-level directories warpdrill writes to: builds and grade reports.
+bool output_directory(const fs::path& dir) {
+    const std::string name = dir.filename().string();
+    return name == "build" || name == "grade";
+}
+
+// Every file of the submission that differs from the handout (the course as
+// learners got it) and is not one of the kernel files: what the learner
+// changed that grading ignores. At most 50, then a count.
+std::vector<std::string> ignored_changes(const fs::path& submission, const fs::path& handout,
+                                         const std::set<fs::path>& kernel_files) {
+    std::vector<std::string> changes;
+    int more = 0;
+    if (!fs::is_directory(submission)) return changes;
+    for (auto it = fs::recursive_directory_iterator(submission); it != fs::recursive_directory_iterator(); ++it) {
+        if (it->is_directory() && (skipped_directory(it->path()) || (it.depth() == 0 && output_directory(it->path())))) {
+            it.disable_recursion_pending();
+            continue;
+        }
+        if (!it->is_regular_file()) continue;
+        const fs::path relative = it->path().lexically_relative(submission);
+        if (kernel_files.contains(relative)) continue;
+        const fs::path original = handout / relative;
+        std::string change;
+        if (!fs::exists(original))
+            change = "added: " + relative.string();
+        else if (read_text(original) != read_text(it->path()))
+            change = "changed: " + relative.string();
+        if (change.empty()) continue;
+        if (changes.size() < 50)
+            changes.push_back(change);
+        else
+            ++more;
+    }
+    std::ranges::sort(changes);
+    if (more > 0) changes.push_back(fmt::format("... and {} more", more));
+    return changes;
+}
+
+// A note when the learner's progress file cannot be read: grading never reads it.
+std::optional<std::string> progress_note(const fs::path& submission) {
+    const fs::path file = submission / ".progress" / "progress.toml";
+    if (!fs::exists(file)) return std::nullopt;
+    try {
+        (void)toml::parse_file(file.string());
+        return std::nullopt;
+    } catch (const std::exception&) {
+        return "the progress file .progress/progress.toml is damaged; grading does not read it";
+    }
+}
+
+// Configures the submission's build: the reference's source, the kit's
+// libraries and checks, the staged kernel files.
+void configure(const Reference& reference, const Course& staged) {
+    std::vector<std::string> argv{"cmake", "-S", reference.root.string(), "-B", staged.build_dir.string(), "-G",
+                                  "Ninja", "-DWARPDRILL_BACKEND=" + reference.backend,
+                                  "-DWARPDRILL_GRADING_KIT=" + reference.kit.string(),
+                                  "-DWARPDRILL_KERNELS_DIR=" + staged.root.string()};
+    for (const char* key : {"CMAKE_BUILD_TYPE", "CMAKE_CXX_COMPILER", "CMAKE_CUDA_COMPILER", "CMAKE_CUDA_ARCHITECTURES"}) {
+        const std::string value = cache_value(reference.kit, key);
+        if (!value.empty()) argv.push_back("-D" + std::string(key) + "=" + value);
+    }
+    run_or_throw(argv, std::chrono::seconds(300), "configuring the grading build (a problem of the grader, not of the submission)");
+}
+
+}  // namespace
+
+Grade grade_submission(const fs::path& submission, const Reference& reference, const fs::path& work,
+                       const GradeOptions& options) {
+    const auto start = Clock::now();
+    Grade grade;
+    grade.learner = directory_name(submission);
+    grade.backend = reference.backend;
+    grade.reference = reference.label;
+    grade.base_seed = options.base_seed;
+    const Course course = load_course(reference.root, reference.kit, reference.backend, "");
+
+    // Each lesson as the build sees it: its kernel files copied from the
+    // submission to work/kernels/lessons/NN-name/, its checks the reference's.
+    Course staged{work / "kernels", work / "build", reference.backend, "", {}};
+    fs::remove_all(staged.root);
+    if (!fs::is_directory(submission / "lessons"))
+        grade.notes.push_back("no lessons/ directory: this is not a checkout of the course");
+    std::vector<std::string> missing;
+    std::vector<bool> as_handed_out;
+    std::set<fs::path> kernel_files;  // every lesson's, graded or not: none of them is a change to list
+    for (const Lesson& lesson : course.lessons)
+        for (const fs::path& file : lesson.edit_files) kernel_files.insert(course.relative(file));
+    for (const Lesson* lesson : selected_lessons(course, options)) {
+        Lesson copy = *lesson;
+        copy.dir = staged.root / course.relative(lesson->dir);
+        copy.edit_files.clear();
+        std::string absent;
+        bool untouched = true;
+        for (const fs::path& file : lesson->edit_files) {
+            const fs::path relative = course.relative(file);
+            if (!fs::is_regular_file(submission / relative)) {
+                absent += relative.string() + " is not in the submission.\n";
+                continue;
+            }
+            untouched = untouched && read_text(submission / relative) == read_text(file);
+            fs::create_directories(copy.dir);
+            fs::copy_file(submission / relative, copy.dir / file.filename());
+            copy.edit_files.push_back(copy.dir / file.filename());
+        }
+        if (!absent.empty()) fs::remove_all(copy.dir);  // not built: the build would use nothing of the learner's
+        staged.lessons.push_back(std::move(copy));
+        missing.push_back(absent);
+        as_handed_out.push_back(absent.empty() && untouched);
+    }
+
+    // A lesson as handed out runs the reference's own build of it: the same
+    // files make the same program, and until a course ends many of its
+    // learners' lessons are as handed out.
+    std::vector<LessonToGrade> plan;
+    for (std::size_t i = 0; i < staged.lessons.size(); ++i) {
+        const Lesson& reference_lesson = *course.find(staged.lessons[i].number);
+        plan.push_back({&staged.lessons[i], parts_of(reference_lesson), missing[i], as_handed_out[i] ? &course : nullptr});
+    }
+    const bool builds = std::ranges::any_of(plan, [](const LessonToGrade& item) {
+        return item.missing.empty() && !item.built_in;
+    });
+    if (builds) configure(reference, staged);
+    grade.tests = grade_lessons(staged, plan, options);
+    for (GradedTest& test : grade.tests)
+        if (test.verdict == Verdict::missing && !fs::is_directory(submission / "lessons" / test.lesson_name))
+            test.message = "lessons/" + test.lesson_name + "/ is not in the submission.";
+
+    grade.changed_files = ignored_changes(submission, reference.handout, kernel_files);
+    if (const auto note = progress_note(submission)) grade.notes.push_back(*note);
+    grade.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return grade;
+}
+
+}  // namespace warpdrill::runner

@@ -1,0 +1,97 @@
+// `warpdrill verify [N...]`: what CI proves of the course, on the backend at
+// hand, as one command an instructor runs on their fork: every lesson
+// compiles, fails as shipped (readably: cmake/ExpectCheckFailure.cmake's
+// rules, the same as the lesson.NN.fails-as-shipped tests) and passes with
+// its solution.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#include "checker.h"
+#include "commands.h"
+#include "process.h"
+
+namespace warpdrill::runner {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string indented(const std::string& text, std::size_t max_lines = 20) {
+    std::istringstream in(text);
+    std::string out;
+    std::size_t count = 0;
+    for (std::string line; std::getline(in, line) && count < max_lines; ++count) out += "    " + line + "\n";
+    return out;
+}
+
+// What cmake -P said in its FATAL_ERROR: the lines after "CMake Error".
+std::string cmake_error(const std::string& output) {
+    const auto at = output.find("CMake Error");
+    if (at == std::string::npos) return output;
+    const auto message = output.find('\n', at);
+    return message == std::string::npos ? output.substr(at) : output.substr(message + 1);
+}
+
+// "" when the lesson is sound; else what is wrong with it.
+std::string verify_lesson(const Course& course, const Lesson& lesson, std::chrono::seconds limit) {
+    const std::string number = lesson.name.substr(0, 2);
+    if (!lesson.has_solution) return "there is no solutions/" + lesson.name + "/: nothing shows it can be solved";
+    if (const auto not_built = build_checks(course, lesson, std::chrono::seconds(900)))
+        return "it does not compile as shipped:\n" + indented(not_built->message);
+    const fs::path shipped = course.build_dir / course.target(lesson);
+    const ProcessResult as_shipped = run_process(
+        {"cmake", "-DCHECK=" + shipped.string(), "-DLESSON=" + std::to_string(lesson.number), "-P",
+         (course.root / "cmake" / "ExpectCheckFailure.cmake").string()},
+        limit, {"WARPDRILL_KERNEL_TIMEOUT_S=" + std::to_string(std::max<long long>(1, limit.count() / 2))});
+    if (as_shipped.timed_out) return "its checks, as shipped, did not finish in " + std::to_string(limit.count()) + " s";
+    if (as_shipped.exit_code != 0) return "as shipped, " + indented(cmake_error(as_shipped.output));
+
+    const std::string solution = "solution-" + number;
+    const ProcessResult build =
+        run_process({"cmake", "--build", course.build_dir.string(), "--target", solution}, std::chrono::seconds(900));
+    if (build.exit_code != 0)
+        return "its solution does not compile:\n" + indented(trim_compiler_output(build.output, course, lesson));
+    const ProcessResult solved = run_process({(course.build_dir / solution).string()}, limit);
+    if (solved.exit_code != 0 || solved.timed_out)
+        return "its checks fail with its solution:\n" + indented(first_failure(solved.output));
+    return "";
+}
+
+}  // namespace
+
+int run_verify(const CourseSettings& settings, const std::vector<int>& only) {
+    if (!fs::exists(settings.build_dir / "CMakeCache.txt"))
+        throw std::runtime_error("no build directory at " + settings.build_dir.string() + ": ./warpdrill makes one");
+    // Configure again, so that lessons added since (warpdrill new) have targets.
+    const ProcessResult configure = run_process({"cmake", settings.build_dir.string()}, std::chrono::seconds(600));
+    if (configure.exit_code != 0) throw std::runtime_error("cmake could not configure the course:\n" + configure.output);
+    const Course course = load_course(settings.root, settings.build_dir, WARPDRILL_ACTIVE_BACKEND, "");
+    for (int number : only)
+        if (!course.find(number)) throw std::runtime_error(fmt::format("the course has no lesson {}", number));
+
+    fmt::print("Verifying on the {} backend: each lesson compiles, fails as shipped, passes with its solution.\n",
+               course.backend);
+    int unsound = 0;
+    int verified = 0;
+    for (const Lesson& lesson : course.lessons) {
+        if (!only.empty() && std::ranges::find(only, lesson.number) == only.end()) continue;
+        fmt::print("lesson {:>2} {:<40} ", lesson.number, lesson.title);
+        std::fflush(stdout);
+        const auto start = Clock::now();
+        const std::string problem = verify_lesson(course, lesson, settings.time_limit);
+        const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        ++verified;
+        if (problem.empty()) {
+            fmt::print("ok ({:.0f} s)\n", seconds);
+        } else {
+            ++unsound;
+            fmt::print("NOT OK ({:.0f} s): {}\n", seconds, problem);
+        }
+    }
+    fmt::print("\n{} of {} lessons verified on the {} backend.\n", verified - unsound, verified, course.backend);
+    return unsound == 0 ? 0 : 1;
+}
+
+}  // namespace warpdrill::runner
