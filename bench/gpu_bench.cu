@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "bench_kernels.h"  // the lessons' kernels: solutions/, or one lesson from lessons/
+#include "line_plot.h"
 #include "warpdrill/data.h"
 #include "warpdrill/host.h"
 #include "warpdrill/reference.h"
@@ -369,57 +370,17 @@ bool on_plot(const Row& row) {
     return row.idea.rfind("ReduceScale", 0) != 0 && row.n <= (std::size_t{1} << 28);
 }
 
-// GB/s against size, one line per kernel, log2 size on x.
+// GB/s against size, one line per kernel.
 void write_svg(const std::string& path, const std::vector<Row>& rows, const std::string& device) {
-    std::vector<std::string> names;
-    double max_gbps = 1;
+    std::vector<warpdrill::bench::Series> series;
     for (const Row& row : rows) {
         if (!on_plot(row)) continue;
-        if (std::ranges::find(names, row.what) == names.end()) names.push_back(row.what);
-        max_gbps = std::max(max_gbps, row.gbps);
+        auto line = std::ranges::find(series, row.what, &warpdrill::bench::Series::name);
+        if (line == series.end()) line = series.insert(series.end(), {row.what, {}});
+        line->points.emplace_back(row.n, row.gbps);
     }
-    const double width = 760, height = 440, left = 70, right = 200, top = 40, bottom = 50;
-    const double min_log = 16, max_log = 28;
-    auto x = [&](std::size_t n) {
-        return left + (std::log2(n) - min_log) / (max_log - min_log) * (width - left - right);
-    };
-    auto y = [&](double gbps) { return top + (1 - gbps / max_gbps) * (height - top - bottom); };
-    const char* colours[] = {"#bbbbbb", "#999999", "#777777", "#1f77b4", "#2ca02c",
-                             "#9467bd", "#ff7f0e", "#d62728", "#000000", "#8c564b"};
-    std::ofstream svg(path);
-    svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-        << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" "
-           "fill=\"white\"/>\n";
-    svg << "<text x=\"" << left
-        << "\" y=\"22\" font-size=\"14\">Sum of n floats: GB/s read (copy: read + write), " << device
-        << "</text>\n";
-    for (int p = 16; p <= 28; p += 2) {
-        svg << "<line x1=\"" << x(std::size_t{1} << p) << "\" x2=\"" << x(std::size_t{1} << p) << "\" y1=\""
-            << top << "\" y2=\"" << height - bottom << "\" stroke=\"#eee\"/><text x=\""
-            << x(std::size_t{1} << p) - 12 << "\" y=\"" << height - bottom + 18 << "\">2^" << p
-            << "</text>\n";
-    }
-    for (int g = 0; g <= 4; ++g) {
-        const double gbps = max_gbps * g / 4;
-        svg << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << y(gbps) << "\" y2=\""
-            << y(gbps) << "\" stroke=\"#eee\"/><text x=\"8\" y=\"" << y(gbps) + 4 << "\">"
-            << static_cast<int>(gbps) << "</text>\n";
-    }
-    svg << "<text x=\"" << (width - right) / 2 << "\" y=\"" << height - 12 << "\">floats (n)</text>\n";
-    for (std::size_t k = 0; k < names.size(); ++k) {
-        std::string points;
-        for (const Row& row : rows) {
-            if (row.what == names[k] && on_plot(row)) {
-                points += std::to_string(x(row.n)) + "," + std::to_string(y(row.gbps)) + " ";
-            }
-        }
-        const char* colour = colours[k % std::size(colours)];
-        svg << "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" << colour << "\" points=\"" << points
-            << "\"/>\n";
-        svg << "<text x=\"" << width - right + 10 << "\" y=\"" << top + 16 * k + 10 << "\" fill=\"" << colour
-            << "\">" << names[k] << "</text>\n";
-    }
-    svg << "</svg>\n";
+    warpdrill::bench::write_line_plot(path, "Sum of n floats: GB/s read (copy: read + write), " + device,
+                                      "floats (n)", series, 16, 28);
 }
 
 // "8,10" -> {"8", "10"}

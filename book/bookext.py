@@ -15,6 +15,9 @@ what was measured or from what the checks print:
                                it exists without a row for the lesson
   ```{ncu-columns}             the columns: their headings, ncu metrics and meaning
   ```
+  ```{allreduce-table} allreduce-h200x2  lesson 13's ring beside ncclAllReduce from results/<name>.csv, with
+  ```                                      its device, date and command; until the file exists, a line
+                                           saying it has not been measured yet
   ```{mistake} 03-barrier-in-branch   one of book/mistakes/mistakes.toml: the line changed against the
   ```                                 solution, and what the checks print (book/mistakes/<id>.txt)
   ```{answer}                  an answer, folded away
@@ -78,6 +81,13 @@ WORDS = {
         },
         "wrote": "The change, against the solution (`{file}`; - the solution's line, + the mistake):",
         "prints": "What `warpdrill check {lesson}` prints (line numbers as in the solution's file):",
+        "floats_gpu": "floats a GPU", "ring": "ring", "ratio": "ring / NCCL busbw",
+        "allreduce": ("Measured on {device} on {date} by `{command}` ({file}): median of 30 runs after 5 "
+                      "warm-ups, timed with CUDA events; algbw = 4 M bytes / time, busbw = algbw × 2(G - 1)/G "
+                      "(nccl-tests' definitions). GB/s."),
+        "allreduce_goal": "At 2^26 floats a GPU and above, the ring reaches {low:.0f}% to {high:.0f}% of NCCL's bus bandwidth.",
+        "not_measured": ("Not measured yet: `scripts/allreduce-bench.sh`, run on a machine with two GPUs, writes "
+                         "{file}, and this table shows it."),
     },
     "zh": {
         "answer": "答案",
@@ -109,6 +119,11 @@ WORDS = {
         },
         "wrote": "改动（相对于参考答案 `{file}`；- 为答案中的行，+ 为错误写法）：",
         "prints": "`warpdrill check {lesson}` 打印的内容（行号按参考答案文件）：",
+        "floats_gpu": "每块 GPU 的 float 个数", "ring": "环", "ratio": "环 / NCCL 的 busbw",
+        "allreduce": ("测量于 {device}，{date}，命令 `{command}`（{file}）：预热 5 次后取 30 次的中位数，用 CUDA 事件计时；"
+                      "algbw = 4 M 字节 / 时间，busbw = algbw × 2(G - 1)/G（nccl-tests 的定义）。单位 GB/s。"),
+        "allreduce_goal": "每块 GPU 2^26 个 float 及以上时，环达到 NCCL 总线带宽的 {low:.0f}% 到 {high:.0f}%。",
+        "not_measured": "尚未测量：在有两块 GPU 的机器上运行 `scripts/allreduce-bench.sh` 会写出 {file}，本表随后显示它。",
     },
 }
 
@@ -374,11 +389,16 @@ NCU_COLUMNS = [
 
 
 def read_ncu_table():
-    """results/ncu-h100.csv: '#' lines "# key: value" (device, date, command), then a CSV table with a
-    header row, a row per launch: `lesson,launch,kernel`, then a column per metric. The first column
-    names the lesson ("3", "lesson 3", "03-sequential-addressing")."""
+    """results/ncu-h100.csv: a commented CSV table (below) with a row per launch: `lesson,launch,kernel`,
+    then a column per metric. The first column names the lesson ("3", "lesson 3", "03-sequential-addressing")."""
+    return read_commented_csv(NCU_CSV)
+
+
+def read_commented_csv(path):
+    """'#' lines "# key: value" (device, date, command), then a CSV table with a header row:
+    (meta, headings, rows as dicts by heading)."""
     meta, lines = {}, []
-    for line in NCU_CSV.read_text().splitlines():
+    for line in path.read_text().splitlines():
         if line.startswith("#"):
             key, _, value = line.lstrip("# ").partition(":")
             meta[key.strip().lower()] = value.strip()
@@ -450,6 +470,44 @@ class NcuColumns(SphinxDirective):
                 metrics += nodes.literal(metric, metric)
             rows.append([heading, metrics, meaning])
         return [table([w["column"], w["metric"], w["meaning"]], rows)]
+
+
+# ---- lesson 13: the ring beside NCCL ----------------------------------------------------
+
+class AllReduceTable(SphinxDirective):
+    required_arguments = 1
+
+    def run(self):
+        w = words(self.env)
+        path = REPO / "results" / f"{self.arguments[0]}.csv"
+        shown = f"results/{path.name}"
+        self.env.note_dependency(str(path))
+        if not path.exists():
+            return [caption_paragraph(w["not_measured"].format(file=shown))]
+        meta, _, rows = read_commented_csv(path)
+        by_size = {}
+        for row in rows:
+            by_size.setdefault(int(row["floats"]), {})[row["kernel"]] = row
+        table_rows, ratios = [], []
+        for size, found in sorted(by_size.items()):
+            ring, nccl = found.get("lesson 13"), found.get("ncclAllReduce")
+            if not ring or not nccl:
+                return [self.state.document.reporter.error(
+                    f"allreduce-table: {shown} lacks the ring or NCCL at {size} floats", line=self.lineno)]
+            ratio = float(ring["gbps"]) / float(nccl["gbps"])
+            if size >= 1 << 26:
+                ratios.append(100 * ratio)
+            table_rows.append([power_of_two(size)] + [f"{float(r[key]):.1f}" for r in (ring, nccl)
+                                                      for key in ("time_us", "algbw_gbps", "gbps")]
+                              + [f"{100 * ratio:.0f}%"])
+        headings = [w["floats_gpu"]] + [f"{name}, {field}" for name in (w["ring"], "NCCL")
+                                        for field in ("µs", "algbw", "busbw")] + [w["ratio"]]
+        caption = w["allreduce"].format(device=meta.get("device", "?"), date=meta.get("date", "?"),
+                                        command=meta.get("command", "?"), file=shown)
+        shown_nodes = [table(headings, table_rows), caption_paragraph(caption)]
+        if ratios:
+            shown_nodes.append(caption_paragraph(w["allreduce_goal"].format(low=min(ratios), high=max(ratios))))
+        return shown_nodes
 
 
 # ---- mistakes ---------------------------------------------------------------------------
@@ -527,6 +585,7 @@ def setup(app):
     app.add_directive("bench-reduce-scale", BenchReduceScale)
     app.add_directive("ncu", NcuRow)
     app.add_directive("ncu-columns", NcuColumns)
+    app.add_directive("allreduce-table", AllReduceTable)
     app.add_directive("mistake", Mistake)
     app.add_directive("answer", Answer)
     plain = (visit_plain, visit_plain)

@@ -2,7 +2,9 @@
 the reduction trees of lessons 1-3 and the warps and lanes they keep busy, the
 shared-memory banks a warp touches, lesson 4's loads, lesson 5's race, the warp
 reduction of lesson 7, lesson 8's grid-stride loop, lesson 9's row in registers,
-lesson 10's last block, and the data movement of every shuffle, for a full warp
+lesson 10's last block, lesson 13's ring (which chunk moves at each step, what
+a ring and a tree cost, and how slices overlap copies with adds), and the data
+movement of every shuffle, for a full warp
 and for sub-warp widths. The shuffles are drawn from the rule the hardware
 follows (PTX ISA, shfl.sync), the same rule the CPU backend implements and
 tests/data/shuffle_truth.txt confirms.
@@ -11,6 +13,7 @@ conf.py calls write_all() before every build, so the figures never go stale.
 Each figure is written once per language: name.svg and name.zh_CN.svg, which
 Sphinx picks for a Chinese build (figure_language_filename).
 """
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -430,6 +433,144 @@ def last_block_figure(lang, grid=20, threads=8):
     return svg(20 + grid * cell, 98, "".join(body), title)
 
 
+# ---- lesson 13: the ring ---------------------------------------------------------------------
+
+def ring_states(gpus):
+    """The shares each GPU's chunk holds after each step of lesson 13's ring: [(name, states, moved)],
+    states[g][c] a set of GPUs, moved the (gpu, chunk) cells written in that step."""
+    state = [[{g} for _ in range(gpus)] for g in range(gpus)]
+    steps = [("start", [[set(cell) for cell in row] for row in state], set())]
+    for phase in ("reduce-scatter", "all-gather"):
+        for step in range(gpus - 1):
+            before = [[set(cell) for cell in row] for row in state]
+            moved = set()
+            for g in range(gpus):
+                to = (g + 1) % gpus
+                c = (g - step) % gpus if phase == "reduce-scatter" else (g + 1 - step) % gpus
+                state[to][c] = before[to][c] | before[g][c] if phase == "reduce-scatter" else set(before[g][c])
+                moved.add((to, c))
+            steps.append((f"{phase} {step}", [[set(cell) for cell in row] for row in state], moved))
+    return steps
+
+
+def ring_figure(lang, gpus=4):
+    """Lesson 13: what each GPU holds of each chunk after every step; the cells a step wrote are outlined."""
+    shades = ["#ffffff", "#eef3fb", "#cfe0f5", "#9fc1ea", "#f7d9c4"]
+    cell, panel = CELL, CELL * gpus + 26
+    title = tr(lang, f"A ring of {gpus} GPUs: how many GPUs' shares each chunk holds, step by step "
+                     "(outlined: written in that step)",
+               f"{gpus} 块 GPU 组成的环：每一步之后，各块（chunk）含有几块 GPU 的份额（加框：这一步写入的）")
+    body = [text(4, 14, title, 12)]
+    steps = ring_states(gpus)
+    for p, (name, states, moved) in enumerate(steps):
+        x0 = 46 + p * panel
+        phase, _, step = name.rpartition(" ")
+        label = {"start": tr(lang, "start", "开始"),
+                 "reduce-scatter": f"reduce-scatter {step}", "all-gather": f"all-gather {step}"}[phase or name]
+        body.append(text(x0, 34, label, 9))
+        for c in range(gpus):
+            body.append(text(x0 + c * cell + cell / 2 - 1, 48, f"c{c}", 9, "#555", "middle"))
+        for g in range(gpus):
+            if p == 0:
+                body.append(text(4, 66 + g * cell, f"GPU {g}", 10))
+            for c in range(gpus):
+                count = len(states[g][c])
+                fill = shades[4] if count == gpus else shades[min(count, 3)]
+                body.append(box(x0 + c * cell, 54 + g * cell, count, fill))
+                if (g, c) in moved:
+                    body.append(f'<rect x="{x0 + c * cell - 1:.1f}" y="{53 + g * cell:.1f}" width="{cell:.1f}" '
+                                f'height="{cell - 2:.1f}" fill="none" stroke="#c33" stroke-width="2"/>')
+    body.append(text(4, 76 + gpus * cell, tr(
+        lang, f"After the reduce-scatter GPU g holds the whole sum ({gpus}) of chunk g + 1; after the all-gather "
+              "every GPU holds every chunk's. Each step every GPU sends one chunk.",
+        f"reduce-scatter 之后 GPU g 持有块 g + 1 的完整和（{gpus}）；all-gather 之后每块 GPU 都持有每个块的完整和。"
+        "每一步每块 GPU 发送一个块。"), 10))
+    return svg(50 + len(steps) * panel, 88 + gpus * cell, "".join(body), title)
+
+
+def allreduce_cost_figure(lang, max_gpus=16):
+    """What an all-reduce of M bytes costs each GPU, by algorithm: bytes it sends (the bandwidth term) and
+    steps one after another (the latency term), for 2 to max_gpus GPUs."""
+    lines = [
+        (tr(lang, "ring: 2(G - 1)/G M, 2(G - 1) steps", "环：2(G - 1)/G M，2(G - 1) 步"), "#1f77b4",
+         lambda g: 2 * (g - 1) / g, lambda g: 2 * (g - 1)),
+        (tr(lang, "double binary tree: 2 M, 2 log2 G steps", "双二叉树：2 M，2 log2 G 步"), "#2ca02c",
+         lambda g: 2.0, lambda g: 2 * math.ceil(math.log2(g))),
+        (tr(lang, "all to one GPU and back: (G - 1) M, cut off at 4, 2 steps",
+            "全部发给一块 GPU 再发回：(G - 1) M（超过 4 的部分未画出），2 步"), "#d62728", lambda g: g - 1, lambda g: 2),
+    ]
+    title = tr(lang, "An all-reduce of M bytes over G GPUs: bytes the busiest GPU sends, and steps in a row",
+               "G 块 GPU 上 M 字节的 all-reduce：最忙的 GPU 发送的字节数，以及先后相继的步数")
+    width, height, left, top, plot_w, plot_h = 330, 190, 40, 44, 250, 120
+    body = [text(4, 14, title, 12)]
+    for panel, (name, pick, top_value) in enumerate(((tr(lang, "bytes sent, in units of M", "发送的字节数（以 M 为单位）"), 2, 4),
+                                                     (tr(lang, "steps one after another", "先后相继的步数"), 3, 30))):
+        x0 = left + panel * width
+        x = lambda g: x0 + (g - 2) / (max_gpus - 2) * plot_w
+        y = lambda v: top + plot_h - min(v, top_value) / top_value * plot_h
+        body.append(text(x0, top - 8, name, 10))
+        body.append(f'<rect x="{x0}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#ccc"/>')
+        for g in (2, 4, 8, 16):
+            body.append(text(x(g), top + plot_h + 14, g, 9, "#555", "middle"))
+        for v in (0, top_value / 2, top_value):
+            body.append(text(x0 - 4, y(v) + 3, f"{v:g}", 9, "#555", "end"))
+        body.append(text(x0 + plot_w / 2, top + plot_h + 28, tr(lang, "GPUs (G)", "GPU 数（G）"), 9, "#555", "middle"))
+        for k, line in enumerate(lines):
+            points = " ".join(f"{x(g):.1f},{y(line[pick](g)):.1f}" for g in range(2, max_gpus + 1))
+            body.append(f'<polyline fill="none" stroke="{line[1]}" stroke-width="2" points="{points}"/>')
+    for k, line in enumerate(lines):
+        body.append(text(left, height + 18 + 14 * k, line[0], 10, line[1]))
+    return svg(left + 2 * width, height + 56, "".join(body), title)
+
+
+def slice_schedule(slices, copy=4.0, add=1.0):
+    """Lesson 13 on 2 GPUs, one GPU's view: its copy stream brings in the reduce-scatter's slices one after
+    another, its add stream adds each once it has arrived, and the all-gather's copy of a slice waits for
+    the other GPU's add of it (as long as this one's). Returns [(stream, start, end, label)]."""
+    c, a = copy / slices, add / slices
+    bars, copy_free, add_free, added = [], 0.0, 0.0, []
+    for k in range(slices):
+        bars.append(("copy", copy_free, copy_free + c, "rs"))
+        copy_free += c
+        start = max(add_free, copy_free)
+        bars.append(("add", start, start + a, "add"))
+        add_free = start + a
+        added.append(add_free)
+    for k in range(slices):
+        start = max(copy_free, added[k])
+        bars.append(("copy", start, start + c, "ag"))
+        copy_free = start + c
+    return bars
+
+
+def slices_figure(lang):
+    """Lesson 13: one slice against four, on one GPU of two: the add overlaps the next slice's copy."""
+    scale, row, x0 = 56, 18, 120
+    colours = {"rs": "#9fc1ea", "ag": "#dcefd9", "add": "#f7d9c4"}
+    title = tr(lang, "One GPU of two: a chunk sent whole, and in 4 slices (copy 4 units, add 1)",
+               "两块 GPU 中的一块：整块发送，与分成 4 个切片发送（复制 4 个单位时间，加法 1 个）")
+    body = [text(4, 14, title, 12)]
+    for panel, slices in enumerate((1, 4)):
+        y0 = 34 + panel * 3 * row
+        body.append(text(4, y0 + 12, tr(lang, f"{slices} slice{'s' if slices > 1 else ''}", f"{slices} 个切片"), 10))
+        bars = slice_schedule(slices)
+        for lane, stream in enumerate(("copy", "add")):
+            body.append(text(x0 - 6, y0 + lane * row + 12, tr(lang, f"{stream} stream", "复制流" if stream == "copy" else "加法流"),
+                             9, "#555", "end"))
+            for bar_stream, start, end, label in bars:
+                if bar_stream == stream:
+                    body.append(f'<rect x="{x0 + start * scale:.1f}" y="{y0 + lane * row:.1f}" '
+                                f'width="{(end - start) * scale - 1:.1f}" height="{row - 4}" fill="{colours[label]}" '
+                                f'stroke="#456"/>')
+        finish = max(end for _, _, end, _ in bars)
+        body.append(text(x0 + finish * scale + 4, y0 + 12, tr(lang, f"{finish:g} units", f"{finish:g} 个单位时间"), 9))
+    legend = [("rs", tr(lang, "reduce-scatter copy", "reduce-scatter 复制")), ("add", tr(lang, "add", "加法")),
+              ("ag", tr(lang, "all-gather copy", "all-gather 复制"))]
+    for k, (key, name) in enumerate(legend):
+        body.append(box(x0 + k * 160, 34 + 6 * row, "", colours[key], w=14, h=12) + text(x0 + k * 160 + 18, 34 + 6 * row + 10, name, 10))
+    return svg(x0 + 10 * scale + 40, 56 + 6 * row, "".join(body), title)
+
+
 # ---- all of them -----------------------------------------------------------------------------
 
 def figures(lang):
@@ -448,6 +589,9 @@ def figures(lang):
         "grid-stride.svg": grid_stride_figure(lang),
         "row-in-registers.svg": row_layout_figure(lang),
         "last-block.svg": last_block_figure(lang),
+        "ring-steps.svg": ring_figure(lang),
+        "allreduce-cost.svg": allreduce_cost_figure(lang),
+        "ring-slices.svg": slices_figure(lang),
         "shfl-broadcast-32.svg": shuffle_figure(lang, "idx", 3, 32, "__shfl_sync(mask, v, 3): " + tr(
             lang, "every lane reads lane 3", "每个 lane 都读取 lane 3")),
         "shfl-broadcast-8.svg": shuffle_figure(lang, "idx", 3, 8, "__shfl_sync(mask, v, 3, 8): " + tr(

@@ -1,5 +1,6 @@
 // `warpdrill bench`: on a GPU, the lessons' kernels against cub::DeviceReduce
-// and a copy; the best bandwidth of each lesson goes into the progress.
+// and a copy, or lesson 13's ring all-reduce against ncclAllReduce; the best
+// bandwidth of each lesson goes into the progress.
 #include <fmt/core.h>
 
 #include <fstream>
@@ -28,15 +29,25 @@ std::optional<double> best_gbps(const fs::path& csv, int number) {
     return best;
 }
 
+// Lesson 13 is an all-reduce over several GPUs: its benchmark (bench/allreduce_bench.cu)
+// times the ring beside ncclAllReduce, not a sum beside CUB.
+constexpr int kAllReduceLesson = 13;
+
+// The benchmark program: the solutions' (gpu_bench, or allreduce_bench for
+// lesson 13), or one with lesson N's own files.
+std::string bench_program(App& app, int number, bool solution) {
+    if (number > 0 && !solution) return "gpu_bench_" + app.course.target(app.lesson(number));
+    return number == kAllReduceLesson ? "allreduce_bench" : "gpu_bench";
+}
+
 }  // namespace
 
-int run_bench(App& app, int number) {
+int run_bench(App& app, int number, bool solution) {
     if (app.course.backend != "gpu") {
         fmt::print(stderr, "warpdrill bench measures bandwidth on a GPU; here: {}\n", app.course.backend_reason);
         return 2;
     }
-    const std::string target = number > 0 ? app.course.target(app.lesson(number)) : "";
-    const std::string bench = target.empty() ? "gpu_bench" : "gpu_bench_" + target;
+    const std::string bench = bench_program(app, number, solution);
     const ProcessResult build = run_process(
         {"cmake", "--build", app.course.build_dir.string(), "--target", bench}, std::chrono::seconds(900));
     if (build.exit_code != 0) {
@@ -51,6 +62,7 @@ int run_bench(App& app, int number) {
                     std::chrono::seconds(900));
     fmt::print("{}", run.output);
     for (const Lesson& lesson : app.course.lessons) {
+        if (solution) break;  // the solution's figures are not the learner's
         if (const auto gbps = best_gbps(out / "bench.csv", lesson.number);
             gbps && (number == 0 || number == lesson.number)) {
             LessonProgress& entry = app.progress.of(lesson.name);

@@ -25,7 +25,7 @@ int run_solution(App& app, int number);
 void save_pristine_copies(const Course& course);
 
 int run_watch(App& app, const Lesson* start);        // watch.cpp
-int run_bench(App& app, int number);                 // bench.cpp
+int run_bench(App& app, int number, bool solution);  // bench.cpp
 
 // profile.cpp: what the hardware does with a lesson's kernel.
 struct ProfileOptions {

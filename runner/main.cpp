@@ -39,8 +39,10 @@ int main(int argc, char** argv) {
     reset->add_option("lesson", number)->required();
     auto* solution = cli.add_subcommand("solution", "show how your files differ from the solution");
     solution->add_option("lesson", number)->required();
-    auto* bench = cli.add_subcommand("bench", "on a GPU: bandwidth of the lessons' kernels, CUB and a copy");
+    auto* bench = cli.add_subcommand("bench", "on a GPU: bandwidth of the lessons' kernels, CUB and a copy (13: the ring, NCCL)");
     bench->add_option("lesson", number, "compare this lesson's kernel (default: the solutions)");
+    bool bench_solution = false;
+    bench->add_flag("--solution", bench_solution, "measure the solution's code for the lesson, not yours");
     ProfileOptions profile_options;
     auto* profile = cli.add_subcommand(
         "profile", "what the hardware does with a lesson's kernel: Nsight Compute's counts and a modelled time");
@@ -73,7 +75,7 @@ int main(int argc, char** argv) {
         if (*hint) return run_hint(app, number);
         if (*reset) return run_reset(app, number);
         if (*solution) return run_solution(app, number);
-        if (*bench) return run_bench(app, number);
+        if (*bench) return run_bench(app, number, bench_solution);
         if (*profile) return run_profile(app, profile_options);
         return run_watch(app, number > 0 ? &app.lesson(number) : app.first_unfinished());
     } catch (const CLI::Error& error) {

@@ -4,8 +4,8 @@
 // fiber. Two CUDA constructs have no C++ spelling, so they go through one
 // small helper each, which is exactly the CUDA construct under nvcc:
 //
-//   warpdrill::launch(kernel, {grid, block, dynamic_smem_bytes}, args...)
-//       is  kernel<<<grid, block, dynamic_smem_bytes>>>(args...)
+//   warpdrill::launch(kernel, {grid, block, dynamic_smem_bytes, stream}, args...)
+//       is  kernel<<<grid, block, dynamic_smem_bytes, stream>>>(args...)
 //   WARPDRILL_DYNAMIC_SHARED(float, cache);
 //       is  extern __shared__ unsigned char ...[]; float* cache = ...;
 #pragma once
@@ -54,13 +54,15 @@ struct LaunchConfig {
     dim3 grid;
     dim3 block;
     std::size_t dynamic_smem_bytes = 0;
+    cudaStream_t stream = nullptr;  // the current GPU's default stream
 };
 
 #if defined(WARPDRILL_BACKEND_CPU)
 
 template <class... Params, class... Args>
 void launch(void (*kernel)(Params...), const LaunchConfig& config, Args&&... args) {
-    cpu::launch(config.grid, config.block, config.dynamic_smem_bytes, kernel, std::forward<Args>(args)...);
+    cpu::launch(config.grid, config.block, config.dynamic_smem_bytes, config.stream, kernel,
+                std::forward<Args>(args)...);
 }
 
 #elif defined(__CUDACC__)
@@ -68,7 +70,7 @@ void launch(void (*kernel)(Params...), const LaunchConfig& config, Args&&... arg
 template <class... Params, class... Args>
 void launch(void (*kernel)(Params...), const LaunchConfig& config, Args&&... args) {
     // clang-format off
-    kernel<<<config.grid, config.block, config.dynamic_smem_bytes>>>(std::forward<Args>(args)...);
+    kernel<<<config.grid, config.block, config.dynamic_smem_bytes, config.stream>>>(std::forward<Args>(args)...);
     // clang-format on
 }
 

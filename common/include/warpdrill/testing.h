@@ -20,7 +20,7 @@ using LaunchStats = cpu::LaunchStats;
 inline constexpr bool cpu_backend = false;
 struct LaunchStats {
     std::uint64_t blocks, threads, block_barriers, warp_syncs, shuffles, votes, atomics, warp_reductions,
-        grid_syncs, cluster_syncs;
+        grid_syncs, cluster_syncs, wide_accesses;
 };
 #endif
 
@@ -28,6 +28,9 @@ const char* backend_name();
 
 // The counters of the last launch, on the CPU backend.
 std::optional<LaunchStats> last_launch_stats();
+// How many times the host has waited for the GPUs so far, on the CPU backend
+// (warpdrill::cpu::host_waits() says which calls count).
+std::optional<std::uint64_t> host_waits();
 
 // `ascending` is what `run` gave in the default thread order (ascending);
 // on the CPU backend this runs it again with each block's threads in

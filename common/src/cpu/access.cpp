@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 
+#include "device.h"
 #include "device_memory.h"
 #include "scheduler.h"
 
@@ -48,6 +49,27 @@ std::string place_with_text(const SourcePlace& place) {
 }
 
 }  // namespace
+
+void foreign_memory(BlockRunner& runner, const std::string& thread, std::size_t bytes, AccessKind kind,
+                    std::uint32_t code, const std::string& what, int owner) {
+    const std::vector<SourcePlace> places = source_places({code});
+    const std::string device = std::to_string(runner.shape().device), other = std::to_string(owner);
+    runner.fail_running((is_write(kind) ? "write" : "read") + std::string(" of ") + std::to_string(bytes) +
+                        " bytes by " + thread + " at " + place_with_text(places[0]) + ": the address is " + what +
+                        ", in the memory of GPU " + other + ", but the kernel runs on GPU " + device +
+                        ", and GPU " + device + " has no peer access to GPU " + other +
+                        " (cudaDeviceEnablePeerAccess was not called for it; on a GPU the kernel stops with "
+                        "an illegal address)");
+}
+
+void check_device_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction) {
+    if (!is_device_address(address)) return;
+    const DeviceAllocation* allocation = device_allocation_at(address);
+    BlockRunner* runner = running_block();
+    if (!allocation || !runner || may_access(runner->shape().device, allocation->device)) return;
+    foreign_memory(*runner, runner->describe_thread(runner->running()->rank), bytes, kind,
+                   code_offset(instruction), "a cudaMalloc'd buffer", allocation->device);
+}
 
 void FreeShadow::operator()(ShadowCell* cells) const { std::free(cells); }
 
@@ -289,6 +311,11 @@ BlockAccesses::Element BlockAccesses::classify(std::uintptr_t address, std::size
         }
         out_of_bounds(bytes, kind, code, what);
     }
+    if (!may_access(runner_.shape().device, allocation->device)) {
+        const std::string element = grid_.argument_element(address, allocation->start, allocation->bytes);
+        foreign_memory(runner_, describe(record(kind, code)), bytes, kind, code,
+                       element.empty() ? "a cudaMalloc'd buffer" : element, allocation->device);
+    }
     // Races are looked for in buffers of up to 64 Ki words: outputs,
     // partial sums, counters. Larger ones are inputs, read by everyone; their
     // bounds are still checked.
@@ -303,6 +330,8 @@ BlockAccesses::Element BlockAccesses::classify(std::uintptr_t address, std::size
     return {&allocation->shadow[(address - allocation->start) / kWord], address, nullptr, allocation,
             &grid_.cell_lock(address), true};
 }
+
+void BlockAccesses::count_wide_access() { runner_.count_wide_access(); }
 
 void BlockAccesses::check_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction,
                                  bool is_volatile) {

@@ -121,6 +121,7 @@ class BlockAccesses {
     // A volatile access to global memory counts as an atomic one (a flag between
     // blocks); to shared memory, as a plain one (the pre-Volta warp unroll).
     void access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* code, bool is_volatile) {
+        if (bytes == 16) count_wide_access();  // LaunchStats::wide_accesses
         // Most accesses of a grid-stride kernel read its input: a buffer too
         // large for race checks (classify), inside the bounds checked before.
         // A profile counts them all.
@@ -154,6 +155,7 @@ class BlockAccesses {
     };
     std::string name_of(const Element& element) const;  // "sdata[5]", "partials[3]"
 
+    void count_wide_access();
     void check_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* code, bool is_volatile);
     Element classify(std::uintptr_t address, std::size_t bytes, AccessKind kind, std::uint32_t code);
     void profile(const Element& element, std::uintptr_t address, std::size_t bytes, AccessKind kind,
@@ -189,6 +191,14 @@ class BlockAccesses {
 
 // The running fiber's checker, or nullptr outside tracked kernels.
 extern constinit thread_local BlockAccesses* active_accesses;
+
+// Ends the running thread's kernel: it touched the memory of GPU `owner`,
+// which its own GPU has no peer access to. `what` names the buffer or element.
+[[noreturn]] void foreign_memory(BlockRunner& runner, const std::string& thread, std::size_t bytes, AccessKind kind,
+                                 std::uint32_t code, const std::string& what, int owner);
+// The same check outside tracked launches, where the kernel runs at full
+// speed and only the buffer can be named.
+void check_device_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction);
 
 // Whether launches of `threads` in all are tracked (WARPDRILL_MEMCHECK: auto, all, off).
 bool tracks_launch(std::uint64_t threads);

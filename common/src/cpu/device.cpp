@@ -1,10 +1,13 @@
-// The imitated GPU's answers: device attributes, occupancy, and whether a
-// cooperative or cluster launch fits.
+// The imitated GPUs' answers: how many there are and which is current,
+// peer access, device attributes, occupancy, and whether a cooperative or
+// cluster launch fits.
 #include "device.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdlib>
+#include <string_view>
 #include <thread>
 
 #include "state.h"
@@ -33,12 +36,49 @@ std::atomic<int> register_limited_blocks{0};
 
 unsigned blocks_in(dim3 d) { return d.x * d.y * d.z; }
 
+thread_local int this_thread_device = 0;
+// peer_access[d][p]: kernels on GPU d may touch GPU p's memory.
+std::array<std::array<std::atomic<bool>, kMaxDevices>, kMaxDevices> peer_access{};
+
 cudaError_t record(cudaError_t error) {
     if (error != cudaSuccess) set_last_error(error);
     return error;
 }
 
 }  // namespace
+
+int device_count() {
+    const char* env = std::getenv("WARPDRILL_CPU_DEVICES");
+    const int count = env ? std::atoi(env) : 4;
+    return std::clamp(count, 1, kMaxDevices);
+}
+
+bool valid_device(int device) { return device >= 0 && device < device_count(); }
+int current_device() { return this_thread_device; }
+void set_current_device(int device) { this_thread_device = device; }
+
+bool may_access(int device, int peer) {
+    return device == peer || peer_access[device][peer].load(std::memory_order_relaxed);
+}
+
+bool can_access_peer(int device, int peer) {
+    const char* env = std::getenv("WARPDRILL_CPU_PEER_ACCESS");
+    const bool forbidden = env && std::string_view(env) == "0";
+    return valid_device(device) && valid_device(peer) && device != peer && !forbidden;
+}
+
+cudaError_t enable_peer_access(int device, int peer) {
+    if (!valid_device(peer) || peer == device) return record(cudaErrorInvalidDevice);
+    if (!can_access_peer(device, peer)) return record(cudaErrorPeerAccessUnsupported);
+    if (peer_access[device][peer].exchange(true)) return record(cudaErrorPeerAccessAlreadyEnabled);
+    return cudaSuccess;
+}
+
+cudaError_t disable_peer_access(int device, int peer) {
+    if (!valid_device(peer) || peer == device) return record(cudaErrorInvalidDevice);
+    if (!peer_access[device][peer].exchange(false)) return record(cudaErrorPeerAccessNotEnabled);
+    return cudaSuccess;
+}
 
 int multiprocessor_count() {
     const int imitated = imitated_multiprocessors.load(std::memory_order_relaxed);
@@ -143,7 +183,8 @@ void set_register_limited_blocks(int blocks) { detail::register_limited_blocks =
 using namespace warpdrill::cpu::detail;
 
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device) {
-    if (!value || device != 0) return record(cudaErrorInvalidValue);
+    if (!value) return record(cudaErrorInvalidValue);
+    if (!valid_device(device)) return record(cudaErrorInvalidDevice);
     const int capability = compute_capability();
     switch (attribute) {
         case cudaDevAttrMultiProcessorCount: *value = multiprocessor_count(); break;

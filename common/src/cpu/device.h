@@ -1,8 +1,10 @@
-// The GPU the CPU backend imitates, for the runtime's answers about it: as
-// many SMs as the machine has cores (at most 8) or set_multiprocessor_count
-// says, each an SM of compute
-// capability 9.0 (Hopper: 2048 resident threads, 32 blocks, 228 KB of shared
-// memory), and the launch checks that depend on it. Internal to the backend.
+// The GPUs the CPU backend imitates, for the runtime's answers about them:
+// WARPDRILL_CPU_DEVICES of them (default 4), each with as many SMs as the
+// machine has cores (at most 8) or set_multiprocessor_count says, each an SM
+// of compute capability 9.0 (Hopper: 2048 resident threads, 32 blocks, 228 KB
+// of shared memory), and the launch checks that depend on it; which GPU each
+// host thread has made current, and which GPUs may touch which others' memory
+// (peer access). Internal to the backend.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +12,25 @@
 #include "warpdrill/cpu/cuda_runtime.h"
 
 namespace warpdrill::cpu::detail {
+
+inline constexpr int kMaxDevices = 16;
+
+// How many GPUs the machine seems to have: WARPDRILL_CPU_DEVICES (1 to 16), default 4.
+int device_count();
+bool valid_device(int device);
+// The calling host thread's current GPU (cudaSetDevice), 0 until it sets one.
+int current_device();
+void set_current_device(int device);
+
+// Whether kernels on GPU `device` may touch `peer`'s memory: always their own,
+// another's once cudaDeviceEnablePeerAccess(peer) was called on `device`.
+bool may_access(int device, int peer);
+// Whether the pair could have peer access: every pair of distinct GPUs, as
+// GPUs joined by NVLink, unless WARPDRILL_CPU_PEER_ACCESS=0 (as GPUs on a bus
+// that cannot reach each other).
+bool can_access_peer(int device, int peer);
+cudaError_t enable_peer_access(int device, int peer);
+cudaError_t disable_peer_access(int device, int peer);
 
 // What cudaGetDeviceProperties reports: set_multiprocessor_count's figure, else the cores.
 int multiprocessor_count();

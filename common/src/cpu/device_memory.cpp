@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <bit>
 #include <atomic>
 #include <mutex>
 #include <vector>
@@ -35,7 +36,7 @@ class DeviceArena {
         if (base_ != 0) device_range = {base_, kReservedBytes, owner_};
     }
 
-    void* allocate(std::size_t bytes) {
+    void* allocate(std::size_t bytes, int device) {
         if (base_ == 0) return nullptr;
         const std::size_t granules = round_up(bytes, kGranule) / kGranule;
         std::lock_guard lock(mutex_);
@@ -45,9 +46,11 @@ class DeviceArena {
         if (mprotect(reinterpret_cast<void*>(start), round_up(bytes, kPage), PROT_READ | PROT_WRITE) != 0) {
             return nullptr;
         }
-        auto* allocation = new DeviceAllocation{start, bytes, ++serial_, nullptr, {}};
+        auto* allocation = new DeviceAllocation{start, bytes, ++serial_, device, nullptr, {}};
         for (std::size_t g = first; g < first + granules; ++g) owner_[g] = allocation;
         next_ = first + granules;
+        devices_used_ |= 1u << device;
+        if (std::popcount(devices_used_) > 1) memory_on_several_devices = true;
         return reinterpret_cast<void*>(start);
     }
 
@@ -88,6 +91,7 @@ class DeviceArena {
     std::mutex mutex_;
     std::size_t next_ = 0;
     std::uint64_t serial_ = 0;
+    unsigned devices_used_ = 0;  // one bit per GPU that ever had a buffer
 };
 
 DeviceArena& arena() {
@@ -98,8 +102,9 @@ DeviceArena& arena() {
 }  // namespace
 
 DeviceRange device_range;
+std::atomic<bool> memory_on_several_devices{false};
 
-void* allocate_device(std::size_t bytes) { return arena().allocate(bytes); }
+void* allocate_device(std::size_t bytes, int device) { return arena().allocate(bytes, device); }
 bool free_device(void* ptr) { return arena().free(ptr); }
 
 }  // namespace warpdrill::cpu::detail

@@ -3,6 +3,8 @@
 // with unmapped pages after it. So "is this a device address, and of which
 // buffer?" is one subtraction and one table lookup, an access past a buffer
 // can be named exactly, and a freed buffer's pages fault if touched again.
+// Each buffer remembers the GPU that was current when it was allocated: on
+// the imitated machine of several GPUs, that GPU's memory.
 #pragma once
 
 #include <atomic>
@@ -24,6 +26,7 @@ struct DeviceAllocation {
     std::uintptr_t start = 0;
     std::size_t bytes = 0;
     std::uint64_t serial = 0;  // the n-th cudaMalloc of the process, from 1
+    int device = 0;            // the GPU whose memory it is
     // One cell per 4-byte word, made on the first tracked access (access.cpp),
     // once: blocks on other OS threads may touch the buffer at the same time.
     ShadowCells shadow;
@@ -31,7 +34,7 @@ struct DeviceAllocation {
 };
 
 // nullptr on failure (out of reserved space); bytes > 0.
-void* allocate_device(std::size_t bytes);
+void* allocate_device(std::size_t bytes, int device);
 // false when `ptr` is not the start of a live allocation.
 bool free_device(void* ptr);
 
@@ -56,5 +59,8 @@ inline DeviceAllocation* device_allocation_at(std::uintptr_t address) {
     if (!is_device_address(address)) return nullptr;
     return device_range.owners[(address - device_range.base) >> DeviceRange::kGranuleBits].load(std::memory_order_acquire);
 }
+// Set once buffers have been allocated on more than one GPU: only then can a
+// kernel touch another GPU's memory, and every access is checked for it.
+extern std::atomic<bool> memory_on_several_devices;
 
 }  // namespace warpdrill::cpu::detail

@@ -1,7 +1,8 @@
 // The functions that GCC's -fsanitize=thread and -fsanitize=bounds make
 // kernel code call (access.h says why). No sanitizer runtime is linked: these
 // are the whole runtime. Outside a tracked launch each costs one test of a
-// thread-local pointer; atomics and fences also do what they are asked.
+// thread-local pointer (and, once buffers live on several GPUs, a check of
+// the GPU whose memory it is); atomics and fences also do what they are asked.
 #include <cstdint>
 
 #include "access.h"
@@ -28,7 +29,12 @@ inline void note(const volatile void* address, std::size_t bytes, AccessKind kin
         accesses->access(where, bytes, kind, code, is_volatile);
         active_accesses = accesses;
         if (reads) warpdrill::cpu::detail::watch_spin(where);
-    } else if (reads && warpdrill::cpu::detail::spin_watch.load(std::memory_order_relaxed)) {
+        return;
+    }
+    if (warpdrill::cpu::detail::memory_on_several_devices.load(std::memory_order_relaxed)) {
+        warpdrill::cpu::detail::check_device_access(where, bytes, kind, code);
+    }
+    if (reads && warpdrill::cpu::detail::spin_watch.load(std::memory_order_relaxed)) {
         warpdrill::cpu::detail::watch_spin(where);
     }
 }

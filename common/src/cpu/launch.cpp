@@ -1,4 +1,5 @@
-// run_grid: checks the launch configuration as CUDA does, spreads the blocks
+// launch_grid: checks the launch configuration as CUDA does and queues the
+// grid on its stream. run_grid, when the grid's turn comes: spreads the blocks
 // over worker threads (one block at a time per worker, its fibers never leave
 // that worker), watches for kernels that never finish, and gathers counters.
 #include <atomic>
@@ -23,6 +24,7 @@
 #include "profile.h"
 #include "scheduler.h"
 #include "state.h"
+#include "streams.h"
 
 namespace warpdrill::cpu::detail {
 namespace {
@@ -123,17 +125,22 @@ uint3 block_index(std::uint64_t linear, dim3 grid) {
             static_cast<unsigned>(linear / (std::uint64_t{grid.x} * grid.y))};
 }
 
-}  // namespace
+// What CUDA answers a launch before it runs: a bad shape, a group launch the
+// GPU cannot hold, or a stream of another GPU than the current one.
+cudaError_t check_launch(const GridLaunch& launch, cudaStream_t stream) {
+    cudaError_t error = check_config(launch.grid, launch.block, launch.dynamic_smem_bytes);
+    if (error == cudaSuccess) error = check_group_launch(launch.grid, launch.block, launch.dynamic_smem_bytes, launch.groups);
+    if (error == cudaSuccess) error = check_stream(stream);
+    if (error == cudaSuccess && device_of(stream) != current_device()) error = cudaErrorInvalidResourceHandle;
+    return error;
+}
 
-cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body,
-                     const void* kernel, std::vector<KernelArgument> pointers, const GroupLaunch& groups) {
-    cudaError_t launch_error = check_config(grid, block, dynamic_smem_bytes);
-    if (launch_error == cudaSuccess)
-        launch_error = check_group_launch(grid, block, dynamic_smem_bytes, groups);
-    if (launch_error != cudaSuccess) {
-        set_last_error(launch_error);
-        return launch_error;
-    }
+// Runs the grid on GPU `device`; throws KernelFault.
+void run_grid(const GridLaunch& launch, int device) {
+    const dim3 grid = launch.grid, block = launch.block;
+    const std::size_t dynamic_smem_bytes = launch.dynamic_smem_bytes;
+    const std::function<void()>& thread_body = launch.thread_body;
+    const GroupLaunch& groups = launch.groups;
     install_crash_handler();
     // Cooperative and cluster launches run blocks together, each on its own OS thread.
     const std::unique_ptr<CoResidentBlocks> coresident =
@@ -141,7 +148,7 @@ cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, cons
             ? std::make_unique<CoResidentBlocks>(grid, dynamic_smem_bytes, groups)
             : nullptr;
     const GridShape shape{grid,          block,  dynamic_smem_bytes, &thread_body, settings.order,
-                          settings.seed, groups, coresident.get()};
+                          settings.seed, groups, coresident.get(), device};
     const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
     const unsigned workers = coresident ? coresident->workers() : worker_count(blocks);
     static std::atomic<std::uint64_t> launches{0};
@@ -150,7 +157,7 @@ cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, cons
     const bool profiled = profiling();
     std::unique_ptr<GridAccesses> grid_accesses;
     if (profiled || tracks_launch(blocks * static_cast<std::uint64_t>(threads_per_block))) {
-        grid_accesses = std::make_unique<GridAccesses>(++launches, grid, kernel, std::move(pointers));
+        grid_accesses = std::make_unique<GridAccesses>(++launches, grid, launch.kernel, launch.pointers);
     }
 
     std::atomic<std::uint64_t> next_block{0};
@@ -242,7 +249,7 @@ cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, cons
     }
     if (error) std::rethrow_exception(error);
     if (profiled) {
-        profile.kernel = function_name(kernel);
+        profile.kernel = function_name(launch.kernel);
         profile.grid = {grid.x, grid.y, grid.z};
         profile.block = {block.x, block.y, block.z};
         profile.dynamic_shared_bytes = dynamic_smem_bytes;
@@ -251,6 +258,16 @@ cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, cons
         profile.lines = by_source_line(profile_by_code);
         record_profile(std::move(profile));
     }
+}
+
+}  // namespace
+
+cudaError_t launch_grid(GridLaunch launch, cudaStream_t stream) {
+    if (const cudaError_t error = check_launch(launch, stream); error != cudaSuccess) {
+        set_last_error(error);
+        return error;
+    }
+    enqueue(stream, [launch = std::move(launch), device = current_device()] { run_grid(launch, device); });
     return cudaSuccess;
 }
 
@@ -286,6 +303,7 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
     warp_reductions += other.warp_reductions;
     grid_syncs += other.grid_syncs;
     cluster_syncs += other.cluster_syncs;
+    wide_accesses += other.wide_accesses;
     return *this;
 }
 

@@ -101,7 +101,9 @@ bool is_course_helper(const std::string& file) {
 std::string base_name(const std::string& file) { return file.substr(file.rfind('/') + 1); }
 
 // "warpdrill::load_pack<float, 4>(float const*, std::source_location const&)" -> "warpdrill::load_pack"
-std::string plain_function(const std::string& name) {
+std::string plain_function(std::string name) {
+    // "(anonymous namespace)::" would read as the start of the parameter list.
+    for (std::size_t at; (at = name.find("(anonymous namespace)::")) != std::string::npos;) name.erase(at, 23);
     const std::string head = name.substr(0, name.find('('));
     return head.substr(0, head.find('<'));
 }

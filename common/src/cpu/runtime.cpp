@@ -1,15 +1,16 @@
 // The runtime API on the CPU: device memory is host memory (device_memory.h),
-// copies are memcpy, launches finish before they return.
+// copies are memcpy, queued on streams as kernels are (streams.h); the GPUs
+// the backend imitates (device.h).
 #include <atomic>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <thread>
+#include <memory>
+#include <vector>
 
 #include "device.h"
 #include "device_memory.h"
 #include "state.h"
+#include "streams.h"
 
 namespace warpdrill::cpu::detail {
 namespace {
@@ -19,50 +20,138 @@ cudaError_t record(cudaError_t error) {
     if (error != cudaSuccess) last_error = error;
     return error;
 }
+
+bool in_device_memory(const void* ptr) { return is_device_address(reinterpret_cast<std::uintptr_t>(ptr)); }
+
+// As CUDA answers a copy or memset that reaches past its buffer, or into one
+// that was freed: cudaErrorInvalidValue. Host memory is not checked.
+cudaError_t check_range(const void* ptr, std::size_t bytes) {
+    const auto start = reinterpret_cast<std::uintptr_t>(ptr);
+    if (!is_device_address(start)) return cudaSuccess;
+    const DeviceAllocation* allocation = device_allocation_at(start);
+    const bool inside = allocation && start + bytes <= allocation->start + allocation->bytes;
+    return inside ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+cudaError_t check_copy(void* dst, const void* src, std::size_t bytes) {
+    if (!dst || !src) return cudaErrorInvalidValue;
+    if (const cudaError_t error = check_range(dst, bytes); error != cudaSuccess) return error;
+    return check_range(src, bytes);
+}
+
+// A peer copy names the GPU of each side: each device pointer must be in that GPU's memory.
+cudaError_t check_peer(const void* ptr, int device) {
+    if (!valid_device(device)) return cudaErrorInvalidDevice;
+    if (!in_device_memory(ptr)) return cudaSuccess;
+    const DeviceAllocation* allocation = device_allocation_at(reinterpret_cast<std::uintptr_t>(ptr));
+    return allocation && allocation->device != device ? cudaErrorInvalidValue : cudaSuccess;
+}
+
+// The copy as a piece of stream work. A source in host memory is read now,
+// as CUDA reads pageable host memory before the call returns.
+std::function<void()> copy_work(void* dst, const void* src, std::size_t bytes) {
+    if (in_device_memory(src)) return [=] { std::memmove(dst, src, bytes); };
+    auto staged = std::make_shared<std::vector<std::byte>>(static_cast<const std::byte*>(src),
+                                                           static_cast<const std::byte*>(src) + bytes);
+    return [=] { std::memcpy(dst, staged->data(), bytes); };
+}
+
+// Queues the copy on `stream`; a copy into host memory returns only when
+// done, as CUDA's into pageable memory does.
+void queue_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
+    const WorkSerial serial = enqueue(stream, copy_work(dst, src, bytes));
+    if (!in_device_memory(dst)) {
+        count_host_wait();
+        finish(serial);
+    }
+}
+
 }  // namespace
 
 void set_last_error(cudaError_t error) { record(error); }
 
 }  // namespace warpdrill::cpu::detail
 
-using warpdrill::cpu::detail::record;
-
-struct CUevent_st {
-    std::chrono::steady_clock::time_point time;
-    bool recorded = false;
-};
+using namespace warpdrill::cpu::detail;
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
     if (!ptr) return record(cudaErrorInvalidValue);
     *ptr = nullptr;
     if (bytes == 0) return cudaSuccess;
-    void* memory = warpdrill::cpu::detail::allocate_device(bytes);
+    void* memory = allocate_device(bytes, current_device());
     if (!memory) return record(cudaErrorMemoryAllocation);
     *ptr = memory;
     return cudaSuccess;
 }
 
+// As on a GPU, freeing waits for the work queued before.
 cudaError_t cudaFree(void* ptr) {
     if (!ptr) return cudaSuccess;
-    return warpdrill::cpu::detail::free_device(ptr) ? cudaSuccess : record(cudaErrorInvalidDevicePointer);
+    finish_all();
+    return free_device(ptr) ? cudaSuccess : record(cudaErrorInvalidDevicePointer);
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidValue);
     if (bytes == 0) return cudaSuccess;
-    if (!dst || !src) return record(cudaErrorInvalidValue);
-    std::memmove(dst, src, bytes);
+    if (const cudaError_t error = check_copy(dst, src, bytes); error != cudaSuccess) return record(error);
+    count_host_wait();
+    finish(enqueue(nullptr, copy_work(dst, src, bytes)));
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream) {
+    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidValue);
+    if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
+    if (bytes == 0) return cudaSuccess;
+    if (const cudaError_t error = check_copy(dst, src, bytes); error != cudaSuccess) return record(error);
+    queue_copy(dst, src, bytes, stream);
     return cudaSuccess;
 }
 
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
     if (bytes == 0) return cudaSuccess;
-    if (!dst) return record(cudaErrorInvalidValue);
-    std::memset(dst, value, bytes);
+    if (!dst || check_range(dst, bytes) != cudaSuccess) return record(cudaErrorInvalidValue);
+    count_host_wait();
+    finish(enqueue(nullptr, [=] { std::memset(dst, value, bytes); }));
     return cudaSuccess;
 }
 
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream) {
+    if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
+    if (bytes == 0) return cudaSuccess;
+    if (!dst || check_range(dst, bytes) != cudaSuccess) return record(cudaErrorInvalidValue);
+    enqueue(stream, [=] { std::memset(dst, value, bytes); });
+    return cudaSuccess;
+}
+
+// Stricter than a GPU may be: a device pointer that is not in the memory of
+// the GPU named beside it is refused, not copied by its address.
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
+                                cudaStream_t stream) {
+    if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
+    for (const cudaError_t error : {check_peer(dst, dst_device), check_peer(src, src_device)}) {
+        if (error != cudaSuccess) return record(error);
+    }
+    if (bytes == 0) return cudaSuccess;
+    if (const cudaError_t error = check_copy(dst, src, bytes); error != cudaSuccess) return record(error);
+    queue_copy(dst, src, bytes, stream);
+    return cudaSuccess;
+}
+
+// Ordered after everything queued on the current GPU and on both GPUs of the copy.
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes) {
+    for (const cudaError_t error : {check_peer(dst, dst_device), check_peer(src, src_device)}) {
+        if (error != cudaSuccess) return record(error);
+    }
+    if (bytes == 0) return cudaSuccess;
+    if (const cudaError_t error = check_copy(dst, src, bytes); error != cudaSuccess) return record(error);
+    count_host_wait();
+    for (const int device : {current_device(), dst_device, src_device}) finish_device(device);
+    std::memmove(dst, src, bytes);
+    return cudaSuccess;
+}
 
 cudaError_t cudaGetLastError() { return warpdrill::cpu::detail::last_error.exchange(cudaSuccess); }
 cudaError_t cudaPeekAtLastError() { return warpdrill::cpu::detail::last_error.load(); }
@@ -74,6 +163,10 @@ const char* cudaGetErrorName(cudaError_t error) {
         case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
         case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
         case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+        case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+        case cudaErrorPeerAccessUnsupported: return "cudaErrorPeerAccessUnsupported";
+        case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
+        case cudaErrorPeerAccessNotEnabled: return "cudaErrorPeerAccessNotEnabled";
         case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
         case cudaErrorNotReady: return "cudaErrorNotReady";
         case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
@@ -92,6 +185,10 @@ const char* cudaGetErrorString(cudaError_t error) {
         case cudaErrorMemoryAllocation: return "out of memory";
         case cudaErrorInvalidConfiguration: return "invalid configuration argument";
         case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+        case cudaErrorInvalidDevice: return "invalid device ordinal";
+        case cudaErrorPeerAccessUnsupported: return "peer access is not supported between these two devices";
+        case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
+        case cudaErrorPeerAccessNotEnabled: return "peer access has not been enabled";
         case cudaErrorInvalidResourceHandle: return "invalid resource handle";
         case cudaErrorNotReady: return "device not ready";
         case cudaErrorMisalignedAddress: return "misaligned address";
@@ -106,23 +203,28 @@ const char* cudaGetErrorString(cudaError_t error) {
 
 cudaError_t cudaGetDeviceCount(int* count) {
     if (!count) return record(cudaErrorInvalidValue);
-    *count = 1;
+    *count = device_count();
     return cudaSuccess;
 }
 
 cudaError_t cudaGetDevice(int* device) {
     if (!device) return record(cudaErrorInvalidValue);
-    *device = 0;
+    *device = current_device();
     return cudaSuccess;
 }
 
-cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : record(cudaErrorInvalidValue); }
+cudaError_t cudaSetDevice(int device) {
+    if (!valid_device(device)) return record(cudaErrorInvalidDevice);
+    set_current_device(device);
+    return cudaSuccess;
+}
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
-    if (!prop || device != 0) return record(cudaErrorInvalidValue);
+    if (!prop) return record(cudaErrorInvalidValue);
+    if (!valid_device(device)) return record(cudaErrorInvalidDevice);
     *prop = {};
     std::strncpy(prop->name, "warpdrill CPU backend", sizeof prop->name - 1);
-    warpdrill::cpu::detail::describe_multiprocessors(prop);
+    describe_multiprocessors(prop);
     prop->warpSize = 32;
     prop->maxThreadsPerBlock = 1024;
     prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024;
@@ -134,32 +236,16 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     return cudaSuccess;
 }
 
-cudaError_t cudaEventCreate(cudaEvent_t* event) {
-    if (!event) return record(cudaErrorInvalidValue);
-    *event = new CUevent_st;
+cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device) {
+    if (!can_access) return record(cudaErrorInvalidValue);
+    if (!valid_device(device) || !valid_device(peer_device)) return record(cudaErrorInvalidDevice);
+    *can_access = can_access_peer(device, peer_device);
     return cudaSuccess;
 }
 
-cudaError_t cudaEventDestroy(cudaEvent_t event) {
-    if (!event) return record(cudaErrorInvalidResourceHandle);
-    delete event;
-    return cudaSuccess;
+cudaError_t cudaDeviceEnablePeerAccess(int peer_device, unsigned flags) {
+    if (flags != 0) return record(cudaErrorInvalidValue);
+    return enable_peer_access(current_device(), peer_device);
 }
 
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
-    if (!event) return record(cudaErrorInvalidResourceHandle);
-    event->time = std::chrono::steady_clock::now();
-    event->recorded = true;
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-    return event ? cudaSuccess : record(cudaErrorInvalidResourceHandle);
-}
-
-cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-    if (!ms || !start || !end) return record(cudaErrorInvalidValue);
-    if (!start->recorded || !end->recorded) return record(cudaErrorInvalidResourceHandle);
-    *ms = std::chrono::duration<float, std::milli>(end->time - start->time).count();
-    return cudaSuccess;
-}
+cudaError_t cudaDeviceDisablePeerAccess(int peer_device) { return disable_peer_access(current_device(), peer_device); }

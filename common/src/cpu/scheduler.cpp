@@ -597,6 +597,8 @@ void BlockRunner::fault_here(const std::string& what) const {
 
 // ---- the entry points the intrinsics call -------------------------------------------------
 
+BlockRunner* running_block() { return current_block && current_block->running() ? current_block : nullptr; }
+
 BlockRunner& block_of_caller() {
     if (!current_block || !current_block->running()) {
         throw KernelFault(

@@ -57,6 +57,7 @@ struct GridShape {
     std::uint64_t seed = 0;
     GroupLaunch groups;
     CoResidentBlocks* coresident = nullptr;  // for cooperative and cluster launches (coresident.h)
+    int device = 0;                          // the GPU it runs on
 };
 
 class BlockAccesses;
@@ -86,6 +87,7 @@ class BlockRunner {
                             const Where& where);
     unsigned active_mask() const;
     void count_atomic() { ++stats_.atomics; }
+    void count_wide_access() { ++stats_.wide_accesses; }
     // The block's dynamic shared memory, aligned to 16 bytes.
     std::byte* dynamic_shared_memory() {
         const auto address = reinterpret_cast<std::uintptr_t>(dynamic_smem_.data());
@@ -153,6 +155,8 @@ const char* name_of(SyncKind kind);
 std::string where_text(const Where& where);
 std::string dims(uint3 v);
 
+// The block whose fiber calls, or nullptr in host code.
+BlockRunner* running_block();
 // The block whose fiber calls: faults when no kernel is running.
 BlockRunner& block_of_caller();
 

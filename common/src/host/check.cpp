@@ -46,6 +46,14 @@ std::optional<LaunchStats> last_launch_stats() {
 #endif
 }
 
+std::optional<std::uint64_t> host_waits() {
+#if defined(WARPDRILL_BACKEND_CPU)
+    return cpu::host_waits();
+#else
+    return std::nullopt;
+#endif
+}
+
 std::optional<Mismatch> first_mismatch(std::span<const float> got, std::span<const double> want,
                                        std::span<const double> tolerance) {
     for (std::size_t i = 0; i < want.size(); ++i) {

@@ -65,9 +65,9 @@ cudaError_t read_launch_attributes(const cudaLaunchConfig_t* config, GroupLaunch
 // pointer per parameter, each to a value of exactly the parameter's type.
 template <class... Params, std::size_t... I>
 cudaError_t launch_from_pointers(void (*kernel)(Params...), dim3 grid, dim3 block,
-                                 std::size_t dynamic_smem_bytes, void** args, const GroupLaunch& groups,
-                                 std::index_sequence<I...>) {
-    return run_kernel(grid, block, dynamic_smem_bytes, kernel,
+                                 std::size_t dynamic_smem_bytes, cudaStream_t stream, void** args,
+                                 const GroupLaunch& groups, std::index_sequence<I...>) {
+    return run_kernel(grid, block, dynamic_smem_bytes, stream, kernel,
                       std::tuple<std::decay_t<Params>...>(*static_cast<std::decay_t<Params>*>(args[I])...), groups);
 }
 
@@ -75,8 +75,8 @@ cudaError_t launch_from_pointers(void (*kernel)(Params...), dim3 grid, dim3 bloc
 
 template <class... Params>
 cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(Params...), dim3 grid, dim3 block, void** args,
-                                        std::size_t dynamic_smem_bytes = 0, cudaStream_t = nullptr) {
-    return warpdrill::cpu::detail::launch_from_pointers(kernel, grid, block, dynamic_smem_bytes, args,
+                                        std::size_t dynamic_smem_bytes = 0, cudaStream_t stream = nullptr) {
+    return warpdrill::cpu::detail::launch_from_pointers(kernel, grid, block, dynamic_smem_bytes, stream, args,
                                                         {.cooperative = true},
                                                         std::index_sequence_for<Params...>{});
 }
@@ -87,7 +87,7 @@ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(
     using namespace warpdrill::cpu::detail;
     GroupLaunch groups;
     if (const cudaError_t error = read_launch_attributes(config, &groups); error != cudaSuccess) return error;
-    return run_kernel(config->gridDim, config->blockDim, config->dynamicSmemBytes, kernel,
+    return run_kernel(config->gridDim, config->blockDim, config->dynamicSmemBytes, config->stream, kernel,
                       std::tuple<std::decay_t<ExpTypes>...>(std::forward<ActTypes>(args)...), groups);
 }
 

@@ -79,8 +79,12 @@ enum cudaError_t {
     cudaErrorMemoryAllocation = 2,
     cudaErrorInvalidConfiguration = 9,
     cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorPeerAccessUnsupported = 217,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorNotReady = 600,
+    cudaErrorPeerAccessAlreadyEnabled = 704,
+    cudaErrorPeerAccessNotEnabled = 705,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
     cudaErrorCooperativeLaunchTooLarge = 720,
@@ -97,6 +101,11 @@ enum cudaMemcpyKind {
 };
 using cudaStream_t = struct CUstream_st*;
 using cudaEvent_t = struct CUevent_st*;
+// Stream and event flags.
+inline constexpr unsigned cudaStreamDefault = 0x00;      // waits for the GPU's default stream, and it for this
+inline constexpr unsigned cudaStreamNonBlocking = 0x01;  // does not
+inline constexpr unsigned cudaEventDefault = 0x00;
+inline constexpr unsigned cudaEventDisableTiming = 0x02;
 
 struct cudaDeviceProp {
     char name[256];
@@ -115,6 +124,20 @@ struct cudaDeviceProp {
     int clusterLaunch;
 };
 
+// Several GPUs: the CPU backend imitates WARPDRILL_CPU_DEVICES of them
+// (default 4). Each host thread has its current GPU; cudaMalloc allocates on
+// it, kernels and default-stream work run on it. A kernel that touches
+// another GPU's memory faults unless its GPU enabled peer access to that one.
+//
+// Streams: work queued on a stream (a kernel, a copy, a memset, an event
+// record) does not run when it is queued but when a synchronisation needs it
+// (cudaStreamSynchronize, cudaEventSynchronize, cudaDeviceSynchronize, a
+// synchronous copy), in an order that respects the streams' order, events
+// waited for (cudaStreamWaitEvent) and the default stream's rule, and
+// otherwise puts the work queued last first (warpdrill::cpu::StreamOrder):
+// where a wait is missing, the consumer runs before its producer and the
+// result is wrong every time, instead of right by luck. Work on the default
+// stream runs at once when nothing else is queued, as single-GPU code expects.
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
 template <class T>
 cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
@@ -132,7 +155,22 @@ cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaGetDevice(int* device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream = nullptr);
+cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream = nullptr);
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
+                                cudaStream_t stream = nullptr);
+cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device);
+cudaError_t cudaDeviceEnablePeerAccess(int peer_device, unsigned flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peer_device);
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
 cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
@@ -222,11 +260,24 @@ struct GroupLaunch {
     dim3 cluster{1, 1, 1};
 };
 
-// Runs the grid; returns the launch error CUDA would give (also recorded for
-// cudaGetLastError), and throws KernelFault when the kernel breaks a rule.
-// `kernel` and its pointer arguments name things in faults.
-cudaError_t run_grid(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body,
-                     const void* kernel, std::vector<KernelArgument> pointers, const GroupLaunch& groups = {});
+// What a kernel launch runs: the grid's shape, what every thread calls, and
+// for faults the kernel and its pointer arguments.
+struct GridLaunch {
+    dim3 grid;
+    dim3 block;
+    std::size_t dynamic_smem_bytes = 0;
+    std::function<void()> thread_body;
+    const void* kernel = nullptr;
+    std::vector<KernelArgument> pointers;
+    GroupLaunch groups;
+};
+
+// Queues the launch on `stream` (nullptr: the current GPU's default stream);
+// returns the launch error CUDA would give at once (also recorded for
+// cudaGetLastError). The kernel runs when a synchronisation needs it (see
+// the streams above), or at once; a kernel that breaks a rule throws
+// KernelFault from there.
+cudaError_t launch_grid(GridLaunch launch, cudaStream_t stream);
 
 template <class T>
 std::uint64_t to_bits(const T& value) {
@@ -247,23 +298,26 @@ namespace warpdrill::cpu {
 
 namespace detail {
 // Every thread calls the kernel with `params`, its arguments already converted
-// to its parameter types, as CUDA copies them.
+// to its parameter types, as CUDA copies them (when the launch is queued).
 template <class... Params>
-cudaError_t run_kernel(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, void (*kernel)(Params...),
-                       const std::tuple<std::decay_t<Params>...>& params, const GroupLaunch& groups = {}) {
+cudaError_t run_kernel(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, cudaStream_t stream,
+                       void (*kernel)(Params...), std::tuple<std::decay_t<Params>...> params,
+                       const GroupLaunch& groups = {}) {
     std::vector<KernelArgument> pointers;
     int index = 0;
     std::apply([&](const auto&... param) { (note_pointer_argument(pointers, param, index++), ...); }, params);
-    return run_grid(grid, block, dynamic_smem_bytes, [&] { std::apply(kernel, params); },
-                    reinterpret_cast<const void*>(kernel), std::move(pointers), groups);
+    GridLaunch launch{grid, block, dynamic_smem_bytes,
+                      [kernel, params = std::move(params)] { std::apply(kernel, params); },
+                      reinterpret_cast<const void*>(kernel), std::move(pointers), groups};
+    return launch_grid(std::move(launch), stream);
 }
 }  // namespace detail
 
 // The CPU half of warpdrill::launch.
 template <class... Params, class... Args>
-void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, void (*kernel)(Params...),
+void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, cudaStream_t stream, void (*kernel)(Params...),
             Args&&... args) {
-    detail::run_kernel(grid, block, dynamic_smem_bytes, kernel,
+    detail::run_kernel(grid, block, dynamic_smem_bytes, stream, kernel,
                        std::tuple<std::decay_t<Params>...>(std::forward<Args>(args)...));
 }
 

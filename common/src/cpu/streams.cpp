@@ -1,0 +1,304 @@
+// Streams and events: the queue of work that has not run yet, the order it
+// runs in when a synchronisation needs it, and the runtime API on top.
+#include "streams.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <vector>
+
+#include "device.h"
+#include "state.h"
+
+struct CUstream_st {
+    int device = 0;
+    bool blocking = true;  // orders itself with the GPU's legacy default stream
+    warpdrill::cpu::detail::WorkSerial last = 0;
+};
+
+struct CUevent_st {
+    int device = 0;
+    bool timing = true;
+    warpdrill::cpu::detail::WorkSerial recorded = 0;  // the latest record's work; 0 before the first
+    // Set when that record's work runs (each record has its own).
+    std::shared_ptr<std::chrono::steady_clock::time_point> time;
+};
+
+namespace warpdrill::cpu::detail {
+namespace {
+
+std::atomic<StreamOrder> order{StreamOrder::latest_first};
+std::atomic<std::uint64_t> waits{0};
+
+cudaError_t record(cudaError_t error) {
+    if (error != cudaSuccess) set_last_error(error);
+    return error;
+}
+
+struct Work {
+    int device = 0;
+    std::vector<WorkSerial> after;
+    std::function<void()> run;
+};
+
+class WorkQueue {
+  public:
+    WorkQueue() : legacy_(kMaxDevices), blocking_(kMaxDevices) {
+        for (int d = 0; d < kMaxDevices; ++d) legacy_[d].device = d;
+    }
+
+    cudaError_t check(cudaStream_t stream) {
+        std::lock_guard lock(mutex_);
+        return stream == nullptr || streams_.contains(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle;
+    }
+
+    int device_of(cudaStream_t stream) {
+        std::lock_guard lock(mutex_);
+        return resolve(stream).device;
+    }
+
+    WorkSerial last_of(cudaStream_t stream) {
+        std::lock_guard lock(mutex_);
+        return resolve(stream).last;
+    }
+
+    cudaStream_t create(int device, bool blocking) {
+        std::lock_guard lock(mutex_);
+        auto* stream = new CUstream_st{device, blocking, 0};
+        streams_.insert(stream);
+        if (blocking) blocking_[device].push_back(stream);
+        return stream;
+    }
+
+    void destroy(cudaStream_t stream) {
+        finish({stream->last});
+        std::lock_guard lock(mutex_);
+        streams_.erase(stream);
+        std::erase(blocking_[stream->device], stream);
+        delete stream;
+    }
+
+    WorkSerial enqueue(cudaStream_t handle, std::function<void()> run, WorkSerial also_after) {
+        WorkSerial serial = 0;
+        {
+            std::lock_guard lock(mutex_);
+            CUstream_st& stream = resolve(handle);
+            Work work{stream.device, {stream.last, also_after}, std::move(run)};
+            if (handle == nullptr) {
+                for (const CUstream_st* other : blocking_[stream.device]) work.after.push_back(other->last);
+            } else if (stream.blocking) {
+                work.after.push_back(legacy_[stream.device].last);
+            }
+            std::erase_if(work.after, [&](WorkSerial s) { return !pending_.contains(s); });
+            serial = ++serial_;
+            pending_.emplace(serial, std::move(work));
+            stream.last = serial;
+        }
+        if (handle == nullptr && alone(serial)) finish({serial});
+        return serial;
+    }
+
+    // Runs what `targets` need, one piece at a time, in the chosen order.
+    void finish(const std::vector<WorkSerial>& targets) {
+        std::lock_guard lock(mutex_);
+        std::set<WorkSerial> needed = closure(targets);
+        while (!needed.empty()) {
+            const WorkSerial next = choose(needed);
+            needed.erase(next);
+            const auto found = pending_.find(next);
+            const std::function<void()> run = std::move(found->second.run);
+            pending_.erase(found);
+            try {
+                run();
+            } catch (...) {
+                pending_.clear();
+                throw;
+            }
+        }
+    }
+
+    std::vector<WorkSerial> pending_on(int device) {
+        std::lock_guard lock(mutex_);
+        std::vector<WorkSerial> serials;
+        for (const auto& [serial, work] : pending_) {
+            if (device < 0 || work.device == device) serials.push_back(serial);
+        }
+        return serials;
+    }
+
+    bool finished(WorkSerial serial) {
+        std::lock_guard lock(mutex_);
+        return !pending_.contains(serial);
+    }
+
+  private:
+    CUstream_st& resolve(cudaStream_t stream) { return stream ? *stream : legacy_[current_device()]; }
+
+    bool alone(WorkSerial serial) {
+        std::lock_guard lock(mutex_);
+        return pending_.size() == 1 && pending_.contains(serial);
+    }
+
+    // The pending work among `targets` and all the pending work it waits for.
+    std::set<WorkSerial> closure(const std::vector<WorkSerial>& targets) const {
+        std::set<WorkSerial> needed;
+        std::vector<WorkSerial> stack(targets);
+        while (!stack.empty()) {
+            const WorkSerial serial = stack.back();
+            stack.pop_back();
+            const auto found = pending_.find(serial);
+            if (found == pending_.end() || !needed.insert(serial).second) continue;
+            stack.insert(stack.end(), found->second.after.begin(), found->second.after.end());
+        }
+        return needed;
+    }
+
+    bool ready(WorkSerial serial) const {
+        const Work& work = pending_.at(serial);
+        return std::ranges::none_of(work.after, [&](WorkSerial s) { return pending_.contains(s); });
+    }
+
+    // The first ready work in the chosen order; one exists, since work waits
+    // only for work queued before it.
+    WorkSerial choose(const std::set<WorkSerial>& needed) const {
+        if (order.load() == StreamOrder::latest_first) {
+            return *std::ranges::find_if(needed.rbegin(), needed.rend(), [&](WorkSerial s) { return ready(s); });
+        }
+        return *std::ranges::find_if(needed, [&](WorkSerial s) { return ready(s); });
+    }
+
+    std::mutex mutex_;
+    std::map<WorkSerial, Work> pending_;
+    WorkSerial serial_ = 0;
+    std::vector<CUstream_st> legacy_;                  // each GPU's default stream
+    std::vector<std::vector<CUstream_st*>> blocking_;  // each GPU's streams that order with it
+    std::set<cudaStream_t> streams_;                   // the live ones
+};
+
+WorkQueue& queue() {
+    static WorkQueue instance;
+    return instance;
+}
+
+}  // namespace
+
+cudaError_t check_stream(cudaStream_t stream) { return queue().check(stream); }
+int device_of(cudaStream_t stream) { return queue().device_of(stream); }
+
+WorkSerial enqueue(cudaStream_t stream, std::function<void()> work, WorkSerial also_after) {
+    return queue().enqueue(stream, std::move(work), also_after);
+}
+
+void finish(WorkSerial serial) { queue().finish({serial}); }
+void finish_device(int device) { queue().finish(queue().pending_on(device)); }
+void finish_all() { queue().finish(queue().pending_on(-1)); }
+bool finished(WorkSerial serial) { return queue().finished(serial); }
+void count_host_wait() { ++waits; }
+
+}  // namespace warpdrill::cpu::detail
+
+namespace warpdrill::cpu {
+
+void set_stream_order(StreamOrder stream_order) { detail::order = stream_order; }
+StreamOrder stream_order() { return detail::order; }
+
+const char* to_string(StreamOrder stream_order) {
+    switch (stream_order) {
+        case StreamOrder::latest_first: return "latest queued first";
+        case StreamOrder::queued: return "in the order queued";
+    }
+    return "?";
+}
+
+ScopedStreamOrder::ScopedStreamOrder(StreamOrder stream_order) : saved_(cpu::stream_order()) {
+    set_stream_order(stream_order);
+}
+ScopedStreamOrder::~ScopedStreamOrder() { set_stream_order(saved_); }
+
+std::uint64_t host_waits() { return detail::waits; }
+
+}  // namespace warpdrill::cpu
+
+// ---- the runtime API -------------------------------------------------------------------
+
+using namespace warpdrill::cpu::detail;
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+    if (!stream || (flags & ~cudaStreamNonBlocking)) return record(cudaErrorInvalidValue);
+    *stream = queue().create(current_device(), !(flags & cudaStreamNonBlocking));
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+    if (!stream || check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
+    queue().destroy(stream);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+    if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
+    count_host_wait();
+    finish(queue().last_of(stream));
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
+    if (check_stream(stream) != cudaSuccess || !event) return record(cudaErrorInvalidResourceHandle);
+    if (flags != 0) return record(cudaErrorInvalidValue);
+    enqueue(stream, [] {}, event->recorded);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize() {
+    count_host_wait();
+    finish_device(current_device());
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags) {
+    if (!event || (flags & ~cudaEventDisableTiming)) return record(cudaErrorInvalidValue);
+    *event = new CUevent_st{current_device(), !(flags & cudaEventDisableTiming), 0, nullptr};
+    return cudaSuccess;
+}
+
+// Work queued before the destruction still records into its own time slot.
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+    if (!event) return record(cudaErrorInvalidResourceHandle);
+    delete event;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+    if (!event || check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
+    // As on a GPU: an event records only on a stream of its own GPU.
+    if (device_of(stream) != event->device) return record(cudaErrorInvalidResourceHandle);
+    auto time = std::make_shared<std::chrono::steady_clock::time_point>();
+    event->time = time;
+    event->recorded = enqueue(stream, [time] { *time = std::chrono::steady_clock::now(); });
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+    if (!event) return record(cudaErrorInvalidResourceHandle);
+    count_host_wait();
+    finish(event->recorded);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+    if (!ms || !start || !end) return record(cudaErrorInvalidValue);
+    if (!start->time || !end->time || !start->timing || !end->timing || start->device != end->device) {
+        return record(cudaErrorInvalidResourceHandle);
+    }
+    if (!finished(start->recorded) || !finished(end->recorded)) return record(cudaErrorNotReady);
+    *ms = std::chrono::duration<float, std::milli>(*end->time - *start->time).count();
+    return cudaSuccess;
+}
