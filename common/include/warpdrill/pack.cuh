@@ -15,7 +15,7 @@ struct alignas(sizeof(T) * N) Pack {
 
 // On the CPU backend the caller's file and line come along, for the message.
 #if defined(WARPDRILL_BACKEND_CPU)
-#define WARPDRILL_CALLER , const std::source_location& where = std::source_location::current()
+#define WARPDRILL_CALLER , std::source_location where = std::source_location::current()
 #define WARPDRILL_CHECK_ALIGNMENT(address, bytes) cpu::detail::check_alignment(address, bytes, where)
 #else
 #define WARPDRILL_CALLER

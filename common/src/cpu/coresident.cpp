@@ -149,7 +149,7 @@ void CoResidentBlocks::finish_block(unsigned slot) {
     changed_.notify_all();
 }
 
-void CoResidentBlocks::wait(SyncKind kind, const Where& where) {
+void CoResidentBlocks::wait(SyncKind kind, Where where) {
     const unsigned slot = this_slot;
     std::unique_lock lock(mutex_);
     Slot& me = slots_[slot];
@@ -231,7 +231,7 @@ std::string CoResidentBlocks::describe_stuck(unsigned first, unsigned count) con
 }
 
 std::uintptr_t CoResidentBlocks::map_shared_rank(const BlockRunner& caller, std::uintptr_t address,
-                                                 std::size_t bytes, int rank, const Where& where) {
+                                                 std::size_t bytes, int rank, Where where) {
     const unsigned slot = this_slot;
     const unsigned my_rank = slot % cluster_blocks_;
     const std::string call = "this_cluster().map_shared_rank() at " + where_text(where);
@@ -269,7 +269,7 @@ std::uintptr_t CoResidentBlocks::map_shared_rank(const BlockRunner& caller, std:
 }
 
 CoResidentBlocks::SharedRegion CoResidentBlocks::locate(const BlockRunner& caller, const Slot& slot,
-                                                        std::uintptr_t address, const Where& where) const {
+                                                        std::uintptr_t address, Where where) const {
     for (const TlsBlock& tls : slot.tls) {
         const auto data = reinterpret_cast<std::uintptr_t>(tls.data);
         if (address >= data && address < data + tls.size) {

@@ -43,11 +43,11 @@ class CoResidentBlocks {
 
     // Called with every thread of the calling worker's block at a grid or
     // cluster barrier: returns when the rest of the grid or cluster is there.
-    void wait(SyncKind kind, const Where& where);
+    void wait(SyncKind kind, Where where);
     // The address in the shared memory of block `rank` of the caller's
     // cluster that matches `address` in the caller's own.
     std::uintptr_t map_shared_rank(const BlockRunner& caller, std::uintptr_t address, std::size_t bytes,
-                                   int rank, const Where& where);
+                                   int rank, Where where);
 
   private:
     enum class SlotState : std::uint8_t { running, waiting, returned };
@@ -90,7 +90,7 @@ class CoResidentBlocks {
     void fault_if_stuck(unsigned slot);
     std::string describe_stuck(unsigned first, unsigned count) const;
     SharedRegion locate(const BlockRunner& caller, const Slot& slot, std::uintptr_t address,
-                        const Where& where) const;
+                        Where where) const;
     std::byte* region_base(const Slot& slot, const SharedRegion& region) const;
 
     dim3 grid_;

@@ -6,7 +6,7 @@
 
 namespace warpdrill::cpu::detail {
 
-void wait_for_other_blocks(BlockRunner& block, SyncKind kind, const Where& where) {
+void wait_for_other_blocks(BlockRunner& block, SyncKind kind, Where where) {
     const GridShape& shape = block.shape();
     if (kind == SyncKind::grid_sync && !shape.groups.cooperative) {
         throw KernelFault(
@@ -24,7 +24,7 @@ dim3 cluster_dims() { return block_of_caller().shape().groups.cluster; }
 
 bool is_cooperative_launch() { return block_of_caller().shape().groups.cooperative; }
 
-std::uintptr_t map_shared_rank(std::uintptr_t address, std::size_t bytes, int rank, const Where& where) {
+std::uintptr_t map_shared_rank(std::uintptr_t address, std::size_t bytes, int rank, Where where) {
     BlockRunner& block = block_of_caller();
     if (CoResidentBlocks* blocks = block.shape().coresident) {
         return blocks->map_shared_rank(block, address, bytes, rank, where);
@@ -38,7 +38,7 @@ std::uintptr_t map_shared_rank(std::uintptr_t address, std::size_t bytes, int ra
     return address;
 }
 
-void check_tile(unsigned tile_size, unsigned parent_threads, const Where& where) {
+void check_tile(unsigned tile_size, unsigned parent_threads, Where where) {
     if (parent_threads % tile_size != 0) {
         block_of_caller().fault_here(
             "tiled_partition<" + std::to_string(tile_size) + ">() at " + where_text(where) +

@@ -28,12 +28,11 @@ inline void note(const volatile void* address, std::size_t bytes, AccessKind kin
         active_accesses = nullptr;
         accesses->access(where, bytes, kind, code, is_volatile);
         active_accesses = accesses;
-        if (reads) warpdrill::cpu::detail::watch_spin(where);
-        return;
-    }
-    if (warpdrill::cpu::detail::memory_on_several_devices.load(std::memory_order_relaxed)) {
+    } else if (warpdrill::cpu::detail::memory_on_several_devices.load(std::memory_order_relaxed)) {
         warpdrill::cpu::detail::check_device_access(where, bytes, kind, code);
     }
+    // Once a launch has run for a second, a thread may be spinning on a flag
+    // that another sets (launch.cpp): reads are watched from then on.
     if (reads && warpdrill::cpu::detail::spin_watch.load(std::memory_order_relaxed)) {
         warpdrill::cpu::detail::watch_spin(where);
     }

@@ -55,7 +55,7 @@ const char* name_of(SyncKind kind) {
     return "?";
 }
 
-std::string where_text(const Where& where) {
+std::string where_text(Where where) {
     return std::string(where.file_name()) + ":" + std::to_string(where.line());
 }
 
@@ -280,7 +280,7 @@ int BlockRunner::run_ready_threads() {
 
 // ---- called from inside a fiber ------------------------------------------------
 
-unsigned BlockRunner::block_sync(SyncKind kind, int predicate, const Where& where) {
+unsigned BlockRunner::block_sync(SyncKind kind, int predicate, Where where) {
     FiberThread& self = *running_;
     self.sync = {kind, 0, 0, predicate, 0, where};
     yield(self);
@@ -288,7 +288,7 @@ unsigned BlockRunner::block_sync(SyncKind kind, int predicate, const Where& wher
 }
 
 std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
-                                     const Where& where) {
+                                     Where where) {
     FiberThread& self = *running_;
     const int lane = self.rank % kWarpSize;
     // Built only on the way to a fault: this runs for every lane of every shuffle.
@@ -607,12 +607,12 @@ BlockRunner& block_of_caller() {
     return *current_block;
 }
 
-unsigned block_sync(SyncKind kind, int predicate, const Where& where) {
+unsigned block_sync(SyncKind kind, int predicate, Where where) {
     return block_of_caller().block_sync(kind, predicate, where);
 }
 
 std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
-                        const Where& where) {
+                        Where where) {
     return block_of_caller().warp_sync(kind, mask, width, param, bits, where);
 }
 
@@ -642,7 +642,7 @@ void count_atomic() {
 
 std::byte* dynamic_shared_memory() { return block_of_caller().dynamic_shared_memory(); }
 
-void check_alignment(const void* address, std::size_t alignment, const Where& where) {
+void check_alignment(const void* address, std::size_t alignment, Where where) {
     if (reinterpret_cast<std::uintptr_t>(address) % alignment != 0) {
         block_of_caller().fault_here("misaligned " + std::to_string(alignment) + "-byte access at " +
                                      where_text(where) + ": the address is not a multiple of " +

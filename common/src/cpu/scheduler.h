@@ -82,9 +82,9 @@ class BlockRunner {
     void profile_into(BlockProfile* profile) { profile_ = profile; }
 
     // Called from inside a fiber.
-    unsigned block_sync(SyncKind kind, int predicate, const Where& where);
+    unsigned block_sync(SyncKind kind, int predicate, Where where);
     std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
-                            const Where& where);
+                            Where where);
     unsigned active_mask() const;
     void count_atomic() { ++stats_.atomics; }
     void count_wide_access() { ++stats_.wide_accesses; }
@@ -152,7 +152,7 @@ class BlockRunner {
 
 // Text for diagnostics: "__syncthreads()", "file.cu:12", "(1,0,0)".
 const char* name_of(SyncKind kind);
-std::string where_text(const Where& where);
+std::string where_text(Where where);
 std::string dims(uint3 v);
 
 // The block whose fiber calls, or nullptr in host code.
@@ -162,6 +162,6 @@ BlockRunner& block_of_caller();
 
 // With every thread of `block` at a grid or cluster barrier: waits for the
 // other blocks of the grid or cluster (coresident.cpp).
-void wait_for_other_blocks(BlockRunner& block, SyncKind kind, const Where& where);
+void wait_for_other_blocks(BlockRunner& block, SyncKind kind, Where where);
 
 }  // namespace warpdrill::cpu::detail

@@ -26,8 +26,8 @@ inline unsigned long long block_rank_in_grid() {
 // Implemented with the scheduler (groups.cpp).
 dim3 cluster_dims();  // (1,1,1) when the launch has no clusters
 bool is_cooperative_launch();
-std::uintptr_t map_shared_rank(std::uintptr_t address, std::size_t bytes, int rank, const Where& where);
-void check_tile(unsigned tile_size, unsigned parent_threads, const Where& where);
+std::uintptr_t map_shared_rank(std::uintptr_t address, std::size_t bytes, int rank, Where where);
+void check_tile(unsigned tile_size, unsigned parent_threads, Where where);
 
 }  // namespace warpdrill::cpu::detail
 
@@ -50,7 +50,7 @@ struct greater {
 // ---- the block ----------------------------------------------------------------------
 class thread_block {
   public:
-    static void sync(const std::source_location& where = std::source_location::current()) {
+    static void sync(std::source_location where = std::source_location::current()) {
         __syncthreads(where);
     }
     static unsigned thread_rank() { return warpdrill::cpu::detail::rank_in_block(); }
@@ -71,7 +71,7 @@ class thread_block_tile;
 // the parent's size must be a multiple of Size.
 template <unsigned Size, class ParentT>
 thread_block_tile<Size, ParentT> tiled_partition(
-    const ParentT& parent, const std::source_location& where = std::source_location::current());
+    const ParentT& parent, std::source_location where = std::source_location::current());
 
 template <unsigned Size, class ParentT>
 class thread_block_tile {
@@ -96,32 +96,32 @@ class thread_block_tile {
     }
     unsigned meta_group_size() const { return parent_threads_ / Size; }
 
-    void sync(const Where& where = Where::current()) const { __syncwarp(mask(), where); }
+    void sync(Where where = Where::current()) const { __syncwarp(mask(), where); }
 
     template <class T>
-    T shfl(T var, int src_rank, const Where& where = Where::current()) const {
+    T shfl(T var, int src_rank, Where where = Where::current()) const {
         return __shfl_sync(mask(), var, src_rank, Size, where);
     }
     template <class T>
-    T shfl_up(T var, unsigned delta, const Where& where = Where::current()) const {
+    T shfl_up(T var, unsigned delta, Where where = Where::current()) const {
         return __shfl_up_sync(mask(), var, delta, Size, where);
     }
     template <class T>
-    T shfl_down(T var, unsigned delta, const Where& where = Where::current()) const {
+    T shfl_down(T var, unsigned delta, Where where = Where::current()) const {
         return __shfl_down_sync(mask(), var, delta, Size, where);
     }
     template <class T>
-    T shfl_xor(T var, unsigned lane_mask, const Where& where = Where::current()) const {
+    T shfl_xor(T var, unsigned lane_mask, Where where = Where::current()) const {
         return __shfl_xor_sync(mask(), var, static_cast<int>(lane_mask), Size, where);
     }
-    int any(int predicate, const Where& where = Where::current()) const {
+    int any(int predicate, Where where = Where::current()) const {
         return __any_sync(mask(), predicate, where);
     }
-    int all(int predicate, const Where& where = Where::current()) const {
+    int all(int predicate, Where where = Where::current()) const {
         return __all_sync(mask(), predicate, where);
     }
     // Bit k is thread k of the tile.
-    unsigned ballot(int predicate, const Where& where = Where::current()) const {
+    unsigned ballot(int predicate, Where where = Where::current()) const {
         return __ballot_sync(mask(), predicate, where) >> first_lane();
     }
 
@@ -129,7 +129,7 @@ class thread_block_tile {
     template <unsigned, class>
     friend class thread_block_tile;
     template <unsigned S, class P>
-    friend thread_block_tile<S, P> tiled_partition(const P&, const std::source_location&);
+    friend thread_block_tile<S, P> tiled_partition(const P&, std::source_location);
 
     explicit thread_block_tile(unsigned parent_threads) : parent_threads_(parent_threads) {}
     static unsigned first_lane() { return warpdrill::cpu::detail::rank_in_block() % warpSize / Size * Size; }
@@ -139,7 +139,7 @@ class thread_block_tile {
 };
 
 template <unsigned Size, class ParentT>
-thread_block_tile<Size, ParentT> tiled_partition(const ParentT& parent, const std::source_location& where) {
+thread_block_tile<Size, ParentT> tiled_partition(const ParentT& parent, std::source_location where) {
     warpdrill::cpu::detail::check_tile(Size, parent.num_threads(), where);
     return thread_block_tile<Size, ParentT>(parent.num_threads());
 }
@@ -147,7 +147,7 @@ thread_block_tile<Size, ParentT> tiled_partition(const ParentT& parent, const st
 // ---- reduce: every thread of the tile gets op over the tile's values (xor butterfly) ----
 template <unsigned Size, class ParentT, class T, class Op>
 T reduce(const thread_block_tile<Size, ParentT>& tile, T value, Op op,
-         const std::source_location& where = std::source_location::current()) {
+         std::source_location where = std::source_location::current()) {
     for (unsigned lane_mask = Size / 2; lane_mask > 0; lane_mask /= 2) {
         value = op(value, tile.shfl_xor(value, lane_mask, where));
     }
@@ -159,7 +159,7 @@ class grid_group {
   public:
     // Only a cooperative launch may sync its grid.
     bool is_valid() const { return warpdrill::cpu::detail::is_cooperative_launch(); }
-    void sync(const std::source_location& where = std::source_location::current()) const {
+    void sync(std::source_location where = std::source_location::current()) const {
         warpdrill::cpu::detail::block_sync(warpdrill::cpu::detail::SyncKind::grid_sync, 0, where);
     }
     static unsigned long long thread_rank() {
@@ -181,7 +181,7 @@ inline grid_group this_grid() { return {}; }
 // ---- the cluster of a cluster launch (a block is a cluster of one without) -----------------
 class cluster_group {
   public:
-    static void sync(const std::source_location& where = std::source_location::current()) {
+    static void sync(std::source_location where = std::source_location::current()) {
         warpdrill::cpu::detail::block_sync(warpdrill::cpu::detail::SyncKind::cluster_sync, 0, where);
     }
     static dim3 dim_blocks() { return warpdrill::cpu::detail::cluster_dims(); }
@@ -207,7 +207,7 @@ class cluster_group {
     // The same variable in the shared memory of block `rank` of the cluster.
     template <class T>
     static T* map_shared_rank(T* address, int rank,
-                              const std::source_location& where = std::source_location::current()) {
+                              std::source_location where = std::source_location::current()) {
         return reinterpret_cast<T*>(warpdrill::cpu::detail::map_shared_rank(
             reinterpret_cast<std::uintptr_t>(address), sizeof(T), rank, where));
     }
@@ -216,7 +216,7 @@ inline cluster_group this_cluster() { return {}; }
 
 // CUDA's free function: g.sync().
 template <class Group>
-void sync(const Group& group, const std::source_location& where = std::source_location::current()) {
+void sync(const Group& group, std::source_location where = std::source_location::current()) {
     group.sync(where);
 }
 

@@ -221,21 +221,24 @@ enum class SyncKind : std::uint8_t {
     reduce_min,
     reduce_max,
 };
+// Where a sync point is in the kernel's source. Passed by value (one pointer,
+// in a register): a reference would make kernel code store it on its stack
+// before each call, a store that the access checks would then look at.
 using Where = std::source_location;
 
 // Waits until every thread of the block arrives; returns the number of
 // threads whose predicate was non-zero.
-unsigned block_sync(SyncKind kind, int predicate, const Where& where);
+unsigned block_sync(SyncKind kind, int predicate, Where where);
 // Waits until every lane of `mask` arrives at the same intrinsic; returns
 // this lane's result (shuffled bits, or the vote).
 std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
-                        const Where& where);
+                        Where where);
 unsigned active_mask();
 void count_atomic();
 std::byte* dynamic_shared_memory();
 // Faults the kernel (a KernelFault naming the thread) when a 16-byte access is
 // misaligned, as a GPU would stop with cudaErrorMisalignedAddress.
-void check_alignment(const void* address, std::size_t alignment, const Where& where);
+void check_alignment(const void* address, std::size_t alignment, Where where);
 
 // A pointer argument of a launch, so that a fault can name the buffer as the
 // kernel does ("partials[3]").
@@ -329,54 +332,54 @@ template <class T>
 concept Shuffleable = std::is_trivially_copyable_v<T> && sizeof(T) <= 8;
 }
 
-inline void __syncthreads(const std::source_location& where = std::source_location::current()) {
+inline void __syncthreads(std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
     block_sync(SyncKind::syncthreads, 0, where);
 }
 inline int __syncthreads_count(int predicate,
-                               const std::source_location& where = std::source_location::current()) {
+                               std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
     return static_cast<int>(block_sync(SyncKind::syncthreads_count, predicate, where));
 }
 inline int __syncthreads_and(int predicate,
-                             const std::source_location& where = std::source_location::current()) {
+                             std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
     return block_sync(SyncKind::syncthreads_and, predicate, where) == blockDim.x * blockDim.y * blockDim.z;
 }
 inline int __syncthreads_or(int predicate,
-                            const std::source_location& where = std::source_location::current()) {
+                            std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
     return block_sync(SyncKind::syncthreads_or, predicate, where) != 0;
 }
 inline void __syncwarp(unsigned mask = 0xffffffffu,
-                       const std::source_location& where = std::source_location::current()) {
+                       std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
     warp_sync(SyncKind::syncwarp, mask, warpSize, 0, 0, where);
 }
 
 template <warpdrill::cpu::detail::Shuffleable T>
 T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize,
-              const std::source_location& where = std::source_location::current()) {
+              std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
     return from_bits<T>(warp_sync(SyncKind::shfl_idx, mask, width, src_lane, to_bits(var), where));
 }
 template <warpdrill::cpu::detail::Shuffleable T>
 T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
-                 const std::source_location& where = std::source_location::current()) {
+                 std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
     return from_bits<T>(
         warp_sync(SyncKind::shfl_up, mask, width, static_cast<int>(delta), to_bits(var), where));
 }
 template <warpdrill::cpu::detail::Shuffleable T>
 T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
-                   const std::source_location& where = std::source_location::current()) {
+                   std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
     return from_bits<T>(
         warp_sync(SyncKind::shfl_down, mask, width, static_cast<int>(delta), to_bits(var), where));
 }
 template <warpdrill::cpu::detail::Shuffleable T>
 T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize,
-                  const std::source_location& where = std::source_location::current()) {
+                  std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
     return from_bits<T>(warp_sync(SyncKind::shfl_xor, mask, width, lane_mask, to_bits(var), where));
 }
@@ -385,7 +388,7 @@ T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize,
 // GPU): every lane of the mask gets the sum, minimum or maximum over the mask.
 #define WARPDRILL_WARP_REDUCE(name, kind, T)                                                        \
     inline T name(unsigned mask, T value,                                                           \
-                  const std::source_location& where = std::source_location::current()) {            \
+                  std::source_location where = std::source_location::current()) {            \
         using namespace warpdrill::cpu::detail;                                                     \
         return from_bits<T>(                                                                        \
             warp_sync(SyncKind::kind, mask, warpSize, std::is_signed_v<T>, to_bits(value), where)); \
@@ -398,17 +401,17 @@ WARPDRILL_WARP_REDUCE(__reduce_max_sync, reduce_max, int)
 WARPDRILL_WARP_REDUCE(__reduce_max_sync, reduce_max, unsigned)
 #undef WARPDRILL_WARP_REDUCE
 inline unsigned __ballot_sync(unsigned mask, int predicate,
-                              const std::source_location& where = std::source_location::current()) {
+                              std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
     return static_cast<unsigned>(warp_sync(SyncKind::ballot, mask, warpSize, predicate != 0, 0, where));
 }
 inline int __any_sync(unsigned mask, int predicate,
-                      const std::source_location& where = std::source_location::current()) {
+                      std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
     return static_cast<int>(warp_sync(SyncKind::any, mask, warpSize, predicate != 0, 0, where));
 }
 inline int __all_sync(unsigned mask, int predicate,
-                      const std::source_location& where = std::source_location::current()) {
+                      std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
     return static_cast<int>(warp_sync(SyncKind::all, mask, warpSize, predicate != 0, 0, where));
 }
