@@ -660,6 +660,7 @@ int profile_on_gpu(App& app, const ProfileOptions& options, const GpuSpec& gpu) 
         const std::map<std::string, double>* first_launch = nullptr;
         if (run.table) {
             measured.source = run.table->source;
+            measured.device = run.table->device;
             measured.kernels.insert(run.table->kernels.begin(), run.table->kernels.end());
             measured.metrics.insert(run.table->metrics.begin(), run.table->metrics.end());
             first_launch = measured.launch(number, 1);
@@ -684,6 +685,11 @@ int profile_on_gpu(App& app, const ProfileOptions& options, const GpuSpec& gpu) 
         if (!counts) return 1;
         profiled.push_back(model(lesson, std::move(*counts), gpu));
     }
+    if (lessons.size() == 2 && no_ncu.empty())  // each run named its own program
+        measured.source = fmt::format("{} measured just now by Nsight Compute on this GPU{} (ncu --clock-control none "
+                                      "--metrics <the rows' metrics> on each lesson's profile driver)",
+                                      options.solution ? "the solutions' kernels" : "your kernels",
+                                      measured.device.empty() ? "" : ", an " + measured.device);
     const NcuTable* ncu = no_ncu.empty() ? &measured : nullptr;
     if (no_model && !ncu) {
         fmt::print("{}\n{}\n", no_ncu, *no_model);
