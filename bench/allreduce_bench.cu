@@ -216,7 +216,9 @@ void print_rows(const std::vector<Row>& rows) {
                     power_of_two(row.floats).c_str(), row.what.c_str(), row.ms * 1e3, row.algbw(), row.busbw(),
                     row.correct ? "" : "  WRONG RESULT");
     }
-    if (rows.size() == 2) std::printf("%31s ring / NCCL busbw: %.0f%%\n", "", 100 * rows[0].busbw() / rows[1].busbw());
+    // One GPU moves nothing: its bus bandwidth is 0, and there is no ratio to show.
+    if (rows.size() == 2 && rows[1].busbw() > 0)
+        std::printf("%31s ring / NCCL busbw: %.0f%%\n", "", 100 * rows[0].busbw() / rows[1].busbw());
     std::fflush(stdout);
 }
 

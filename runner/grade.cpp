@@ -174,14 +174,28 @@ std::string row_notes(const Grade& grade, const Course& course) {
     return joined;
 }
 
+// The lessons that were graded (all, unless --lesson chose some).
+std::vector<const Lesson*> graded_lessons(const std::vector<Grade>& grades, const Course& course) {
+    std::vector<const Lesson*> graded;
+    for (const Lesson& lesson : course.lessons) {
+        const auto has_tests = [&](const Grade& grade) {
+            return std::ranges::find(grade.tests, lesson.name, &GradedTest::lesson_name) != grade.tests.end();
+        };
+        if (std::ranges::any_of(grades, has_tests)) graded.push_back(&lesson);
+    }
+    return graded;
+}
+
 void write_roster(const std::vector<Grade>& grades, const Course& course, const fs::path& file) {
+    const std::vector<const Lesson*> lessons = graded_lessons(grades, course);
     std::ofstream csv(file);
     csv << "learner";
-    for (const Lesson& lesson : course.lessons) csv << "," << lesson.name;
+    for (const Lesson* lesson : lessons) csv << "," << lesson->name;
     csv << ",points,max_points,notes\n";
     for (const Grade& grade : grades) {
         csv << csv_field(grade.learner);
-        for (const Lesson& lesson : course.lessons) {
+        for (const Lesson* lesson_graded : lessons) {
+            const Lesson& lesson = *lesson_graded;
             const bool graded = std::ranges::find(grade.tests, lesson.name, &GradedTest::lesson_name) != grade.tests.end();
             csv << "," << (graded ? to_string(lesson_verdict(grade, lesson.name)) : "");
         }
@@ -201,12 +215,12 @@ void write_summary(const std::vector<Grade>& grades, const Course& course, const
                    const fs::path& file) {
     std::ofstream out(file);
     out << header << "\n\nLessons passed (every test), of " << grades.size() << " submissions:\n";
-    for (const Lesson& lesson : course.lessons) {
+    for (const Lesson* lesson : graded_lessons(grades, course)) {
         const auto passed = std::ranges::count_if(grades, [&](const Grade& grade) {
-            return std::ranges::find(grade.tests, lesson.name, &GradedTest::lesson_name) != grade.tests.end() &&
-                   lesson_verdict(grade, lesson.name) == Verdict::pass;
+            return std::ranges::find(grade.tests, lesson->name, &GradedTest::lesson_name) != grade.tests.end() &&
+                   lesson_verdict(grade, lesson->name) == Verdict::pass;
         });
-        out << fmt::format("  {:<32} {:>4}\n", lesson.name, passed);
+        out << fmt::format("  {:<32} {:>4}\n", lesson->name, passed);
     }
     // How many learners share each failure (a learner counts once per failure).
     std::map<std::string, std::set<std::string>> learners_of;

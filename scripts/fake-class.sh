@@ -34,8 +34,9 @@ for ((i = 0; i < count; i++)); do
     1) solve_from "$learner" 1 5 ;;
     2)
       solve_from "$learner" 1 99
-      cp "$root"/tests/course/lesson03-last-element-lost/*.cuh "$dest/$learner/lessons/03-sequential-addressing/"
-      cp "$root"/tests/course/volatile-last-warp/*.cuh "$dest/$learner/lessons/05-unroll-last-warp/"
+      # The slips' kernels; their shuffle.cuh only includes the solution's, which a handout lacks.
+      cp "$root"/tests/course/lesson03-last-element-lost/reduce.cuh "$dest/$learner/lessons/03-sequential-addressing/"
+      cp "$root"/tests/course/volatile-last-warp/reduce.cuh "$dest/$learner/lessons/05-unroll-last-warp/"
       ;;
     3)
       solve_from "$learner" 1 99

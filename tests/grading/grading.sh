@@ -69,7 +69,11 @@ row deleted fail missing
 row empty missing missing
 row stale fail fail
 [[ $(grep -c . "$roster") == 8 ]] || { cat "$roster"; fail "the roster does not have a row per learner"; }
-grep -q "^solved,pass,pass,,.*,20,20," "$roster" || { cat "$roster"; fail "solved does not score 20 of 20"; }
+grep -q "^solved,pass,pass,20,20," "$roster" || { cat "$roster"; fail "solved does not score 20 of 20"; }
+# Only the lessons graded (--lesson) have columns, and lines in the summary.
+[[ $(head -1 "$roster") == "learner,${lesson1#lessons/},${lesson2#lessons/},points,max_points,notes" ]] ||
+  { head -1 "$roster"; fail "the roster has columns for lessons that were not graded"; }
+grep -q "03-sequential-addressing" "$out/summary.txt" && { cat "$out/summary.txt"; fail "the summary lists a lesson not graded"; }
 grep "^broken," "$roster" > "$scratch/broken.txt"
 expect "01 build error: lessons/01-interleaved-divergent/reduce.cuh:" "$scratch/broken.txt"
 expect "02 time-out:" "$scratch/broken.txt"
