@@ -245,6 +245,16 @@ void BlockRunner::start_threads() {
     }
 }
 
+namespace {
+// The running kernel thread's variables; set before each fiber is resumed.
+thread_local const BuiltinVariables* builtins = nullptr;
+}  // namespace
+
+uint3 thread_idx() { return builtins->thread_idx; }
+uint3 block_idx() { return builtins->block_idx; }
+dim3 block_dim() { return builtins->block_dim; }
+dim3 grid_dim() { return builtins->grid_dim; }
+
 // Accesses are tracked while a kernel thread runs, never while the scheduler does.
 void BlockRunner::resume(FiberThread& thread) {
     running_ = &thread;

@@ -185,16 +185,21 @@ struct BuiltinVariables {
     dim3 block_dim;
     dim3 grid_dim;
 };
-// Points at the running fiber's variables; the scheduler sets it before it
-// resumes a fiber.
-inline thread_local const BuiltinVariables* builtins = nullptr;
+// The running kernel thread's variables, from the scheduler (scheduler.cpp).
+// Declared const: within one kernel thread they never change, so the compiler
+// may ask once and keep the answer, as a GPU keeps them in registers; and
+// kernel code reads no memory for them that the access checks would look at.
+[[gnu::const]] uint3 thread_idx();
+[[gnu::const]] uint3 block_idx();
+[[gnu::const]] dim3 block_dim();
+[[gnu::const]] dim3 grid_dim();
 
 }  // namespace warpdrill::cpu::detail
 
-#define threadIdx (::warpdrill::cpu::detail::builtins->thread_idx)
-#define blockIdx (::warpdrill::cpu::detail::builtins->block_idx)
-#define blockDim (::warpdrill::cpu::detail::builtins->block_dim)
-#define gridDim (::warpdrill::cpu::detail::builtins->grid_dim)
+#define threadIdx (::warpdrill::cpu::detail::thread_idx())
+#define blockIdx (::warpdrill::cpu::detail::block_idx())
+#define blockDim (::warpdrill::cpu::detail::block_dim())
+#define gridDim (::warpdrill::cpu::detail::grid_dim())
 inline constexpr int warpSize = 32;
 
 // ---- sync points: implemented by the scheduler (scheduler.cpp) ----------------
