@@ -3,11 +3,15 @@
 # `warpdrill profile` counts on the CPU backend, and writes to results/, each
 # file headed by the device, the date and the command:
 #   results/ncu-<gpu>.csv           every solution's profile driver (common/src/
-#                                   course/profile_lesson.cu, 2^20 floats), per launch
+#                                   course/profile_lesson.cu, 2^20 floats), per launch;
+#                                   a lesson the driver has no workload for (its
+#                                   #error says so) gets no rows, and a note here
 #   results/ncu-patterns-<gpu>.csv  the access-pattern kernels of
 #                                   tests/backend/access_patterns.cuh, per launch
-#   results/ncu-<gpu>.md            the first as a table to read, and ncu's
-#                                   shared-load excess where no conflict is possible
+#   results/ncu-<gpu>.md            the first as a table to read (every column the
+#                                   book shows, and the counts they are made of),
+#                                   and ncu's shared-load excess where no conflict
+#                                   is possible
 # Rows are `lesson,launch,kernel` (`pattern,...` in the second), then a column
 # per ncu metric. The tests compare the CPU backend's counts with both
 # (tests/runner/ncu_agreement.py, tests/backend/profile_patterns.cu); the book
@@ -16,8 +20,85 @@
 # be findable, through CMAKE_PREFIX_PATH where it is not installed system-wide.
 # Logs go to $OUT (or ./ncu-results).
 #   bash scripts/ncu-table.sh [gpu]    (gpu: the model's key, default h100)
+# The table to read, again from the CSVs alone (no GPU needed), after a change
+# to what it shows:
+#   bash scripts/ncu-table.sh --markdown-from results/ncu-h100.csv
+#       (reads results/ncu-patterns-h100.csv beside it, writes results/ncu-h100.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# The table to read: markdown TABLE PATTERNS, on stdout. Every column the book
+# shows (NCU_COLUMNS in book/bookext.py; tests/book/ncu_table.sh checks that
+# each of its metrics is here), and the counts they are made of.
+markdown() {
+  python3 - "$1" "$2" <<'PYTHON'
+import csv, sys
+def read(path):
+    lines = open(path).read().splitlines()
+    head = [line[2:] for line in lines if line.startswith("# ")]
+    return head, list(csv.DictReader(line for line in lines if not line.startswith("#")))
+head, rows = read(sys.argv[1])
+_, patterns = read(sys.argv[2])
+def count(value):
+    return f"{value:,.0f}"
+def places(n):
+    return lambda value: f"{value:.{n}f}"
+# (heading, metrics, the cell made of their values)
+shown = [("grid × block", ("launch__grid_size", "launch__block_size"), lambda g, b: f"{g:,.0f} × {b:,.0f}"),
+         ("time, µs", ("gpu__time_duration.sum",), lambda ns: f"{ns / 1000:.1f}"),  # ncu's base unit: ns
+         ("DRAM % of peak", ("dram__throughput.avg.pct_of_peak_sustained_elapsed",), places(1)),
+         ("occupancy %", ("sm__warps_active.avg.pct_of_peak_sustained_active",), places(1)),
+         ("threads per warp instruction", ("smsp__thread_inst_executed_per_inst_executed.ratio",), places(2)),
+         ("divergent branches", ("smsp__sass_branch_targets_threads_divergent.sum",), count),
+         ("warp instructions", ("smsp__inst_executed.sum",), count),
+         ("global ld requests", ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",), count),
+         ("global ld sectors", ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",), count),
+         ("sectors per ld request", ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                                     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+          lambda sectors, requests: f"{sectors / requests:.1f}"),
+         ("global st requests", ("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",), count),
+         ("global st sectors", ("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",), count),
+         ("shared ld", ("smsp__sass_inst_executed_op_shared_ld.sum",), count),
+         ("shared ld wavefronts", ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",), count),
+         ("shared ld conflicts", ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",), count),
+         ("shared st", ("smsp__sass_inst_executed_op_shared_st.sum",), count),
+         ("shared st wavefronts", ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",), count),
+         ("shared st conflicts", ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",), count),
+         ("blocks an SM holds by registers", ("launch__occupancy_limit_registers",), count)]
+def cell(row, metrics, show):
+    try:
+        return show(*(float(row[metric]) for metric in metrics))
+    except (KeyError, ValueError, ZeroDivisionError):
+        return ""  # a metric this ncu did not measure
+print("# Nsight Compute: every solution's profile driver at 2^20 floats\n")
+for line in head:
+    print(f"- {line}")
+print("\nAll metrics: `" + sys.argv[1] + "`; the access patterns: `" + sys.argv[2] + "`.\n")
+print("| lesson | launch | kernel | " + " | ".join(heading for heading, _, _ in shown) + " |")
+print("| --- " * (3 + len(shown)) + "|")
+for row in rows:
+    print(f"| {row['lesson']} | {row['launch']} | `{row['kernel']}` | " +
+          " | ".join(cell(row, metrics, show) for _, metrics, show in shown) + " |")
+free = next((row for row in patterns if row["pattern"] == "shared_conflict_free"), None)
+metric = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+if free and free.get(metric):
+    loads = float(free["smsp__sass_inst_executed_op_shared_ld.sum"])
+    wavefronts = float(free[metric])
+    print(f"\nShared-load excess: `shared_conflict_free` makes {loads:,.0f} loads of one wavefront each "
+          f"(no two lanes share a bank); ncu counts {wavefronts:,.0f} wavefronts, "
+          f"{100 * (wavefronts - loads) / loads:.2f}% more.")
+PYTHON
+}
+
+if [[ ${1:-} == --markdown-from ]]; then
+  table=${2:?"--markdown-from needs the table: results/ncu-<gpu>.csv"}
+  name=$(basename "$table" .csv)  # ncu-<gpu>
+  patterns=$(dirname "$table")/ncu-patterns-${name#ncu-}.csv
+  markdown "$table" "$patterns" > "${table%.csv}.md"
+  echo "wrote ${table%.csv}.md from $table and $patterns"
+  exit 0
+fi
+
 gpu=${1:-h100}
 export PATH=/usr/local/cuda/bin:$PATH
 out=${OUT:-ncu-results}
@@ -71,16 +152,29 @@ for metric in "${wanted[@]}"; do
 done
 metric_list=$(IFS=,; echo "${metrics[*]}")
 
-echo "building the solutions' profile drivers and the access patterns in $build ($out/build.log)"
-targets=(access_patterns)
-for solution in solutions/[0-9][0-9]-*; do
-  targets+=("profile-solution-$(basename "$solution" | cut -c1-2)")
-done
-if ! { cmake --preset gpu && cmake --build "$build" --target "${targets[@]}"; } > "$out/build.log" 2>&1; then
+echo "building the solutions' profile drivers and the access patterns in $build ($out/build*.log)"
+if ! { cmake --preset gpu && cmake --build "$build" --target access_patterns; } > "$out/build.log" 2>&1; then
   tail -30 "$out/build.log"
   echo "ncu-table.sh: the build failed (all of it in $out/build.log)"
   exit 1
 fi
+# One driver at a time: common/src/course/profile_lesson.cu stops with an #error
+# ("this lesson has no profile workload: ...") for a lesson it cannot run, such as
+# an all-reduce over several GPUs; that lesson gets no rows, and the others go on.
+profiled=()
+for solution in solutions/[0-9][0-9]-*; do
+  name=$(basename "$solution")
+  log="$out/build-$name.log"
+  if cmake --build "$build" --target "profile-solution-${name:0:2}" > "$log" 2>&1; then
+    profiled+=("$solution")
+  elif grep -q "has no profile workload" "$log"; then
+    echo "lesson $((10#${name:0:2})): the profile driver has no workload for it (common/src/course/profile_lesson.cu); no rows"
+  else
+    tail -30 "$log"
+    echo "ncu-table.sh: the build of lesson $((10#${name:0:2}))'s profile driver failed (all of it in $log)"
+    exit 1
+  fi
+done
 
 # ncu's CSV (a row per launch and metric) as one row per launch:
 # `key,launch,kernel,<a column per metric>`, the header first when $3 names the key's column.
@@ -139,7 +233,7 @@ header() {  # header WHAT
 table=results/ncu-$gpu.csv
 header "each solution's profile driver at 2^20 floats" > "$out/table.csv"
 first=lesson
-for solution in solutions/[0-9][0-9]-*; do
+for solution in "${profiled[@]}"; do
   name=$(basename "$solution")
   number=$((10#${name:0:2}))
   echo "lesson $number: measuring"
@@ -159,49 +253,7 @@ profile "$out/ncu-patterns.csv" "$build/tests/access_patterns"
 } > "$patterns"
 
 # The same table to read, with ncu's excess on shared loads where none can conflict.
-python3 - "$table" "$patterns" > "results/ncu-$gpu.md" <<'PYTHON'
-import csv, sys
-def read(path):
-    lines = open(path).read().splitlines()
-    head = [line[2:] for line in lines if line.startswith("# ")]
-    return head, list(csv.DictReader(line for line in lines if not line.startswith("#")))
-head, rows = read(sys.argv[1])
-_, patterns = read(sys.argv[2])
-shown = [("global ld requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
-         ("global ld sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
-         ("global st requests", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
-         ("global st sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
-         ("shared ld", "smsp__sass_inst_executed_op_shared_ld.sum"),
-         ("shared ld wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
-         ("shared ld conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
-         ("shared st", "smsp__sass_inst_executed_op_shared_st.sum"),
-         ("shared st wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
-         ("shared st conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
-         ("time, us", "gpu__time_duration.sum")]
-print("# Nsight Compute: every solution's profile driver at 2^20 floats\n")
-for line in head:
-    print(f"- {line}")
-print("\nAll metrics: `" + sys.argv[1] + "`; the access patterns: `" + sys.argv[2] + "`.\n")
-print("| lesson | launch | kernel | " + " | ".join(words for words, _ in shown) + " |")
-print("| --- " * (3 + len(shown)) + "|")
-def cell(row, metric):
-    value = row.get(metric, "")
-    if not value:
-        return ""
-    number = float(value)
-    return f"{number / 1000:.1f}" if metric == "gpu__time_duration.sum" else f"{number:,.0f}"
-for row in rows:
-    print(f"| {row['lesson']} | {row['launch']} | `{row['kernel']}` | " +
-          " | ".join(cell(row, metric) for _, metric in shown) + " |")
-free = next((row for row in patterns if row["pattern"] == "shared_conflict_free"), None)
-metric = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
-if free and free.get(metric):
-    loads = float(free["smsp__sass_inst_executed_op_shared_ld.sum"])
-    wavefronts = float(free[metric])
-    print(f"\nShared-load excess: `shared_conflict_free` makes {loads:,.0f} loads of one wavefront each "
-          f"(no two lanes share a bank); ncu counts {wavefronts:,.0f} wavefronts, "
-          f"{100 * (wavefronts - loads) / loads:.2f}% more.")
-PYTHON
+markdown "$table" "$patterns" > "results/ncu-$gpu.md"
 
 echo "wrote $table ($(grep -vc '^#' "$table") lines), $patterns ($(grep -vc '^#' "$patterns") lines) and results/ncu-$gpu.md in $((SECONDS - started)) s"
 if ((${#missing[@]})); then echo "not measured (unknown to this ncu): ${missing[*]}"; fi

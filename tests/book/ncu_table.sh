@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The chapters quote results/ncu-h100.csv, which scripts/ncu-table.sh writes on
-# a GPU. Until the lead commits the table measured on an H100, try the book on
-# a scratch copy with made-up tables in that script's format (these numbers are
-# test data, not measurements, and never leave the scratch copy):
+# a GPU. Whatever the checkout's table holds, try the book on a scratch copy
+# with made-up tables in that script's format (these numbers are test data, not
+# measurements, and never leave the scratch copy):
 #   - no table: each chapter says that it is not measured yet;
 #   - a row per launch for every lesson: chapter 3 shows lesson 3's rows beside
 #     lesson 2's, in the book's columns, with the device, in both languages;
 #   - no row for lesson 3: the build fails and says why.
 # Where scripts/ncu-table.sh is in the checkout, every metric the book quotes
-# must be one it measures.
+# must be one it measures, and one its readable table (results/ncu-<gpu>.md) shows.
 set -euo pipefail
 fail() { echo "FAILED: $*"; exit 1; }
 source_dir=$(cd "$1" && pwd)
@@ -34,6 +34,11 @@ if [[ -f "$source_dir/scripts/ncu-table.sh" ]]; then
   measured=$(sed -n '/^wanted=(/,/^)/p' "$source_dir/scripts/ncu-table.sh")
   for metric in $quoted; do
     grep -qwF -- "$metric" <<< "$measured" || fail "the book quotes $metric, which scripts/ncu-table.sh does not measure"
+  done
+  readable=$(sed -n '/^markdown() {/,/^}/p' "$source_dir/scripts/ncu-table.sh")
+  for metric in $quoted; do
+    grep -qF -- "\"$metric\"" <<< "$readable" ||
+      fail "the book quotes $metric, which scripts/ncu-table.sh leaves out of results/ncu-<gpu>.md"
   done
 else
   echo "scripts/ncu-table.sh is not in this checkout: the book's metrics are not compared with its list"
