@@ -68,16 +68,22 @@ WORDS = {
                      "sustain"),
             "occupancy": ("occupancy %", "achieved occupancy: the warps resident on an SM, on average while it "
                           "was busy, as a share of the most it can hold (64 on an H100)"),
-            "lanes": ("threads per warp instruction", "how many of a warp's 32 lanes an average instruction "
-                      "runs for: 32 when no lane sits out"),
+            "lanes": ("threads per warp instruction", "how many of a warp's 32 lanes are active, on average, "
+                      "when it executes an instruction. A lane whose instruction is predicated off counts as "
+                      "active, so an if that nvcc compiles to predicated instructions does not lower it "
+                      "(lesson 1's chapter); lanes that have exited, or that sit out a divergent branch, do"),
             "divergent": ("divergent branches", "branch targets at which the active lanes of a warp went "
                           "different ways; a predicated instruction is not a branch and does not count"),
             "sectors": ("sectors per load request", "the 32-byte sectors an average warp's global load "
                         "touches: 4 for 32 floats in a row, 16 for 32 packs of four"),
-            "shared": ("shared ld / st", "warp instructions that load from and store to shared memory"),
+            "shared": ("shared ld / st", "warp instructions that load from and store to shared memory, "
+                       "counted where at least one lane executes them: one predicated off in every lane does "
+                       "not count"),
             "conflicts": ("bank conflicts ld / st", "shared-memory wavefronts beyond the fewest the access "
-                          "needs, for loads and for stores (lesson 2's chapter explains wavefronts)"),
-            "instructions": ("warp instructions", "warp instructions executed, of every kind"),
+                          "needs, for loads and for stores (lesson 2's chapter explains wavefronts, and the few "
+                          "load wavefronts the H100 counts here even where no two lanes share a bank)"),
+            "instructions": ("warp instructions", "warp instructions executed, of every kind, predicated off "
+                             "or not"),
         },
         "wrote": "The change, against the solution (`{file}`; - the solution's line, + the mistake):",
         "prints": "What `warpdrill check {lesson}` prints (line numbers as in the solution's file):",
@@ -108,14 +114,18 @@ WORDS = {
             "dram": ("DRAM 占峰值 %", "启动期间内存的流量占它所能持续的最大流量的比例"),
             "occupancy": ("占用率 %", "实际占用率（achieved occupancy）：SM 忙碌期间平均驻留的 warp 数占其上限的比例"
                           "（H100 上为 64 个）"),
-            "lanes": ("每条 warp 指令的线程数", "平均每条指令为一个 warp 的 32 个 lane 中的多少个执行：没有 lane 闲置时为 32"),
+            "lanes": ("每条 warp 指令的线程数", "一个 warp 执行一条指令时，平均有其 32 个 lane 中的多少个处于活跃状态。"
+                      "指令被谓词关闭（predicated off）的 lane 也算活跃，所以 nvcc 编译成谓词化指令的 if 不会让它降低"
+                      "（见第 1 课一章）；已经退出的 lane，以及因发散分支而闲置的 lane，才会让它降低"),
             "divergent": ("发散分支", "一个 warp 的活跃 lane 走向不同方向的分支目标数；谓词化的指令不是分支，不计入"),
             "sectors": ("每个加载请求的 sector 数", "一个 warp 的全局加载平均涉及的 32 字节 sector 数：连续 32 个 float "
                         "为 4，32 个四元素 pack 为 16"),
-            "shared": ("共享内存 ld / st", "从共享内存加载、向共享内存存储的 warp 指令数"),
+            "shared": ("共享内存 ld / st", "从共享内存加载、向共享内存存储的 warp 指令数，只计至少有一个 lane 执行的指令："
+                       "所有 lane 都被谓词关闭的指令不计入"),
             "conflicts": ("bank conflict ld / st", "共享内存访问超出所需最少 wavefront 的部分，分加载和存储"
-                          "（第 2 课一章解释了 wavefront）"),
-            "instructions": ("warp 指令数", "执行的各类 warp 指令总数"),
+                          "（第 2 课一章解释了 wavefront，以及为什么即使没有两个 lane 落在同一个 bank，"
+                          "H100 上这里也会计入少量加载 wavefront）"),
+            "instructions": ("warp 指令数", "执行的各类 warp 指令总数，被谓词关闭的也计入"),
         },
         "wrote": "改动（相对于参考答案 `{file}`；- 为答案中的行，+ 为错误写法）：",
         "prints": "`warpdrill check {lesson}` 打印的内容（行号按参考答案文件）：",
