@@ -1,13 +1,14 @@
 """Draws the book's figures as SVG, each from the rule the lesson's code follows:
 the reduction trees of lessons 1-3 and the warps and lanes they keep busy, the
-shared-memory banks a warp touches, lesson 4's loads, lesson 5's race, the warp
-reduction of lesson 7, lesson 8's grid-stride loop, lesson 9's row in registers,
-lesson 10's last block, lesson 13's ring (which chunk moves at each step, what
-a ring and a tree cost, and how slices overlap copies with adds), and the data
-movement of every shuffle, for a full warp
-and for sub-warp widths. The shuffles are drawn from the rule the hardware
-follows (PTX ISA, shfl.sync), the same rule the CPU backend implements and
-tests/data/shuffle_truth.txt confirms.
+shared-memory banks a warp touches, lesson 4's loads, lesson 5's race, the steps
+lesson 6 keeps for each block size, the warp reduction of lesson 7, lesson 8's
+grid-stride loop, lesson 9's row in registers, lesson 10's last block, lesson
+13's ring (which chunk moves at each step, what a ring and a tree cost, and how
+slices overlap copies with adds), and the data movement of every shuffle, for
+a full warp and for sub-warp widths. Lesson 6 reads its constants (the block
+sizes instantiated) from the course's code. The shuffles are drawn from
+the rule the hardware follows (PTX ISA, shfl.sync), the same rule the CPU
+backend implements and tests/data/shuffle_truth.txt confirms.
 
 conf.py calls write_all() before every build, so the figures never go stale.
 Each figure is written once per language: name.svg and name.zh_CN.svg, which
@@ -15,6 +16,7 @@ Sphinx picks for a Chinese build (figure_language_filename).
 """
 import math
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -40,9 +42,11 @@ def svg(width, height, body, title):
             f'<rect width="100%" height="100%" fill="white"/>{body}</svg>\n')
 
 
-def text(x, y, words, size=11, colour="black", anchor="start"):
+def text(x, y, words, size=11, colour="black", anchor="start", family=None):
+    """family: "monospace" for code, whose spaces are kept as they are."""
     words = escape(words)
-    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{colour}" text-anchor="{anchor}">{words}</text>'
+    font = f' font-family="{family}" xml:space="preserve"' if family else ""
+    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{colour}" text-anchor="{anchor}"{font}>{words}</text>'
 
 
 def box(x, y, label, fill=GROUP_A, w=CELL - 2, h=CELL - 4, size=11):
@@ -360,6 +364,99 @@ def last_warp_race_figure(lang, offset=16):
     return svg(20 + (lanes + offset) * CELL * 0.75 + 10, top + gap + 70, "".join(body), title)
 
 
+# ---- lesson 6: the tree unrolled for each block size -----------------------------------------
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def code_constants(path, pattern):
+    """The integers `pattern` (a regular expression with one group) finds in a file of the course, so that
+    a figure follows the code it draws; a figure whose code changed shape fails the build."""
+    found = [int(value) for value in re.findall(pattern, (REPO / path).read_text())]
+    if not found:
+        raise ValueError(f"figures.py: {path} no longer matches {pattern!r}")
+    return found
+
+
+def unrolled_steps(block_size):
+    """Lesson 6's steps for kBlockSize = block_size, as the compiler unrolls them: the tree's loop
+    `for (stride = kBlockSize / 2; stride > 32; stride /= 2)`, each step `if (tid < stride)` and a
+    barrier, then last_warp_sum's `for (offset = 32; offset > 0; offset /= 2)` in the first warp."""
+    strides, stride = [], block_size // 2
+    while stride > 32:
+        strides.append(stride)
+        stride //= 2
+    offsets, offset = [], 32
+    while offset > 0:
+        offsets.append(offset)
+        offset //= 2
+    return strides, offsets
+
+
+def unrolled_figure(lang, shown=256):
+    """Lesson 6: for each instantiation the launch code makes (its `switch`), the steps its code keeps."""
+    sizes = code_constants("lessons/06-complete-unroll/check/launch.cu", r"case (\d+): return launch_unrolled")
+    all_strides = sorted({s for size in sizes for s in unrolled_steps(size)[0]}, reverse=True)
+    offsets = unrolled_steps(sizes[0])[1]
+    cell_w, cell_h, left, top, gap = 58, 20, 112, 58, 12
+    warp_x = left + len(all_strides) * cell_w + gap
+    right = warp_x + len(offsets) * cell_w + 10
+    title = tr(lang, "Lesson 6: the steps each reduce_complete_unroll<kBlockSize> keeps once the compiler has "
+                     "unrolled its loops",
+               "第 6 课：编译器展开循环之后，每个 reduce_complete_unroll<kBlockSize> 保留的步骤")
+    body = [text(4, 14, title, 12),
+            text(left, top - 24, tr(lang, "the tree, whole block", "树，整个线程块"), 10),
+            text(warp_x, top - 24, tr(lang, "last_warp_sum, first warp", "last_warp_sum，第一个 warp"), 10),
+            text(right + 30, top - 24, tr(lang, "barriers", "屏障数"), 10, anchor="middle")]
+    for c, stride in enumerate(all_strides):
+        body.append(text(left + c * cell_w + cell_w / 2 - 1, top - 6, f"stride {stride}", 9, "#555", "middle"))
+    for c, offset in enumerate(offsets):
+        body.append(text(warp_x + c * cell_w + cell_w / 2 - 1, top - 6, f"offset {offset}", 9, "#555", "middle"))
+    for row, size in enumerate(sizes):
+        y = top + row * (cell_h + 4)
+        strides, warp_steps = unrolled_steps(size)
+        body.append(text(4, y + 14, f"kBlockSize = {size}", 10))
+        for c, stride in enumerate(all_strides):
+            kept = stride in strides
+            body.append(box(left + c * cell_w, y, f"tid < {stride}" if kept else "–", WORK if kept else IDLE,
+                            w=cell_w - 3, h=cell_h, size=9))
+        for c, offset in enumerate(offsets):
+            kept = offset in warp_steps
+            body.append(box(warp_x + c * cell_w, y, "tid < 32" if kept else "–", GROUP_A if kept else IDLE,
+                            w=cell_w - 3, h=cell_h, size=9))
+        # One barrier after the loads, one after each step of the tree.
+        body.append(text(right + 30, y + 14, 1 + len(strides), 10, anchor="middle"))
+        if size == shown:
+            body.append(f'<rect x="2" y="{y - 2:.1f}" width="{right + 52:.1f}" height="{cell_h + 4}" fill="none" '
+                        f'stroke="#c33" stroke-width="2"/>')
+    y = top + len(sizes) * (cell_h + 4) + 14
+    notes = [tr(lang, "Orange: if (tid < stride) partial[tid] += partial[tid + stride]; then __syncthreads(). "
+                      "Blue: warp 0 adds partial[tid + offset], with __syncwarp().",
+                "橙色：if (tid < stride) partial[tid] += partial[tid + stride]；然后 __syncthreads()。"
+                "蓝色：warp 0 加上 partial[tid + offset]，用 __syncwarp()。"),
+             tr(lang, "Grey: steps that the loop's constant bounds leave out of that instantiation; "
+                      "its code has no instruction for them.",
+                "灰色：循环的常量边界让这个实例化省去的步骤，它的代码里没有这些步骤的指令。"),
+             tr(lang, "Barriers: the __syncthreads() a block passes, one after the loads and one per orange step.",
+                "屏障数：一个线程块经过的 __syncthreads() 次数，加载之后一次，每个橙色步骤一次。")]
+    for k, note in enumerate(notes):
+        body.append(text(4, y + 16 * k, note, 10))
+    y += 16 * (len(notes) - 1)
+    strides, warp_steps = unrolled_steps(shown)
+    lines = [tr(lang, f"// kBlockSize = {shown}, unrolled: no loop counter, no comparison with the bound, "
+                      "no branch back",
+                f"// kBlockSize = {shown}，展开之后：没有循环计数器，没有与边界的比较，没有回跳")]
+    for stride in strides:
+        lines += [f"if (tid < {stride}) partial[tid] += partial[tid + {stride}];", "__syncthreads();"]
+    lines.append("if (tid < 32) last_warp_sum(partial, tid);  // offset " +
+                 ", ".join(str(offset) for offset in warp_steps) +
+                 tr(lang, ": constants too", "：同样是常量"))
+    for k, line in enumerate(lines):
+        body.append(text(4, y + 20 + 14 * k, line, 10, "#233", family="monospace"))
+    height = y + 20 + 14 * len(lines)
+    return svg(right + 60, height, "".join(body), title)
+
+
 # ---- lessons 8-10: the grid ------------------------------------------------------------------
 
 def grid_stride_figure(lang, blocks=2, block=4, pack=4, n=83):
@@ -585,6 +682,7 @@ def figures(lang):
         "bank-steps.svg": bank_steps_figure(lang),
         "load-two.svg": load_figure(lang),
         "last-warp-race.svg": last_warp_race_figure(lang),
+        "unrolled-steps.svg": unrolled_figure(lang),
         "warp-reduce.svg": warp_reduce_figure(lang),
         "grid-stride.svg": grid_stride_figure(lang),
         "row-in-registers.svg": row_layout_figure(lang),
