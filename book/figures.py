@@ -3,10 +3,11 @@ the reduction trees of lessons 1-3 and the warps and lanes they keep busy, the
 shared-memory banks a warp touches, lesson 4's loads, lesson 5's race, the steps
 lesson 6 keeps for each block size, the warp reduction of lesson 7, lesson 8's
 grid-stride loop, lesson 9's row in registers, lesson 10's last block, lesson
-13's ring (which chunk moves at each step, what a ring and a tree cost, and how
-slices overlap copies with adds), and the data movement of every shuffle, for
-a full warp and for sub-warp widths. Lesson 6 reads its constants (the block
-sizes instantiated) from the course's code. The shuffles are drawn from
+11's tiles, lesson 13's ring (which chunk moves at each step, what a ring and
+a tree cost, and how slices overlap copies with adds), and the data movement
+of every shuffle, for a full warp and for sub-warp widths. Lesson 6 reads its
+constants (the block sizes instantiated) from the course's code. The
+shuffles are drawn from
 the rule the hardware follows (PTX ISA, shfl.sync), the same rule the CPU
 backend implements and tests/data/shuffle_truth.txt confirms.
 
@@ -530,6 +531,66 @@ def last_block_figure(lang, grid=20, threads=8):
     return svg(20 + grid * cell, 98, "".join(body), title)
 
 
+# ---- lessons 11 and 12: groups and clusters ---------------------------------------------------
+
+def tiles_figure(lang, sizes=(16, 8, 4), shown=8, lanes=32):
+    """Lesson 11: a warp split by cg::tiled_partition<k> (thread_rank() = lane % k, meta_group_rank() =
+    lane / k), and tile_sum's butterfly in tiles of `shown`: tile.shfl_xor(value, lane_mask) for lane_mask
+    shown / 2 .. 1 is __shfl_xor_sync with width = shown, so no lane reads outside its tile."""
+    top, row_h, step_gap = 36, 44, 52
+    title = tr(lang, "Lesson 11: tiles of a warp, and tile_sum's butterfly inside tiles of "
+                     f"{shown} lanes (tile.shfl_xor: the width is the tile's)",
+               f"第 11 课：warp 划分成的 tile，以及 {shown} 个 lane 的 tile 内 tile_sum 的蝶形交换"
+               "（tile.shfl_xor：宽度就是 tile 的大小）")
+    body = [HEAD, text(4, 14, title, 12),
+            text(4, top, tr(lang, "In each box the lane's thread_rank() in its tile; above each tile its "
+                                  "meta_group_rank(); lanes 0 .. 31 of the warp from left to right.",
+                            "格中为该 lane 在所在 tile 中的 thread_rank()；每个 tile 上方为它的 meta_group_rank()；"
+                            "从左到右是 warp 的 lane 0 .. 31。"), 10)]
+    y = top + 8
+    for k in sizes:
+        for lane in range(lanes):
+            fill = GROUP_A if (lane // k) % 2 == 0 else GROUP_B
+            body.append(box(10 + lane * CELL, y + 14, lane % k, fill, size=10))
+            if lane % k == 0:
+                body.append(text(10 + (lane + k / 2) * CELL - 1, y + 10, lane // k, 9, "#555", "middle"))
+        body.append(text(20 + lanes * CELL, y + 28, f"tiled_partition<{k}>", 10))
+        y += row_h - 6
+    y += 16
+    body.append(text(4, y, tr(lang, f"tile_sum in tiles of {shown}: value += tile.shfl_xor(value, lane_mask); "
+                                    "in each box, how many lanes' values it holds",
+                              f"{shown} 个 lane 的 tile 中的 tile_sum：value += tile.shfl_xor(value, lane_mask)；"
+                              "格中为它已含有几个 lane 的值"), 10))
+    y += 8
+    held = [{lane} for lane in range(lanes)]
+    lane_mask = shown // 2
+    masks = []
+    while lane_mask > 0:
+        masks.append(lane_mask)
+        lane_mask //= 2
+    for row, lane_mask in enumerate([None] + masks):
+        if lane_mask is not None:
+            before = [set(h) for h in held]
+            for lane in range(lanes):
+                partner = source_lane("xor", lane, lane_mask, shown)
+                held[lane] = before[lane] | before[partner]
+                body.append(arrow(10 + partner * CELL + CELL / 2 - 1, y + CELL - 4,
+                                  10 + lane * CELL + CELL / 2 - 1, y + step_gap - 2))
+            body.append(text(20 + lanes * CELL, y + step_gap + 12, f"lane_mask {lane_mask}", 10))
+            y += step_gap
+        for lane in range(lanes):
+            whole = len(held[lane]) == shown
+            fill = WORK if whole else (GROUP_A if (lane // shown) % 2 == 0 else GROUP_B)
+            body.append(box(10 + lane * CELL, y, len(held[lane]), fill, size=10))
+    y += CELL + 12
+    body.append(text(4, y, tr(lang, f"After log2({shown}) = {len(masks)} steps every lane holds its tile's sum "
+                                    "(orange); the arrows never leave a tile, because the shuffle's width is the "
+                                    "tile's size.",
+                              f"log2({shown}) = {len(masks)} 步之后每个 lane 都持有自己 tile 的和（橙色）；"
+                              "箭头从不越出 tile，因为 shuffle 的宽度就是 tile 的大小。"), 10))
+    return svg(150 + lanes * CELL, y + 12, "".join(body), title)
+
+
 # ---- lesson 13: the ring ---------------------------------------------------------------------
 
 def ring_states(gpus):
@@ -687,6 +748,7 @@ def figures(lang):
         "grid-stride.svg": grid_stride_figure(lang),
         "row-in-registers.svg": row_layout_figure(lang),
         "last-block.svg": last_block_figure(lang),
+        "tiles.svg": tiles_figure(lang),
         "ring-steps.svg": ring_figure(lang),
         "allreduce-cost.svg": allreduce_cost_figure(lang),
         "ring-slices.svg": slices_figure(lang),
