@@ -3,11 +3,11 @@ the reduction trees of lessons 1-3 and the warps and lanes they keep busy, the
 shared-memory banks a warp touches, lesson 4's loads, lesson 5's race, the steps
 lesson 6 keeps for each block size, the warp reduction of lesson 7, lesson 8's
 grid-stride loop, lesson 9's row in registers, lesson 10's last block, lesson
-11's tiles, lesson 13's ring (which chunk moves at each step, what a ring and
-a tree cost, and how slices overlap copies with adds), and the data movement
-of every shuffle, for a full warp and for sub-warp widths. Lesson 6 reads its
-constants (the block sizes instantiated) from the course's code. The
-shuffles are drawn from
+11's tiles, lesson 12's clusters, lesson 13's ring (which chunk moves at each
+step, what a ring and a tree cost, and how slices overlap copies with adds),
+and the data movement of every shuffle, for a full warp and for sub-warp
+widths. Lessons 6 and 12 read their constants (the block sizes instantiated,
+the blocks per cluster) from the course's code. The shuffles are drawn from
 the rule the hardware follows (PTX ISA, shfl.sync), the same rule the CPU
 backend implements and tests/data/shuffle_truth.txt confirms.
 
@@ -591,6 +591,75 @@ def tiles_figure(lang, sizes=(16, 8, 4), shown=8, lanes=32):
     return svg(150 + lanes * CELL, y + 12, "".join(body), title)
 
 
+def cluster_figure(lang, clusters=4):
+    """Lesson 12: blocks in clusters of kClusterBlocks (the solution's constant, which the launch gives as
+    clusterDim.x): block b is rank b % size of cluster b / size; lane r of rank 0's first warp reads rank
+    r's block_total through map_shared_rank, cg::reduce adds them, lane 0 writes cluster_sums[b / size];
+    after grid.sync() block 0 adds cluster_sums in order."""
+    size = code_constants("solutions/12-thread-block-clusters/reduce.cuh",
+                          r"constexpr unsigned kClusterBlocks = (\d+);")[0]
+    blocks = clusters * size
+    block_w, lane_w, pad = 46, 22, 14
+    panel = size * block_w + pad
+    title = tr(lang, f"Lesson 12: a grid of {blocks} blocks in clusters of {size}; rank 0 of each cluster reads "
+                     "the others' sums in their shared memory",
+               f"第 12 课：{blocks} 个线程块组成的网格，每 {size} 个一个线程块簇；每个簇的 rank 0 "
+               "从其他线程块的共享内存里读取它们的和")
+    body = [HEAD, text(4, 14, title, 12)]
+    top = 30
+    sums_y = top + 148
+    for c in range(clusters):
+        x0 = 10 + c * panel
+        fill = GROUP_A if c % 2 == 0 else GROUP_B
+        body.append(f'<rect x="{x0 - 4:.1f}" y="{top:.1f}" width="{size * block_w + 4:.1f}" height="122" '
+                    f'fill="{fill}" stroke="#9ab" stroke-dasharray="4 2"/>')
+        body.append(text(x0, top + 13, tr(lang, f"cluster {c}", f"线程块簇 {c}"), 10))
+        lanes_x = x0  # rank 0's first warp
+        for r in range(size):
+            b = c * size + r
+            bx = x0 + r * block_w
+            body.append(box(bx, top + 20, f"b{b}", "white", w=block_w - 6, h=18, size=10))
+            body.append(text(bx + (block_w - 6) / 2, top + 50, f"rank {r}", 9, "#555", "middle"))
+            body.append(box(bx, top + 56, tr(lang, f"sum {b}", f"和 {b}"), WORK, w=block_w - 6, h=18, size=9))
+            # Lane r of rank 0's warp 0 loads rank r's block_total: a load from another SM's shared memory.
+            body.append(arrow(bx + (block_w - 6) / 2, top + 75, lanes_x + r * lane_w + lane_w / 2 - 1, top + 96,
+                              READ))
+            body.append(box(lanes_x + r * lane_w, top + 98, r, "white", w=lane_w - 2, h=16, size=9))
+        # cg::reduce leaves the cluster's sum in every lane; lane 0 writes it.
+        body.append(arrow(lanes_x + lane_w / 2 - 1, top + 115, 10 + c * (lane_w + 2) + lane_w / 2 + 150, sums_y + 14))
+    body.append(text(10 + clusters * panel, top + 70, tr(lang, "block_total, __shared__", "block_total，__shared__"),
+                     9, "#555"))
+    body.append(text(10 + clusters * panel, top + 110, tr(lang, "rank 0, warp 0: lane r reads rank r",
+                                                          "rank 0 的 warp 0：lane r 读取 rank r"), 9, "#555"))
+    body.append(text(10 + clusters * panel, top + 122, "(map_shared_rank)", 9, "#555"))
+    body.append(text(10 + clusters * panel, top + 140, tr(lang, "red: cg::reduce; lane 0 writes",
+                                                          "红色：cg::reduce；lane 0 写入"), 9, "#555"))
+    body.append(text(4, sums_y + 29, "cluster_sums[]", 10))
+    for slot in range(blocks):
+        written = slot < clusters
+        body.append(box(150 + slot * (lane_w + 2), sums_y + 16, slot if written else "–", WORK if written else IDLE,
+                        w=lane_w, h=18, size=9))
+    out_x, out_y = 150 + clusters * (lane_w + 2) / 2 - 20, sums_y + 58
+    for slot in range(clusters):
+        body.append(arrow(150 + slot * (lane_w + 2) + lane_w / 2, sums_y + 35, out_x + 20, out_y - 2))
+    body.append(box(out_x, out_y, "*out", WORK, w=40, h=18, size=10))
+    body.append(text(out_x + 48, out_y + 13, tr(lang, "block 0, after grid.sync()", "线程块 0，grid.sync() 之后"),
+                     9, "#555"))
+    sums_y += 48
+    notes = [tr(lang, f"One slot per block, one value per cluster: cluster c writes cluster_sums[c] "
+                      f"(blockIdx.x / {size}). After grid.sync() block 0 adds slots 0 .. {clusters - 1} in order.",
+                f"每个线程块一个槽位，每个簇只写一个值：簇 c 写 cluster_sums[c]（blockIdx.x / {size}）。"
+                f"grid.sync() 之后线程块 0 按顺序加槽位 0 .. {clusters - 1}。"),
+             tr(lang, "Blue arrows: loads through map_shared_rank, between the two cluster.sync() barriers; all but "
+                      "rank 0's own read another block's shared memory (distributed shared memory).",
+                "蓝色箭头：经 map_shared_rank 的加载，位于两次 cluster.sync() 之间；除了 rank 0 读自己的之外，"
+                "都读取另一个线程块的共享内存（分布式共享内存）。")]
+    for k, note in enumerate(notes):
+        body.append(text(4, sums_y + 56 + 16 * k, note, 10))
+    return svg(max(10 + clusters * panel + 170, 170 + blocks * (lane_w + 2)), sums_y + 68 + 16 * (len(notes) - 1),
+               "".join(body), title)
+
+
 # ---- lesson 13: the ring ---------------------------------------------------------------------
 
 def ring_states(gpus):
@@ -749,6 +818,7 @@ def figures(lang):
         "row-in-registers.svg": row_layout_figure(lang),
         "last-block.svg": last_block_figure(lang),
         "tiles.svg": tiles_figure(lang),
+        "cluster-sums.svg": cluster_figure(lang),
         "ring-steps.svg": ring_figure(lang),
         "allreduce-cost.svg": allreduce_cost_figure(lang),
         "ring-slices.svg": slices_figure(lang),
