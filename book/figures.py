@@ -1,13 +1,15 @@
 """Draws the book's figures as SVG, each from the rule the lesson's code follows:
 the reduction trees of lessons 1-3 and the warps and lanes they keep busy, the
-shared-memory banks a warp touches, lesson 4's loads, lesson 5's race, the warp
-reduction of lesson 7, lesson 8's grid-stride loop, lesson 9's row in registers,
-lesson 10's last block, lesson 13's ring (which chunk moves at each step, what
-a ring and a tree cost, and how slices overlap copies with adds), and the data
-movement of every shuffle, for a full warp
-and for sub-warp widths. The shuffles are drawn from the rule the hardware
-follows (PTX ISA, shfl.sync), the same rule the CPU backend implements and
-tests/data/shuffle_truth.txt confirms.
+shared-memory banks a warp touches, lesson 4's loads, lesson 5's race, the steps
+lesson 6 keeps for each block size, the warp reduction of lesson 7, lesson 8's
+grid-stride loop, lesson 9's row in registers, lesson 10's last block, lesson
+11's tiles, lesson 12's clusters, lesson 13's ring (which chunk moves at each
+step, what a ring and a tree cost, and how slices overlap copies with adds),
+and the data movement of every shuffle, for a full warp and for sub-warp
+widths. Lessons 6 and 12 read their constants (the block sizes instantiated,
+the blocks per cluster) from the course's code. The shuffles are drawn from
+the rule the hardware follows (PTX ISA, shfl.sync), the same rule the CPU
+backend implements and tests/data/shuffle_truth.txt confirms.
 
 conf.py calls write_all() before every build, so the figures never go stale.
 Each figure is written once per language: name.svg and name.zh_CN.svg, which
@@ -15,6 +17,7 @@ Sphinx picks for a Chinese build (figure_language_filename).
 """
 import math
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -40,9 +43,11 @@ def svg(width, height, body, title):
             f'<rect width="100%" height="100%" fill="white"/>{body}</svg>\n')
 
 
-def text(x, y, words, size=11, colour="black", anchor="start"):
+def text(x, y, words, size=11, colour="black", anchor="start", family=None):
+    """family: "monospace" for code, whose spaces are kept as they are."""
     words = escape(words)
-    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{colour}" text-anchor="{anchor}">{words}</text>'
+    font = f' font-family="{family}" xml:space="preserve"' if family else ""
+    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{colour}" text-anchor="{anchor}"{font}>{words}</text>'
 
 
 def box(x, y, label, fill=GROUP_A, w=CELL - 2, h=CELL - 4, size=11):
@@ -360,6 +365,99 @@ def last_warp_race_figure(lang, offset=16):
     return svg(20 + (lanes + offset) * CELL * 0.75 + 10, top + gap + 70, "".join(body), title)
 
 
+# ---- lesson 6: the tree unrolled for each block size -----------------------------------------
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def code_constants(path, pattern):
+    """The integers `pattern` (a regular expression with one group) finds in a file of the course, so that
+    a figure follows the code it draws; a figure whose code changed shape fails the build."""
+    found = [int(value) for value in re.findall(pattern, (REPO / path).read_text())]
+    if not found:
+        raise ValueError(f"figures.py: {path} no longer matches {pattern!r}")
+    return found
+
+
+def unrolled_steps(block_size):
+    """Lesson 6's steps for kBlockSize = block_size, as the compiler unrolls them: the tree's loop
+    `for (stride = kBlockSize / 2; stride > 32; stride /= 2)`, each step `if (tid < stride)` and a
+    barrier, then last_warp_sum's `for (offset = 32; offset > 0; offset /= 2)` in the first warp."""
+    strides, stride = [], block_size // 2
+    while stride > 32:
+        strides.append(stride)
+        stride //= 2
+    offsets, offset = [], 32
+    while offset > 0:
+        offsets.append(offset)
+        offset //= 2
+    return strides, offsets
+
+
+def unrolled_figure(lang, shown=256):
+    """Lesson 6: for each instantiation the launch code makes (its `switch`), the steps its code keeps."""
+    sizes = code_constants("lessons/06-complete-unroll/check/launch.cu", r"case (\d+): return launch_unrolled")
+    all_strides = sorted({s for size in sizes for s in unrolled_steps(size)[0]}, reverse=True)
+    offsets = unrolled_steps(sizes[0])[1]
+    cell_w, cell_h, left, top, gap = 58, 20, 112, 58, 12
+    warp_x = left + len(all_strides) * cell_w + gap
+    right = warp_x + len(offsets) * cell_w + 10
+    title = tr(lang, "Lesson 6: the steps each reduce_complete_unroll<kBlockSize> keeps once the compiler has "
+                     "unrolled its loops",
+               "第 6 课：编译器展开循环之后，每个 reduce_complete_unroll<kBlockSize> 保留的步骤")
+    body = [text(4, 14, title, 12),
+            text(left, top - 24, tr(lang, "the tree, whole block", "树，整个线程块"), 10),
+            text(warp_x, top - 24, tr(lang, "last_warp_sum, first warp", "last_warp_sum，第一个 warp"), 10),
+            text(right + 30, top - 24, tr(lang, "barriers", "屏障数"), 10, anchor="middle")]
+    for c, stride in enumerate(all_strides):
+        body.append(text(left + c * cell_w + cell_w / 2 - 1, top - 6, f"stride {stride}", 9, "#555", "middle"))
+    for c, offset in enumerate(offsets):
+        body.append(text(warp_x + c * cell_w + cell_w / 2 - 1, top - 6, f"offset {offset}", 9, "#555", "middle"))
+    for row, size in enumerate(sizes):
+        y = top + row * (cell_h + 4)
+        strides, warp_steps = unrolled_steps(size)
+        body.append(text(4, y + 14, f"kBlockSize = {size}", 10))
+        for c, stride in enumerate(all_strides):
+            kept = stride in strides
+            body.append(box(left + c * cell_w, y, f"tid < {stride}" if kept else "–", WORK if kept else IDLE,
+                            w=cell_w - 3, h=cell_h, size=9))
+        for c, offset in enumerate(offsets):
+            kept = offset in warp_steps
+            body.append(box(warp_x + c * cell_w, y, "tid < 32" if kept else "–", GROUP_A if kept else IDLE,
+                            w=cell_w - 3, h=cell_h, size=9))
+        # One barrier after the loads, one after each step of the tree.
+        body.append(text(right + 30, y + 14, 1 + len(strides), 10, anchor="middle"))
+        if size == shown:
+            body.append(f'<rect x="2" y="{y - 2:.1f}" width="{right + 52:.1f}" height="{cell_h + 4}" fill="none" '
+                        f'stroke="#c33" stroke-width="2"/>')
+    y = top + len(sizes) * (cell_h + 4) + 14
+    notes = [tr(lang, "Orange: if (tid < stride) partial[tid] += partial[tid + stride]; then __syncthreads(). "
+                      "Blue: warp 0 adds partial[tid + offset], with __syncwarp().",
+                "橙色：if (tid < stride) partial[tid] += partial[tid + stride]；然后 __syncthreads()。"
+                "蓝色：warp 0 加上 partial[tid + offset]，用 __syncwarp()。"),
+             tr(lang, "Grey: steps that the loop's constant bounds leave out of that instantiation; "
+                      "its code has no instruction for them.",
+                "灰色：循环的常量边界让这个实例化省去的步骤，它的代码里没有这些步骤的指令。"),
+             tr(lang, "Barriers: the __syncthreads() a block passes, one after the loads and one per orange step.",
+                "屏障数：一个线程块经过的 __syncthreads() 次数，加载之后一次，每个橙色步骤一次。")]
+    for k, note in enumerate(notes):
+        body.append(text(4, y + 16 * k, note, 10))
+    y += 16 * (len(notes) - 1)
+    strides, warp_steps = unrolled_steps(shown)
+    lines = [tr(lang, f"// kBlockSize = {shown}, unrolled: no loop counter, no comparison with the bound, "
+                      "no branch back",
+                f"// kBlockSize = {shown}，展开之后：没有循环计数器，没有与边界的比较，没有回跳")]
+    for stride in strides:
+        lines += [f"if (tid < {stride}) partial[tid] += partial[tid + {stride}];", "__syncthreads();"]
+    lines.append("if (tid < 32) last_warp_sum(partial, tid);  // offset " +
+                 ", ".join(str(offset) for offset in warp_steps) +
+                 tr(lang, ": constants too", "：同样是常量"))
+    for k, line in enumerate(lines):
+        body.append(text(4, y + 20 + 14 * k, line, 10, "#233", family="monospace"))
+    height = y + 20 + 14 * len(lines)
+    return svg(right + 60, height, "".join(body), title)
+
+
 # ---- lessons 8-10: the grid ------------------------------------------------------------------
 
 def grid_stride_figure(lang, blocks=2, block=4, pack=4, n=83):
@@ -431,6 +529,135 @@ def last_block_figure(lang, grid=20, threads=8):
                                      "whichever block finished last: the same bits every time.",
                                "无论哪个线程块最后完成，每次运行都是同样的线程以同样的顺序加同样的部分和：每次结果的每一位都相同。"), 10))
     return svg(20 + grid * cell, 98, "".join(body), title)
+
+
+# ---- lessons 11 and 12: groups and clusters ---------------------------------------------------
+
+def tiles_figure(lang, sizes=(16, 8, 4), shown=8, lanes=32):
+    """Lesson 11: a warp split by cg::tiled_partition<k> (thread_rank() = lane % k, meta_group_rank() =
+    lane / k), and tile_sum's butterfly in tiles of `shown`: tile.shfl_xor(value, lane_mask) for lane_mask
+    shown / 2 .. 1 is __shfl_xor_sync with width = shown, so no lane reads outside its tile."""
+    top, row_h, step_gap = 36, 44, 52
+    title = tr(lang, "Lesson 11: tiles of a warp, and tile_sum's butterfly inside tiles of "
+                     f"{shown} lanes (tile.shfl_xor: the width is the tile's)",
+               f"第 11 课：warp 划分成的 tile，以及 {shown} 个 lane 的 tile 内 tile_sum 的蝶形交换"
+               "（tile.shfl_xor：宽度就是 tile 的大小）")
+    body = [HEAD, text(4, 14, title, 12),
+            text(4, top, tr(lang, "In each box the lane's thread_rank() in its tile; above each tile its "
+                                  "meta_group_rank(); lanes 0 .. 31 of the warp from left to right.",
+                            "格中为该 lane 在所在 tile 中的 thread_rank()；每个 tile 上方为它的 meta_group_rank()；"
+                            "从左到右是 warp 的 lane 0 .. 31。"), 10)]
+    y = top + 8
+    for k in sizes:
+        for lane in range(lanes):
+            fill = GROUP_A if (lane // k) % 2 == 0 else GROUP_B
+            body.append(box(10 + lane * CELL, y + 14, lane % k, fill, size=10))
+            if lane % k == 0:
+                body.append(text(10 + (lane + k / 2) * CELL - 1, y + 10, lane // k, 9, "#555", "middle"))
+        body.append(text(20 + lanes * CELL, y + 28, f"tiled_partition<{k}>", 10))
+        y += row_h - 6
+    y += 16
+    body.append(text(4, y, tr(lang, f"tile_sum in tiles of {shown}: value += tile.shfl_xor(value, lane_mask); "
+                                    "in each box, how many lanes' values it holds",
+                              f"{shown} 个 lane 的 tile 中的 tile_sum：value += tile.shfl_xor(value, lane_mask)；"
+                              "格中为它已含有几个 lane 的值"), 10))
+    y += 8
+    held = [{lane} for lane in range(lanes)]
+    lane_mask = shown // 2
+    masks = []
+    while lane_mask > 0:
+        masks.append(lane_mask)
+        lane_mask //= 2
+    for row, lane_mask in enumerate([None] + masks):
+        if lane_mask is not None:
+            before = [set(h) for h in held]
+            for lane in range(lanes):
+                partner = source_lane("xor", lane, lane_mask, shown)
+                held[lane] = before[lane] | before[partner]
+                body.append(arrow(10 + partner * CELL + CELL / 2 - 1, y + CELL - 4,
+                                  10 + lane * CELL + CELL / 2 - 1, y + step_gap - 2))
+            body.append(text(20 + lanes * CELL, y + step_gap + 12, f"lane_mask {lane_mask}", 10))
+            y += step_gap
+        for lane in range(lanes):
+            whole = len(held[lane]) == shown
+            fill = WORK if whole else (GROUP_A if (lane // shown) % 2 == 0 else GROUP_B)
+            body.append(box(10 + lane * CELL, y, len(held[lane]), fill, size=10))
+    y += CELL + 12
+    body.append(text(4, y, tr(lang, f"After log2({shown}) = {len(masks)} steps every lane holds its tile's sum "
+                                    "(orange); the arrows never leave a tile, because the shuffle's width is the "
+                                    "tile's size.",
+                              f"log2({shown}) = {len(masks)} 步之后每个 lane 都持有自己 tile 的和（橙色）；"
+                              "箭头从不越出 tile，因为 shuffle 的宽度就是 tile 的大小。"), 10))
+    return svg(150 + lanes * CELL, y + 12, "".join(body), title)
+
+
+def cluster_figure(lang, clusters=4):
+    """Lesson 12: blocks in clusters of kClusterBlocks (the solution's constant, which the launch gives as
+    clusterDim.x): block b is rank b % size of cluster b / size; lane r of rank 0's first warp reads rank
+    r's block_total through map_shared_rank, cg::reduce adds them, lane 0 writes cluster_sums[b / size];
+    after grid.sync() block 0 adds cluster_sums in order."""
+    size = code_constants("solutions/12-thread-block-clusters/reduce.cuh",
+                          r"constexpr unsigned kClusterBlocks = (\d+);")[0]
+    blocks = clusters * size
+    block_w, lane_w, pad = 46, 22, 14
+    panel = size * block_w + pad
+    title = tr(lang, f"Lesson 12: a grid of {blocks} blocks in clusters of {size}; rank 0 of each cluster reads "
+                     "the others' sums in their shared memory",
+               f"第 12 课：{blocks} 个线程块组成的网格，每 {size} 个一个线程块簇；每个簇的 rank 0 "
+               "从其他线程块的共享内存里读取它们的和")
+    body = [HEAD, text(4, 14, title, 12)]
+    top = 30
+    sums_y = top + 148
+    for c in range(clusters):
+        x0 = 10 + c * panel
+        fill = GROUP_A if c % 2 == 0 else GROUP_B
+        body.append(f'<rect x="{x0 - 4:.1f}" y="{top:.1f}" width="{size * block_w + 4:.1f}" height="122" '
+                    f'fill="{fill}" stroke="#9ab" stroke-dasharray="4 2"/>')
+        body.append(text(x0, top + 13, tr(lang, f"cluster {c}", f"线程块簇 {c}"), 10))
+        lanes_x = x0  # rank 0's first warp
+        for r in range(size):
+            b = c * size + r
+            bx = x0 + r * block_w
+            body.append(box(bx, top + 20, f"b{b}", "white", w=block_w - 6, h=18, size=10))
+            body.append(text(bx + (block_w - 6) / 2, top + 50, f"rank {r}", 9, "#555", "middle"))
+            body.append(box(bx, top + 56, tr(lang, f"sum {b}", f"和 {b}"), WORK, w=block_w - 6, h=18, size=9))
+            # Lane r of rank 0's warp 0 loads rank r's block_total: a load from another SM's shared memory.
+            body.append(arrow(bx + (block_w - 6) / 2, top + 75, lanes_x + r * lane_w + lane_w / 2 - 1, top + 96,
+                              READ))
+            body.append(box(lanes_x + r * lane_w, top + 98, r, "white", w=lane_w - 2, h=16, size=9))
+        # cg::reduce leaves the cluster's sum in every lane; lane 0 writes it.
+        body.append(arrow(lanes_x + lane_w / 2 - 1, top + 115, 10 + c * (lane_w + 2) + lane_w / 2 + 150, sums_y + 14))
+    body.append(text(10 + clusters * panel, top + 70, tr(lang, "block_total, __shared__", "block_total，__shared__"),
+                     9, "#555"))
+    body.append(text(10 + clusters * panel, top + 110, tr(lang, "rank 0, warp 0: lane r reads rank r",
+                                                          "rank 0 的 warp 0：lane r 读取 rank r"), 9, "#555"))
+    body.append(text(10 + clusters * panel, top + 122, "(map_shared_rank)", 9, "#555"))
+    body.append(text(10 + clusters * panel, top + 140, tr(lang, "red: cg::reduce; lane 0 writes",
+                                                          "红色：cg::reduce；lane 0 写入"), 9, "#555"))
+    body.append(text(4, sums_y + 29, "cluster_sums[]", 10))
+    for slot in range(blocks):
+        written = slot < clusters
+        body.append(box(150 + slot * (lane_w + 2), sums_y + 16, slot if written else "–", WORK if written else IDLE,
+                        w=lane_w, h=18, size=9))
+    out_x, out_y = 150 + clusters * (lane_w + 2) / 2 - 20, sums_y + 58
+    for slot in range(clusters):
+        body.append(arrow(150 + slot * (lane_w + 2) + lane_w / 2, sums_y + 35, out_x + 20, out_y - 2))
+    body.append(box(out_x, out_y, "*out", WORK, w=40, h=18, size=10))
+    body.append(text(out_x + 48, out_y + 13, tr(lang, "block 0, after grid.sync()", "线程块 0，grid.sync() 之后"),
+                     9, "#555"))
+    sums_y += 48
+    notes = [tr(lang, f"One slot per block, one value per cluster: cluster c writes cluster_sums[c] "
+                      f"(blockIdx.x / {size}). After grid.sync() block 0 adds slots 0 .. {clusters - 1} in order.",
+                f"每个线程块一个槽位，每个簇只写一个值：簇 c 写 cluster_sums[c]（blockIdx.x / {size}）。"
+                f"grid.sync() 之后线程块 0 按顺序加槽位 0 .. {clusters - 1}。"),
+             tr(lang, "Blue arrows: loads through map_shared_rank, between the two cluster.sync() barriers; all but "
+                      "rank 0's own read another block's shared memory (distributed shared memory).",
+                "蓝色箭头：经 map_shared_rank 的加载，位于两次 cluster.sync() 之间；除了 rank 0 读自己的之外，"
+                "都读取另一个线程块的共享内存（分布式共享内存）。")]
+    for k, note in enumerate(notes):
+        body.append(text(4, sums_y + 56 + 16 * k, note, 10))
+    return svg(max(10 + clusters * panel + 170, 170 + blocks * (lane_w + 2)), sums_y + 68 + 16 * (len(notes) - 1),
+               "".join(body), title)
 
 
 # ---- lesson 13: the ring ---------------------------------------------------------------------
@@ -585,10 +812,13 @@ def figures(lang):
         "bank-steps.svg": bank_steps_figure(lang),
         "load-two.svg": load_figure(lang),
         "last-warp-race.svg": last_warp_race_figure(lang),
+        "unrolled-steps.svg": unrolled_figure(lang),
         "warp-reduce.svg": warp_reduce_figure(lang),
         "grid-stride.svg": grid_stride_figure(lang),
         "row-in-registers.svg": row_layout_figure(lang),
         "last-block.svg": last_block_figure(lang),
+        "tiles.svg": tiles_figure(lang),
+        "cluster-sums.svg": cluster_figure(lang),
         "ring-steps.svg": ring_figure(lang),
         "allreduce-cost.svg": allreduce_cost_figure(lang),
         "ring-slices.svg": slices_figure(lang),
