@@ -238,6 +238,54 @@ TEST_CASE("an access past the dynamic shared memory the launch asked for", "[dia
     CHECK(contains(message, "byte 252 of the dynamic shared memory, which has 252 bytes"));
 }
 
+// Rank 0 of each cluster of 2 reads one element past rank 1's array,
+// through the pointer map_shared_rank gave it: in a __shared__ array, or in
+// the dynamic shared memory (64 ints).
+__global__ void read_past_mapped_array(int* out) {
+    __shared__ int values[64];
+    const auto cluster = cooperative_groups::this_cluster();
+    values[threadIdx.x] = 1;
+    cluster.sync();
+    const int* theirs = cluster.map_shared_rank(values, 1);
+    if (cluster.block_rank() == 0) out[threadIdx.x] = theirs[threadIdx.x + 1];
+    cluster.sync();
+}
+
+__global__ void read_past_mapped_dynamic_shared(int* out) {
+    WARPDRILL_DYNAMIC_SHARED(int, values);
+    const auto cluster = cooperative_groups::this_cluster();
+    values[threadIdx.x] = 1;
+    cluster.sync();
+    const int* theirs = cluster.map_shared_rank(values, 1);
+    if (cluster.block_rank() == 0) out[threadIdx.x] = theirs[threadIdx.x + 1];
+    cluster.sync();
+}
+
+// Two blocks of 64 threads, one cluster.
+void launch_one_cluster(void (*kernel)(int*), std::size_t dynamic_smem_bytes, int* out) {
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim = {2, 1, 1};
+    const cudaLaunchConfig_t config{dim3(2), dim3(64), dynamic_smem_bytes, nullptr, &cluster, 1};
+    check_cuda(cudaLaunchKernelEx(&config, kernel, out));
+    warpdrill::check_launch();
+}
+
+TEST_CASE("an access past another block's shared memory, through map_shared_rank's pointer",
+          "[diagnostics][bounds]") {
+    DeviceBuffer<int> out(64);
+    std::string message = fault_of([&] { launch_one_cluster(read_past_mapped_array, 0, out.data()); });
+    INFO(message);
+    CHECK(contains(message, "in block (0,0,0): out-of-bounds read of 4 bytes by thread 63"));
+    CHECK(contains(message, "out[threadIdx.x] = theirs[threadIdx.x + 1];"));
+    CHECK(contains(message,
+                   "byte 256 of the __shared__ array values of block rank 1, which has 256 bytes (mapped by "
+                   "this_cluster().map_shared_rank())"));
+    message = fault_of([&] { launch_one_cluster(read_past_mapped_dynamic_shared, 64 * sizeof(int), out.data()); });
+    INFO(message);
+    CHECK(contains(message, "byte 256 of the dynamic shared memory of block rank 1, which has 256 bytes"));
+}
+
 TEST_CASE("a shuffle width that is not a power of two", "[diagnostics][shuffle]") {
     DeviceBuffer<int> out(32);
     const std::string message = fault_of([&] { launch(shuffle_width_three, {1, 32}, out.data()); });

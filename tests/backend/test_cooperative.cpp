@@ -443,7 +443,7 @@ TEST_CASE("map_shared_rank: a rank out of range, past the end, before the first 
     message = fault_of(
         [&] { launch_clusters(map_past_dynamic_shared, 2, 64, 2, false, 64 * sizeof(int), out.data()); });
     CHECK(contains(message,
-                   "maps 4 bytes at offset 256 of the block's dynamic shared memory, which holds 256 "
+                   "maps 4 bytes at offset 256 of the dynamic shared memory, which holds 256 "
                    "bytes: the access runs past the end of block rank 1's shared memory"));
     message = fault_of([&] { launch_clusters(map_before_cluster_sync, 2, 32, 2, false, 0, out.data()); });
     CHECK(contains(message, "reaches into block rank 1 before the cluster's first this_cluster().sync()"));

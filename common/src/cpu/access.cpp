@@ -173,6 +173,7 @@ void BlockAccesses::start_block(std::uint32_t linear_block, std::uintptr_t dynam
     cluster_syncs_ = 0;
     generation_ = ++block_runs;
     dynamic_start_ = dynamic_smem;
+    remote_windows_.clear();
     // A lane knows nothing of the others yet (0), and its own accesses are
     // at clock 1 until its first __syncwarp().
     std::ranges::fill(clocks_, 0u);
@@ -332,6 +333,28 @@ BlockAccesses::Element BlockAccesses::classify(std::uintptr_t address, std::size
 }
 
 void BlockAccesses::count_wide_access() { runner_.count_wide_access(); }
+
+void BlockAccesses::map_remote_shared(std::uintptr_t start, std::size_t bytes, std::string what) {
+    const auto same = [&](const RemoteWindow& window) { return window.start == start; };
+    if (std::ranges::none_of(remote_windows_, same)) remote_windows_.push_back({start, bytes, std::move(what)});
+}
+
+// An access through a pointer into another block's shared memory: inside a
+// window this block mapped, or just past one (an index past the array's end).
+void BlockAccesses::check_remote_bounds(std::uintptr_t address, std::size_t bytes, AccessKind kind,
+                                        const void* instruction) {
+    const RemoteWindow* overrun = nullptr;
+    for (const RemoteWindow& window : remote_windows_) {
+        const std::uintptr_t offset = address - window.start;
+        if (offset < window.bytes && offset + bytes <= window.bytes) return;
+        if (offset < window.bytes + kSharedMargin) overrun = &window;
+    }
+    if (!overrun) return;
+    out_of_bounds(bytes, kind, code_offset(instruction),
+                  "byte " + std::to_string(address - overrun->start) + " of " + overrun->what +
+                      ", which has " + std::to_string(overrun->bytes) +
+                      " bytes (mapped by this_cluster().map_shared_rank())");
+}
 
 void BlockAccesses::check_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction,
                                  bool is_volatile) {

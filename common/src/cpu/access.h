@@ -132,9 +132,17 @@ class BlockAccesses {
         // Others touch a thread's own stack (a value whose address a helper took).
         const bool shared = (dynamic_start_ && address - dynamic_start_ < dynamic_bytes_ + kSharedMargin) ||
                             address - arrays_low_ < arrays_high_ - arrays_low_;
-        if (shared || is_device_address(address)) check_access(address, bytes, kind, code, is_volatile);
+        if (shared || is_device_address(address)) {
+            check_access(address, bytes, kind, code, is_volatile);
+        } else if (!remote_windows_.empty()) {
+            check_remote_bounds(address, bytes, kind, code);
+        }
     }
     void array_index_out_of_bounds(const std::string& array_type, long long index, const char* file, unsigned line);
+    // This block mapped `bytes` of another block's shared memory at `start`
+    // (this_cluster().map_shared_rank()); `what` names them. Accesses there
+    // have their bounds checked from now until the block ends.
+    void map_remote_shared(std::uintptr_t start, std::size_t bytes, std::string what);
     // Hands every load and store of global and shared memory to `profile` too.
     void profile_into(BlockProfile* profile) { profile_ = profile; }
 
@@ -154,6 +162,13 @@ class BlockAccesses {
         bool global = false;
     };
     std::string name_of(const Element& element) const;  // "sdata[5]", "partials[3]"
+    // Another block's shared memory, mapped by this one.
+    struct RemoteWindow {
+        std::uintptr_t start;
+        std::size_t bytes;
+        std::string what;  // "the __shared__ array partial of block rank 1"
+    };
+    void check_remote_bounds(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction);
 
     void count_wide_access();
     void check_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* code, bool is_volatile);
@@ -183,6 +198,7 @@ class BlockAccesses {
     ShadowCells dynamic_shadow_;
     std::vector<SharedArray> arrays_;
     std::uintptr_t arrays_low_ = 0, arrays_high_ = 0;  // the span of arrays_
+    std::vector<RemoteWindow> remote_windows_;
     // The last buffer whose accesses need only their bounds checked.
     std::uintptr_t unchecked_start_ = 0;
     std::size_t unchecked_bytes_ = 0;

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <utility>
 
+#include "access.h"
 #include "device.h"
+#include "program.h"
 
 namespace warpdrill::cpu::detail {
 namespace {
@@ -13,6 +15,10 @@ namespace {
 thread_local unsigned this_slot = 0;  // the worker this OS thread is
 
 constexpr std::size_t kMaxDynamicSharedBytes = 48 * 1024;
+
+// The executable's thread-local storage, where the kernels' __shared__
+// variables are, is always the first module's (tls_variables() lists it).
+constexpr std::size_t kExecutableTlsModule = 1;
 
 // Why a block must not return while another reads its shared memory.
 constexpr const char* kSharedMemoryLifetime =
@@ -245,10 +251,9 @@ std::uintptr_t CoResidentBlocks::map_shared_rank(const BlockRunner& caller, std:
     const SharedRegion region = locate(caller, me, address, where);
     if (region.offset + bytes > region.size) {
         caller.fault_here(call + " maps " + std::to_string(bytes) + " bytes at offset " +
-                          std::to_string(region.offset) + " of the block's " + region.what +
-                          ", which holds " + std::to_string(region.size) +
-                          " bytes: the access runs past the end of block rank " + std::to_string(rank) +
-                          "'s shared memory");
+                          std::to_string(region.offset) + " of " + region.what + ", which holds " +
+                          std::to_string(region.size) + " bytes: the access runs past the end of block rank " +
+                          std::to_string(rank) + "'s shared memory");
     }
     Slot& target = slots_[first_slot_of_cluster(slot) + static_cast<unsigned>(rank)];
     if (static_cast<unsigned>(rank) != my_rank) {
@@ -265,7 +270,14 @@ std::uintptr_t CoResidentBlocks::map_shared_rank(const BlockRunner& caller, std:
         }
         target.last_remote_read = {true, me.cluster_syncs, my_rank, where};
     }
-    return reinterpret_cast<std::uintptr_t>(region_base(target, region) + region.offset);
+    std::byte* const mapped = region_base(target, region) + region.start;
+    // The caller's accesses through the pointer it gets have their bounds
+    // checked against what it mapped, as its own shared memory's are.
+    if (static_cast<unsigned>(rank) != my_rank && active_accesses) {
+        active_accesses->map_remote_shared(reinterpret_cast<std::uintptr_t>(mapped), region.size,
+                                           region.what + " of block rank " + std::to_string(rank));
+    }
+    return reinterpret_cast<std::uintptr_t>(mapped + region.offset);
 }
 
 CoResidentBlocks::SharedRegion CoResidentBlocks::locate(const BlockRunner& caller, const Slot& slot,
@@ -273,7 +285,8 @@ CoResidentBlocks::SharedRegion CoResidentBlocks::locate(const BlockRunner& calle
     for (const TlsBlock& tls : slot.tls) {
         const auto data = reinterpret_cast<std::uintptr_t>(tls.data);
         if (address >= data && address < data + tls.size) {
-            return {address - data, tls.size, "static shared memory", tls.module};
+            if (tls.module == kExecutableTlsModule) return locate_variable(caller, address - data, where);
+            return {address - data, tls.size, "the static shared memory", tls.module};
         }
     }
     // An address up to the most dynamic shared memory a block may have past
@@ -281,11 +294,34 @@ CoResidentBlocks::SharedRegion CoResidentBlocks::locate(const BlockRunner& calle
     // is reported as such.
     const auto dynamic = reinterpret_cast<std::uintptr_t>(slot.runner->dynamic_shared_memory());
     if (dynamic_smem_bytes_ > 0 && address >= dynamic && address < dynamic + kMaxDynamicSharedBytes) {
-        return {address - dynamic, dynamic_smem_bytes_, "dynamic shared memory", 0};
+        return {address - dynamic, dynamic_smem_bytes_, "the dynamic shared memory", 0};
     }
     caller.fault_here("this_cluster().map_shared_rank() at " + where_text(where) +
                       " was given an address that is not in the block's shared memory: it maps a __shared__ "
                       "variable or the dynamic shared memory of one block to the same place in another");
+}
+
+// The __shared__ variable at `offset` in the executable's thread-local storage.
+CoResidentBlocks::SharedRegion CoResidentBlocks::locate_variable(const BlockRunner& caller, std::size_t offset,
+                                                                 Where where) const {
+    const std::vector<TlsVariable>& variables = tls_variables();
+    const auto next = std::ranges::upper_bound(variables, offset, {}, &TlsVariable::tls_offset);
+    std::string near;
+    if (next != variables.begin()) {
+        const TlsVariable& variable = *std::prev(next);
+        const std::string name = short_name(variable.name);
+        if (variable.shared && offset < variable.tls_offset + variable.bytes) {
+            return {offset - variable.tls_offset, variable.bytes, "the __shared__ array " + name,
+                    kExecutableTlsModule, variable.tls_offset};
+        }
+        if (variable.shared) {
+            near = ": it lies " + std::to_string(offset - variable.tls_offset - variable.bytes) +
+                   " bytes past the end of the __shared__ array " + name + " (" + std::to_string(variable.bytes) +
+                   " bytes)";
+        }
+    }
+    caller.fault_here("this_cluster().map_shared_rank() at " + where_text(where) +
+                      " was given an address in no __shared__ variable of the block" + near);
 }
 
 // Every OS thread has the same modules' static thread-local storage.

@@ -72,11 +72,15 @@ class CoResidentBlocks {
         unsigned arrived = 0;
         std::uint64_t generation = 0;
     };
+    // Where an address lies in a block's shared memory: `offset` bytes into
+    // one __shared__ variable (at `start` in its module's thread-local
+    // storage), or into the dynamic shared memory.
     struct SharedRegion {
         std::size_t offset;
         std::size_t size;
-        const char* what;
+        std::string what;  // "the __shared__ array values", "the dynamic shared memory"
         std::size_t tls_module;  // 0: the dynamic shared memory
+        std::size_t start = 0;
     };
 
     uint3 block_of(std::uint64_t linear) const;
@@ -91,6 +95,7 @@ class CoResidentBlocks {
     std::string describe_stuck(unsigned first, unsigned count) const;
     SharedRegion locate(const BlockRunner& caller, const Slot& slot, std::uintptr_t address,
                         Where where) const;
+    SharedRegion locate_variable(const BlockRunner& caller, std::size_t offset, Where where) const;
     std::byte* region_base(const Slot& slot, const SharedRegion& region) const;
 
     dim3 grid_;
