@@ -10,7 +10,7 @@ source_dir=$(cd "$1" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$scratch/repo"
-cp -r "$source_dir/book" "$source_dir/solutions" "$source_dir/results" "$scratch/repo/"
+cp -r "$source_dir/book" "$source_dir/lessons" "$source_dir/solutions" "$source_dir/results" "$scratch/repo/"
 rm -rf "$scratch/repo/book/_build" "$scratch/repo/book/_generated"
 cat > "$scratch/repo/results/allreduce-h200x2.csv" <<'TABLE'
 # device: TEST DEVICE x2

@@ -6,7 +6,7 @@ source_dir=$(cd "$1" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$scratch/repo"
-cp -r "$source_dir/book" "$source_dir/solutions" "$source_dir/results" "$scratch/repo/"
+cp -r "$source_dir/book" "$source_dir/lessons" "$source_dir/solutions" "$source_dir/results" "$scratch/repo/"
 rm -rf "$scratch/repo/book/_build" "$scratch/repo/book/_generated"
 sed -i 's/:start-after: begin:tree/:start-after: begin:no-such-marker/' "$scratch/repo/book/lessons/03-sequential-addressing.md"
 if sphinx-build -W -q -b html "$scratch/repo/book" "$scratch/out" > "$scratch/log" 2>&1; then
