@@ -108,8 +108,12 @@ add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:-ffile-prefix-map=${PROJECT_SOURC
 # access.h): GCC's sanitizer instrumentation, with the backend as its runtime.
 # -fno-tree-sra keeps a float4 or a Pack one 16-byte access, as nvcc makes it,
 # where GCC would split it into four 4-byte ones (the profile counts accesses).
+# OFF only to measure what the checks cost (scripts/checking-cost.py): without
+# them a race or an out-of-bounds access goes unnamed and `warpdrill profile`
+# counts nothing.
+option(WARPDRILL_CHECK_ACCESSES "CPU backend: see every memory access of a kernel" ON)
 set(WARPDRILL_KERNEL_INSTRUMENTATION "")
-if(WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu")
+if(WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu" AND WARPDRILL_CHECK_ACCESSES)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     # DWARF 4: binutils 2.40's addr2line misnames headers reached through "../" in DWARF 5 line tables.
     set(WARPDRILL_KERNEL_INSTRUMENTATION -gdwarf-4 -fsanitize=thread -fsanitize=bounds -fno-tree-sra
