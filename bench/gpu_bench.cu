@@ -1,6 +1,6 @@
 // The GPU benchmark: every lesson's sum kernel, cub::DeviceReduce::Sum and a
 // device-to-device copy at 2^16 to 2^28 floats (and lesson 10, whose count is
-// 64-bit, at 2^31 where the GPU has the memory), and ReduceScale on a
+// 64-bit, at 2^32 where the GPU has the memory), and ReduceScale on a
 // (442368, 128) matrix against a cub::BlockReduce block-per-row baseline.
 // Inputs rotate over enough buffers that L2 cannot serve them; each figure is
 // the median of 50 timed runs (CUDA events) after 5 warm-ups, and every
@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -165,7 +166,7 @@ SumFn cub_sum(const float* in, float* out, Count count) {
 
 // A set of input buffers that together exceed L2 many times over. Each holds
 // one random tile of up to 2^24 floats, repeated: the content does not change
-// the timing, and 2^31 random floats would take minutes to draw.
+// the timing, and 2^32 random floats would take minutes to draw.
 struct RotatingInputs {
     static constexpr std::size_t kTile = std::size_t{1} << 24;
     std::vector<std::unique_ptr<DeviceBuffer<float>>> buffers;
@@ -392,6 +393,19 @@ std::vector<std::string> split_list(const std::string& list) {
 }
 
 // Room on the GPU for two rotating inputs of n floats, a copy's target and some.
+std::string today_utc() {
+    const std::time_t now = std::time(nullptr);
+    char date[16];
+    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    return date;
+}
+
+std::string command_line(int argc, char** argv) {
+    std::string line = "gpu_bench";
+    for (int a = 1; a < argc; ++a) line += std::string(" ") + argv[a];
+    return line;
+}
+
 bool room_for(std::size_t n) {
     std::size_t free_bytes = 0, total_bytes = 0;
     check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -424,6 +438,7 @@ int main(int argc, char** argv) {
             "device: %s, %d SMs, L2 %d MB; median of %d runs after %d warm-ups, inputs rotated over %zu MB\n",
             prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, kRuns, kWarmups,
             kRotationBytes >> 20);
+        std::printf("date: %s (UTC); command: %s\n", today_utc().c_str(), command_line(argc, argv).c_str());
         std::vector<SumKernel> kernels = sum_kernels();
         std::erase_if(kernels, [&](const SumKernel& kernel) { return !selected(kernel.lesson); });
         std::vector<Row> all;
@@ -434,15 +449,16 @@ int main(int argc, char** argv) {
         };
         for (int p = 16; p <= (quick ? 20 : 28); p += 2) measure(std::size_t{1} << p, kernels);
 
-        // Past an int's range: the kernels with a 64-bit count, where the GPU has the memory.
-        const std::size_t past_int = std::size_t{1} << 31;
+        // Past an int's range: the kernels with a 64-bit count, where the GPU
+        // has the memory. 2^32 floats, twice what an int can count or index.
+        const std::size_t past_int = std::size_t{1} << 32;
         std::vector<SumKernel> wide = kernels;
         std::erase_if(wide, [](const SumKernel& kernel) { return !kernel.counts_past_int; });
         if (!quick && !wide.empty()) {
             if (room_for(past_int))
                 measure(past_int, wide);
             else
-                std::printf("\n2^31 floats: skipped, the GPU has no room for them\n");
+                std::printf("\n2^32 floats: skipped, the GPU has no room for them\n");
         }
 
         if (selected("9")) {
