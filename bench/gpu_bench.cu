@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -400,9 +401,10 @@ std::string today_utc() {
     return date;
 }
 
+// The command, each file named without its folder (a machine's own path).
 std::string command_line(int argc, char** argv) {
     std::string line = "gpu_bench";
-    for (int a = 1; a < argc; ++a) line += std::string(" ") + argv[a];
+    for (int a = 1; a < argc; ++a) line += " " + std::filesystem::path(argv[a]).filename().string();
     return line;
 }
 
