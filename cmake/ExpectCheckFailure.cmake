@@ -32,7 +32,8 @@ function(_forbid pattern why)
     message(FATAL_ERROR "${why}: '${found}' in\n${out}")
   endif()
 endfunction()
-_forbid("due to unexpected exception|explicitly with message" "test-framework boilerplate")
+_forbid("due to unexpected exception|explicitly with message|Unknown expression after the reported line"
+        "test-framework boilerplate")
 _forbid("Hint:" "a recipe in the failure text: it belongs in hints.md")
 _forbid("[0-9][.]?\n[ ]*[0-9]" "a number broken across lines")
 

@@ -1,8 +1,11 @@
 // The CPU backend's semantics and diagnostics: kernels written as plain CUDA,
 // correct ones and deliberately broken ones, and what the backend says.
+#include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdlib>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +51,11 @@ __global__ void add_everywhere(int* counter, float* total, unsigned* maximum) {
     atomicAdd(counter, 1);
     atomicAdd(total, 0.5f);
     atomicMax(maximum, blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+// Thread 0 of each block writes its block's index at the next free place: the order the blocks came in.
+__global__ void record_arrival(unsigned* next, unsigned* arrivals) {
+    if (threadIdx.x == 0) arrivals[atomicAdd(next, 1u)] = blockIdx.x;
 }
 
 // Each thread counts with atomicInc up to `limit` and with atomicDec down from it.
@@ -220,6 +228,49 @@ TEST_CASE("a shared-memory tree reduction is right in every thread order", "[bac
         CHECK(stats.threads == 1024);
         CHECK(stats.block_barriers == 4 * 9);
         CHECK(stats.shuffles == 0);
+    }
+}
+
+TEST_CASE("the shuffled order starts the blocks in an order drawn from its seed", "[backend]") {
+    // One worker, so that the blocks come in the order they start.
+    struct OneWorker {
+        std::optional<std::string> saved;
+        OneWorker() {
+            if (const char* workers = std::getenv("WARPDRILL_CPU_WORKERS")) saved = workers;
+            ::setenv("WARPDRILL_CPU_WORKERS", "1", 1);
+        }
+        ~OneWorker() {
+            if (saved)
+                ::setenv("WARPDRILL_CPU_WORKERS", saved->c_str(), 1);
+            else
+                ::unsetenv("WARPDRILL_CPU_WORKERS");
+        }
+    } one_worker;
+    auto arrivals = [](unsigned blocks, ThreadOrder order, std::uint64_t seed) {
+        warpdrill::cpu::ScopedThreadOrder scoped(order, seed);
+        DeviceBuffer<unsigned> next(1);
+        DeviceBuffer<unsigned> arrived(blocks);
+        cudaMemset(next.data(), 0, sizeof(unsigned));
+        launch(record_arrival, {blocks, 32}, next.data(), arrived.data());
+        warpdrill::check_launch();
+        return arrived.download();
+    };
+    // 100 blocks: a permutation of 256 indices, walked back into [0, 100); 1024 = 4^5: one of 1024.
+    for (unsigned blocks : {1u, 2u, 100u, 1024u}) {
+        INFO(blocks << " blocks");
+        std::vector<unsigned> in_order(blocks);
+        std::iota(in_order.begin(), in_order.end(), 0u);
+        CHECK(arrivals(blocks, ThreadOrder::ascending, 0) == in_order);
+        CHECK(arrivals(blocks, ThreadOrder::descending, 0) == in_order);
+        const std::vector<unsigned> first = arrivals(blocks, ThreadOrder::shuffled, 1);
+        CHECK(arrivals(blocks, ThreadOrder::shuffled, 1) == first);  // the same seed, the same order
+        std::vector<unsigned> sorted = first;
+        std::ranges::sort(sorted);
+        CHECK(sorted == in_order);  // every block once
+        if (blocks >= 100) {
+            CHECK(first != in_order);
+            CHECK(arrivals(blocks, ThreadOrder::shuffled, 2) != first);
+        }
     }
 }
 

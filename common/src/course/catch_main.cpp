@@ -62,7 +62,12 @@ int lesson_of(const std::string& tags) {
 void print_failure(std::ostream& out, const Catch::AssertionStats& stats) {
     const Catch::AssertionResult& result = stats.assertionResult;
     out << "FAILED:\n";
-    if (result.hasExpression()) {
+    // An exception thrown between assertions (a kernel's fault, which the
+    // launch or the next synchronisation raises) has no expression: Catch2
+    // names the last assertion that passed instead, which is no part of it.
+    const bool between_assertions = result.getResultType() == Catch::ResultWas::ThrewException &&
+                                    result.getExpression() == "{Unknown expression after the reported line}";
+    if (result.hasExpression() && !between_assertions) {
         std::ostringstream expression;
         expression << result.getExpressionInMacro();
         if (result.hasExpandedExpression()) expression << " is " << result.getExpandedExpression();

@@ -406,19 +406,25 @@ void BlockAccesses::race(const Element& element, const Access& before, const Acc
     if (before.block != now.block) {
         const std::string writer = dims(block_of(is_write(before.kind) ? before.block : now.block, grid_.grid()));
         if (!is_write(before.kind)) {
-            text << "the other block read it before this one wrote it; no atomic (a ticket) told the reader "
-                    "that block "
-                 << writer << " had finished";
+            text << "the other block read it before this one wrote it; ";
+            if (grid_.took_atomic(before.block)) {
+                text << "the reader's atomics (a ticket) all came before this write, so none of them told it "
+                        "that block "
+                     << writer << " had finished";
+            } else {
+                text << "no atomic (a ticket) told the reader that block " << writer << " had finished";
+            }
         } else if (grid_.fences(before.block) == before.fences) {
             text << "block " << writer
-                 << " made no __threadfence() after its access, so another block may not see it even after an "
-                    "atomic handshake";
+                 << " made no __threadfence() after writing it, so another block may not see the write even "
+                    "after an atomic handshake (a ticket)";
         } else if (!grid_.took_atomic(now.block)) {
             text << "this block read it with no atomic (a ticket) telling it that block " << writer
                  << " had finished";
         } else {
-            text << "two blocks of one launch touch one element, and nothing orders them: no "
-                    "__threadfence() and atomic handshake, no this_grid().sync() between the two";
+            text << "no atomic (a ticket) this block took came after block " << writer
+                 << "'s __threadfence() and an atomic of block " << writer << ", so none told it that block "
+                 << writer << " had finished";
         }
     } else if (before.thread / kWarpSize != now.thread / kWarpSize) {
         text << "the threads are in different warps and no __syncthreads() lies between the two accesses";

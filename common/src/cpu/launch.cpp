@@ -1,7 +1,8 @@
 // launch_grid: checks the launch configuration as CUDA does and queues the
 // grid on its stream. run_grid, when the grid's turn comes: spreads the blocks
-// over worker threads (one block at a time per worker, its fibers never leave
-// that worker), watches for kernels that never finish, and gathers counters.
+// over worker threads (in index order or shuffled, one block at a time per
+// worker, its fibers never leave that worker), watches for kernels that never
+// finish, and gathers counters.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -120,6 +121,50 @@ cudaError_t check_config(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes) 
     return cudaSuccess;
 }
 
+// The order the workers take a grid's blocks in: by index, or, in the
+// shuffled thread order, a permutation drawn from its seed. A GPU starts and
+// finishes blocks in an order nothing fixes; one worker in index order would
+// always show a kernel whose result depends on that order the same result.
+// A Feistel network over the next power of 4, walked back into [0, blocks):
+// no table, however large the grid.
+class BlockOrder {
+  public:
+    BlockOrder(std::uint64_t blocks, ThreadOrder order, std::uint64_t seed)
+        : blocks_(blocks), shuffled_(order == ThreadOrder::shuffled), key_(mix(seed)) {
+        while (half_bits_ < 32 && (std::uint64_t{1} << 2 * half_bits_) < blocks) ++half_bits_;
+    }
+
+    // The block that starts `n`-th.
+    std::uint64_t operator[](std::uint64_t n) const {
+        if (!shuffled_) return n;
+        do n = permute(n);
+        while (n >= blocks_);
+        return n;
+    }
+
+  private:
+    static std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+        return x ^ (x >> 31);
+    }
+    std::uint64_t permute(std::uint64_t x) const {
+        const std::uint64_t mask = (std::uint64_t{1} << half_bits_) - 1;
+        std::uint64_t left = x >> half_bits_, right = x & mask;
+        for (std::uint64_t round = 1; round <= 4; ++round) {
+            const std::uint64_t next = left ^ (mix(right ^ key_ ^ round * 0x9e3779b97f4a7c15ull) & mask);
+            left = right;
+            right = next;
+        }
+        return left << half_bits_ | right;
+    }
+
+    std::uint64_t blocks_;
+    bool shuffled_;
+    std::uint64_t key_;
+    int half_bits_ = 0;
+};
+
 uint3 block_index(std::uint64_t linear, dim3 grid) {
     return {static_cast<unsigned>(linear % grid.x), static_cast<unsigned>(linear / grid.x % grid.y),
             static_cast<unsigned>(linear / (std::uint64_t{grid.x} * grid.y))};
@@ -160,6 +205,7 @@ void run_grid(const GridLaunch& launch, int device) {
         grid_accesses = std::make_unique<GridAccesses>(++launches, grid, launch.kernel, launch.pointers);
     }
 
+    const BlockOrder block_order(blocks, settings.order, settings.seed);
     std::atomic<std::uint64_t> next_block{0};
     std::atomic<bool> failed{false};
     std::exception_ptr error;
@@ -194,7 +240,7 @@ void run_grid(const GridLaunch& launch, int device) {
                 coresident->run_blocks(worker, runner, failed);
             } else {
                 for (std::uint64_t b; !failed && (b = next_block++) < blocks;)
-                    runner.run(block_index(b, grid));
+                    runner.run(block_index(block_order[b], grid));
             }
         } catch (...) {
             {

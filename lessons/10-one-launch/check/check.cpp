@@ -128,7 +128,7 @@ std::string cause_of_wrong_sum(const Run& run, const std::vector<float>& input, 
             const std::size_t missing = input.size() - tail_start;
             text << ": it lacks exactly the last n % 4 = " << missing
                  << (missing == 1 ? " element" : " elements") << ", in[" << tail_start << ", " << input.size()
-                 << "), which do not fill a 16-byte pack";
+                 << (missing == 1 ? "), which does not fill" : "), which do not fill") << " a 16-byte pack";
         } else if (std::isnan(run.partials[b])) {
             text << ": it was never written";
         }
@@ -195,12 +195,14 @@ std::string order_name(int run) {
         case 0: return "the first run";
         case 1: return "a second run";
         case 2: return "a run with each block's threads in descending order";
-        default: return "a run with each block's threads in a shuffled order";
+        default: return "a run with the blocks started, and each block's threads run, in a shuffled order";
     }
 }
 
 // Four launches of the same input and grid: twice as they come, then (on the
-// CPU backend) with each block's threads in descending and in shuffled order.
+// CPU backend) with each block's threads in descending order, and with the
+// blocks started in a shuffled order (another block takes the last ticket)
+// and each block's threads run in one.
 std::vector<Run> runs_in_every_order(Workspace& workspace, const DeviceBuffer<float>& in, std::int64_t n,
                                      int blocks, std::uint64_t seed) {
     std::vector<Run> runs;
@@ -340,31 +342,52 @@ TEST_CASE("lesson 10: the given atomicAdd(float*) version is right, but not the 
 
     std::vector<float> results;
     for (int run = 0; run < kRuns; ++run) {
+#if defined(WARPDRILL_BACKEND_CPU)
+        // A GPU's blocks finish in an order nothing fixes. The CPU backend
+        // runs them in index order on each worker, unless the shuffled order
+        // starts them in an order drawn from its seed: another one each run.
+        cpu::ScopedThreadOrder order(cpu::ThreadOrder::shuffled, seed + static_cast<std::uint64_t>(run));
+#endif
         check_cuda(cudaMemset(sum.data(), 0, sizeof(float)));
         atomic_add_sum(d_in.data(), n, sum.data(), kBlocks);
         check_launch();
         results.push_back(sum.download()[0]);
         CHECK(std::fabs(results.back() - want) <= tolerance);
     }
+    const auto bits = [](float value) { return std::bit_cast<std::uint32_t>(value); };
     std::vector<std::uint32_t> distinct;
-    for (float result : results) distinct.push_back(std::bit_cast<std::uint32_t>(result));
+    for (float result : results) distinct.push_back(bits(result));
     std::ranges::sort(distinct);
     distinct.erase(std::ranges::unique(distinct).begin(), distinct.end());
 
     std::ostringstream text;
     text << "The given atomicAdd(float*) version summed the same " << n << " floats " << kRuns
-         << " times with " << kBlocks << " blocks (input seed " << seed << "): ";
-    if (distinct.size() > 1) {
-        text << distinct.size() << " different results, among them "
-             << value_text(std::bit_cast<float>(distinct.front())) << " and "
-             << value_text(std::bit_cast<float>(distinct.back()))
-             << ". The blocks' sums reached *sum in a different order each time. reduce_one_launch adds the "
-                "partials in one order, whichever block finishes when.";
+         << " times with " << kBlocks << " blocks (input seed " << seed << "; the reference is "
+         << number_text(want) << "):";
+    const auto other = std::ranges::find_if(results, [&](float r) { return bits(r) != bits(results[0]); });
+    if (other != results.end()) {
+        const std::uint32_t a = bits(results[0]), b = bits(*other);
+        text << "\n  run 1 gave  " << value_text(results[0]) << "\n  run " << (other - results.begin()) + 1
+             << " gave  " << value_text(*other);
+        if ((a ^ b) >> 31 == 0) text << ", " << (a > b ? a - b : b - a) << " units in the last place apart";
+        text << "\n"
+             << distinct.size() << " different results in " << kRuns
+             << " runs: the blocks' sums reached *sum in a different order each time";
+        if (cpu_backend) {
+            text << " (the CPU backend started the blocks in another shuffled order each run, as a GPU's "
+                    "blocks finish in an order nothing fixes)";
+        }
+        text << ", and float addition is not associative. reduce_one_launch adds the partials in one order, "
+                "whichever block finishes when.";
+    } else if (cpu_backend) {
+        text << " " << value_text(results[0])
+             << " every time, although the CPU backend started the blocks in another shuffled order each "
+                "run: these block sums happened to round alike in every order. On a GPU, where blocks finish "
+                "in an order nothing fixes, the bits change from run to run.";
     } else {
-        text << "the same bits every time. Here the blocks' sums happened to reach *sum in the same order "
-                "each time: the CPU backend runs blocks on as many worker threads as the machine has cores "
-                "(WARPDRILL_CPU_WORKERS), and with one worker always in the same order. On a GPU, where "
-                "blocks finish in an order nothing fixes, the bits change from run to run.";
+        text << " " << value_text(results[0])
+             << " every time: here the blocks' sums happened to reach *sum in orders that round alike. Run "
+                "the checks again: on a GPU the blocks finish in an order nothing fixes.";
     }
     WARN(text.str());
 }

@@ -16,7 +16,11 @@ namespace warpdrill::cpu {
 
 // Between two sync points a thread runs alone; the order says which of the
 // block's ready threads runs first. A kernel whose result changes with the
-// order reads shared data that no barrier protects.
+// order reads shared data that no barrier protects. `shuffled` (a new order
+// at every sync point, drawn from the seed) also starts the grid's blocks in
+// an order drawn from the seed, where the others start them by index: a
+// kernel whose result depends on which block comes first (an atomicAdd of
+// floats) gives another result for another seed, even on one worker.
 enum class ThreadOrder { ascending, descending, shuffled };
 
 void set_thread_order(ThreadOrder order, std::uint64_t seed = 0);
