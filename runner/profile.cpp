@@ -231,7 +231,16 @@ std::optional<fs::path> built_driver(App& app, const Lesson& lesson, const Count
     const ProcessResult build =
         run_process({"cmake", "--build", build_dir.string(), "--target", target}, std::chrono::seconds(900));
     if (build.exit_code != 0) {
-        if (!request.quiet) fmt::print("{}", trim_compiler_output(build.output, app.course, lesson));
+        if (request.quiet) return std::nullopt;
+        // profile_lesson.cu's #error for a lesson it has no workload for.
+        if (build.output.find("has no profile workload") != std::string::npos) {
+            fmt::print("warpdrill profile has no workload for lesson {} ({}): its driver, "
+                       "common/src/course/profile_lesson.cu, runs one kernel of each lesson it knows at a fixed "
+                       "size, and none of this one.\n",
+                       lesson.number, lesson.title);
+        } else {
+            fmt::print("{}", trim_compiler_output(build.output, app.course, lesson));
+        }
         return std::nullopt;
     }
     return build_dir / target;
