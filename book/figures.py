@@ -203,8 +203,9 @@ def tree_figure(lang, kind, n=16):
 
 
 def warp_activity_figure(lang, kind, block=256, warp=32):
-    """The lanes of each warp that take part in each step of a 256-thread block's tree. A warp with no
-    active lane skips the step; one with any active lane issues the step's instructions for all 32."""
+    """The lanes of each warp that take part in each step of a 256-thread block's tree. nvcc predicates
+    the step (CUDA 13.0, sm_90 SASS): every warp issues its instructions, for all 32 lanes, whether
+    any lane works or none."""
     steps = tree_steps(kind, block)
     warps = block // warp
     cell_w, cell_h, left, top = 46, 20, 84, 46
@@ -219,8 +220,8 @@ def warp_activity_figure(lang, kind, block=256, warp=32):
     body = [text(4, 14, title, 12), text(4, top - 8, tr(lang, "warp", "warp"), 10)]
     for w in range(warps):
         body.append(text(left + w * cell_w + cell_w / 2, top - 8, w, 10, anchor="middle"))
-    body.append(text(left + warps * cell_w + 8, top - 8, tr(lang, "warps issuing", "发射的 warp 数"), 10))
-    issued_total, lanes_total = 0, 0
+    body.append(text(left + warps * cell_w + 8, top - 8, tr(lang, "warps with work", "有工作的 warp 数"), 10))
+    with_work_total, lanes_total = 0, 0
     for row, (stride, active) in enumerate(steps):
         y = top + row * (cell_h + 2)
         body.append(text(4, y + 14, f"stride {stride}", 10))
@@ -230,18 +231,21 @@ def warp_activity_figure(lang, kind, block=256, warp=32):
         for w, count in enumerate(per_warp):
             shade = IDLE if count == 0 else (WORK if count == warp else "#fbe9dc")
             body.append(box(left + w * cell_w, y, count if count else "-", shade, w=cell_w - 2, h=cell_h, size=10))
-        issuing = sum(1 for count in per_warp if count)
-        issued_total += issuing
+        with_work = sum(1 for count in per_warp if count)
+        with_work_total += with_work
         lanes_total += sum(per_warp)
-        body.append(text(left + warps * cell_w + 30, y + 14, issuing, 10))
+        body.append(text(left + warps * cell_w + 30, y + 14, with_work, 10))
     y = top + len(steps) * (cell_h + 2) + 16
+    issued_total = len(steps) * warps  # predicated: every warp issues every step
     body.append(text(4, y, tr(
-        lang, f"In all: {issued_total} warp issues of the step's instructions for {lanes_total} additions, "
-              f"{lanes_total / (issued_total * warp):.0%} of the issued lanes doing work.",
-        f"合计：{issued_total} 次 warp 发射，完成 {lanes_total} 次加法；发射出去的 lane 中有 "
-        f"{lanes_total / (issued_total * warp):.0%} 在做有用的工作。"), 11))
-    body.append(text(4, y + 16, tr(lang, "Dark: all 32 lanes work; light: some; grey: none, the warp skips the step.",
-                                   "深色：32 个 lane 全部工作；浅色：部分工作；灰色：没有 lane 工作，该 warp 跳过这一步。"), 10))
+        lang, f"In all: {lanes_total} additions, in {with_work_total} of the {issued_total} warp steps the "
+              f"block issues: {lanes_total / (issued_total * warp):.0%} of the issued lanes do work.",
+        f"合计：{lanes_total} 次加法，分布在线程块发射的 {issued_total} 个 warp 步骤中的 {with_work_total} 个里："
+        f"发射出去的 lane 中有 {lanes_total / (issued_total * warp):.0%} 在做有用的工作。"), 11))
+    body.append(text(4, y + 16, tr(lang, "Dark: all 32 lanes work; light: some; grey: none, yet the warp issues the "
+                                         "step, its lanes predicated off.",
+                                   "深色：32 个 lane 全部工作；浅色：部分工作；灰色：没有 lane 工作，但该 warp 仍发射这一步，"
+                                   "它的 lane 被谓词关闭。"), 10))
     return svg(left + warps * cell_w + 130, y + 26, "".join(body), title)
 
 
