@@ -170,6 +170,7 @@ install_packages() {
     return 1
   fi
   say "installed in $((SECONDS - start)) s"
+  packages_installed=yes
 }
 
 # setup_stamp CHOICE: what build/course must have been made for: this version
@@ -273,6 +274,14 @@ ensure_course() {
   if [[ ! -f $course_build/CMakeCache.txt ]]; then
     configure_course "$choice" || return
     say "building the warpdrill program ..."
+  elif [[ ${packages_installed:-no} == yes ]]; then
+    # CMake looks again for what it did not find before (Sphinx, Python:
+    # the tests that need them) only when it configures again.
+    say "configuring the course again: the packages just installed may add to it ..."
+    if ! cmake "$course_build" > "$setup_logs/setup-configure.log" 2>&1; then
+      complain "configuring failed: $(configure_failure_cause "$setup_logs/setup-configure.log") (the log: build/setup-configure.log)"
+      return 1
+    fi
   fi
   local log="$setup_logs/setup-build.log"
   if ! cmake --build "$course_build" --target warpdrill > "$log" 2>&1; then
