@@ -6,12 +6,7 @@
 # scratch copy with a made-up table (test data, not measurements; it never
 # leaves the scratch directory).
 set -euo pipefail
-source_dir=$(cd "$1" && pwd)
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-mkdir -p "$scratch/repo"
-cp -r "$source_dir/book" "$source_dir/lessons" "$source_dir/solutions" "$source_dir/results" "$scratch/repo/"
-rm -rf "$scratch/repo/book/_build" "$scratch/repo/book/_generated"
+source "$(dirname "$0")/scratch_book.sh" "$1"
 cat > "$scratch/repo/results/allreduce-h200x2.csv" <<'TABLE'
 # device: TEST DEVICE x2
 # date: 2000-01-01

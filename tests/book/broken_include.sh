@@ -2,12 +2,7 @@
 # A chapter whose include marker no longer exists in solutions/ must fail the
 # book's build: copy the book, break one marker, expect sphinx-build -W to fail.
 set -euo pipefail
-source_dir=$(cd "$1" && pwd)
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-mkdir -p "$scratch/repo"
-cp -r "$source_dir/book" "$source_dir/lessons" "$source_dir/solutions" "$source_dir/results" "$scratch/repo/"
-rm -rf "$scratch/repo/book/_build" "$scratch/repo/book/_generated"
+source "$(dirname "$0")/scratch_book.sh" "$1"
 sed -i 's/:start-after: begin:tree/:start-after: begin:no-such-marker/' "$scratch/repo/book/lessons/03-sequential-addressing.md"
 if sphinx-build -W -q -b html "$scratch/repo/book" "$scratch/out" > "$scratch/log" 2>&1; then
   echo "FAILED: the book built with a broken include"

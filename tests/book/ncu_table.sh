@@ -11,12 +11,8 @@
 # must be one it measures, and one its readable table (results/ncu-<gpu>.md) shows.
 set -euo pipefail
 fail() { echo "FAILED: $*"; exit 1; }
-source_dir=$(cd "$1" && pwd)
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-mkdir -p "$scratch/repo"
-cp -r "$source_dir/book" "$source_dir/lessons" "$source_dir/solutions" "$source_dir/results" "$scratch/repo/"
-rm -rf "$scratch/repo/book/_build" "$scratch/repo/book/_generated" "$scratch/repo/results/ncu-h100.csv"
+source "$(dirname "$0")/scratch_book.sh" "$1"
+rm -f "$scratch/repo/results/ncu-h100.csv"
 table="$scratch/repo/results/ncu-h100.csv"
 chapter3=lessons/03-sequential-addressing.html
 
