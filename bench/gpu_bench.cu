@@ -2,14 +2,22 @@
 // device-to-device copy at 2^16 to 2^28 floats (and lesson 10, whose count is
 // 64-bit, at 2^32 where the GPU has the memory), and ReduceScale on a
 // (442368, 128) matrix against a cub::BlockReduce block-per-row baseline.
-// Inputs rotate over enough buffers that L2 cannot serve them; each figure is
-// the median of 50 timed runs (CUDA events) after 5 warm-ups, and every
+// Inputs rotate over enough buffers that L2 cannot serve them, and every
 // kernel's result is checked against a double-precision reference first.
+// Each kernel is timed twice with CUDA events, median of 50 runs after 5
+// warm-ups each:
+//   - "time": as a caller sees one call, the host's time to submit its
+//     launches included (events recorded around the call, each run waited for);
+//   - "GPU": the GPU's time alone, nvbench's way: the call is queued behind a
+//     kernel that holds the stream until the host has queued all of it.
+// Where a sum takes a few microseconds the two differ most, and the first
+// moves with the host from run to run.
 //   gpu_bench [--csv FILE] [--svg FILE] [--quick] [--lessons 8,10]
 // --lessons keeps only those lessons' sum kernels (CUB and the copy always run).
 #include <cub/cub.cuh>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -192,41 +200,122 @@ struct RotatingInputs {
     const float* at(int run) const { return buffers[static_cast<std::size_t>(run) % buffers.size()]->data(); }
 };
 
-// Median milliseconds of kRuns launches of body(run), after kWarmups.
-double median_ms(const std::function<void(int run)>& body) {
-    cudaEvent_t start, stop;
-    check_cuda(cudaEventCreate(&start));
-    check_cuda(cudaEventCreate(&stop));
-    for (int run = 0; run < kWarmups; ++run) body(run);
-    check_launch();
-    std::vector<double> times;
-    for (int run = 0; run < kRuns; ++run) {
-        check_cuda(cudaEventRecord(start));
-        body(kWarmups + run);
-        check_cuda(cudaEventRecord(stop));
-        check_cuda(cudaEventSynchronize(stop));
-        float ms = 0;
-        check_cuda(cudaEventElapsedTime(&ms, start, stop));
-        times.push_back(ms);
-    }
-    check_launch();
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    std::ranges::sort(times);
-    return times[times.size() / 2];
+__device__ long long globaltimer_ns() {
+    long long ns;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+    return ns;
 }
+
+// Spins until *released, for at most two seconds (a host that never releases
+// must not hang the GPU), and says so in *timed_out if it gave up.
+__global__ void hold_stream(const volatile int* released, volatile int* timed_out) {
+    constexpr long long kTimeoutNs = 2'000'000'000;
+    const long long start = globaltimer_ns();
+    while (!*released) {
+        if (globaltimer_ns() - start > kTimeoutNs) {
+            *timed_out = 1;
+            return;
+        }
+    }
+}
+
+// Holds the stream, as nvbench does, so that the GPU's time alone can be
+// measured: while the hold kernel spins, the host queues the timed work
+// behind it, and release() lets the GPU run it all without waiting for the
+// host between launches.
+class StreamHold {
+  public:
+    StreamHold() {
+        check_cuda(cudaHostAlloc(&flags_, 2 * sizeof(int), cudaHostAllocMapped));
+        flags_[kReleased] = flags_[kTimedOut] = 0;
+    }
+    ~StreamHold() { cudaFreeHost(flags_); }
+    StreamHold(const StreamHold&) = delete;
+    StreamHold& operator=(const StreamHold&) = delete;
+
+    void hold() {
+        std::atomic_ref(flags_[kReleased]).store(0);
+        warpdrill::launch(hold_stream, {1, 1}, flags_ + kReleased, flags_ + kTimedOut);
+    }
+    void release() { std::atomic_ref(flags_[kReleased]).store(1); }
+    // After the stream has drained: did the hold give up before release()?
+    void check_not_timed_out() const {
+        if (std::atomic_ref(flags_[kTimedOut]).load())
+            throw std::runtime_error("the stream hold timed out before the host had queued the timed work");
+    }
+
+  private:
+    static constexpr int kReleased = 0;
+    static constexpr int kTimedOut = 1;
+
+    int* flags_ = nullptr;  // mapped host memory, read by the hold kernel
+};
+
+struct Timing {
+    double ms;      // as a caller sees it: the host's submission included
+    double gpu_ms;  // the GPU's time alone
+};
+
+// Times calls both ways. Each run is numbered, and the numbers go on from
+// one call of median() to the next, so that a run's input (its number in
+// the rotation) is never one that the last kernel measured has just left in L2.
+class Timer {
+  public:
+    Timer() {
+        check_cuda(cudaEventCreate(&start_));
+        check_cuda(cudaEventCreate(&stop_));
+    }
+    ~Timer() {
+        cudaEventDestroy(start_);
+        cudaEventDestroy(stop_);
+    }
+    Timer(const Timer&) = delete;
+    Timer& operator=(const Timer&) = delete;
+
+    // Median of kRuns runs of body(run), after kWarmups, each way.
+    Timing median(const std::function<void(int run)>& body) {
+        const double ms = median_of_runs(body, false);
+        return {ms, median_of_runs(body, true)};
+    }
+
+  private:
+    double median_of_runs(const std::function<void(int run)>& body, bool held) {
+        for (int warmup = 0; warmup < kWarmups; ++warmup) body(next_run_++);
+        check_launch();
+        std::vector<double> times;
+        for (int timed = 0; timed < kRuns; ++timed) {
+            if (held) hold_.hold();
+            check_cuda(cudaEventRecord(start_));
+            body(next_run_++);
+            check_cuda(cudaEventRecord(stop_));
+            if (held) hold_.release();
+            check_cuda(cudaEventSynchronize(stop_));
+            float ms = 0;
+            check_cuda(cudaEventElapsedTime(&ms, start_, stop_));
+            times.push_back(ms);
+        }
+        check_launch();
+        hold_.check_not_timed_out();
+        std::ranges::sort(times);
+        return times[times.size() / 2];
+    }
+
+    cudaEvent_t start_{}, stop_{};
+    StreamHold hold_;
+    int next_run_ = 0;
+};
 
 struct Row {
     std::string what;  // "lesson 3", "cub::DeviceReduce::Sum", "copy"
     std::string idea;
     std::size_t n;
-    double ms;
-    double gbps;  // bytes read (and written, for copy and ReduceScale) per second
+    Timing time;
+    double gbps;  // bytes read (and written, for copy and ReduceScale) per second, by time.ms
     bool correct;
 };
 
 // Sum kernels, CUB and the copy at one size.
-std::vector<Row> measure_size(std::size_t n, const std::vector<SumKernel>& kernels) {
+std::vector<Row> measure_size(std::size_t n, const std::vector<SumKernel>& kernels, Timer& timer) {
     const RotatingInputs inputs(n, warpdrill::fresh_seed());
     const double want = inputs.sum;
     const double tolerance = warpdrill::sum_tolerance(n, inputs.sum_abs, n / 1024 + 64);
@@ -244,24 +333,24 @@ std::vector<Row> measure_size(std::size_t n, const std::vector<SumKernel>& kerne
     std::vector<Row> rows;
     for (const SumKernel& kernel : kernels) {
         const bool ok = correct(kernel.run);
-        const double ms =
-            median_ms([&](int run) { kernel.run(inputs.at(run), out.data(), count, scratch.data()); });
-        rows.push_back({"lesson " + kernel.lesson, kernel.idea, n, ms, bytes / ms / 1e6, ok});
+        const Timing time =
+            timer.median([&](int run) { kernel.run(inputs.at(run), out.data(), count, scratch.data()); });
+        rows.push_back({"lesson " + kernel.lesson, kernel.idea, n, time, bytes / time.ms / 1e6, ok});
     }
 
     const SumFn cub = count <= INT_MAX ? cub_sum(inputs.at(0), out.data(), static_cast<int>(count))
                                        : cub_sum(inputs.at(0), out.data(), count);
     const bool cub_ok = correct(cub);
-    const double cub_ms = median_ms([&](int run) { cub(inputs.at(run), out.data(), count, nullptr); });
-    rows.push_back({"cub", "cub::DeviceReduce::Sum", n, cub_ms, bytes / cub_ms / 1e6, cub_ok});
+    const Timing cub_time = timer.median([&](int run) { cub(inputs.at(run), out.data(), count, nullptr); });
+    rows.push_back({"cub", "cub::DeviceReduce::Sum", n, cub_time, bytes / cub_time.ms / 1e6, cub_ok});
 
     DeviceBuffer<float> copy_to(n);
-    const double copy_ms = median_ms([&](int run) {
+    const Timing copy_time = timer.median([&](int run) {
         check_cuda(
             cudaMemcpyAsync(copy_to.data(), inputs.at(run), n * sizeof(float), cudaMemcpyDeviceToDevice));
     });
     rows.push_back(
-        {"copy", "device-to-device copy (read + write)", n, copy_ms, 2 * bytes / copy_ms / 1e6, true});
+        {"copy", "device-to-device copy (read + write)", n, copy_time, 2 * bytes / copy_time.ms / 1e6, true});
     return rows;
 }
 
@@ -284,7 +373,7 @@ __global__ void reduce_scale_cub_block_per_row(const float* x, float* y, int col
     for (int c = threadIdx.x; c < cols; c += kThreads) y_row[c] = x_row[c] * row_scale;
 }
 
-std::vector<Row> measure_reduce_scale(int rows, int cols) {
+std::vector<Row> measure_reduce_scale(int rows, int cols, Timer& timer) {
     const std::size_t n = static_cast<std::size_t>(rows) * cols;
     const std::vector<float> x = warpdrill::random_floats(n, warpdrill::fresh_seed(), -3.0f, 3.0f);
     DeviceBuffer<float> d_x{std::span<const float>(x)};
@@ -329,16 +418,15 @@ std::vector<Row> measure_reduce_scale(int rows, int cols) {
     std::vector<Row> result;
     for (const auto& [name, run] : variants) {
         const bool ok = correct(run);
-        const double ms = median_ms([&](int) { run(); });
+        const Timing time = timer.median([&](int) { run(); });
         result.push_back({name, "ReduceScale (" + std::to_string(rows) + ", " + std::to_string(cols) + ")", n,
-                          ms, bytes / ms / 1e6, ok});
+                          time, bytes / time.ms / 1e6, ok});
     }
-    DeviceBuffer<float> copy_to(n);
-    const double copy_ms = median_ms([&](int) {
+    const Timing copy_time = timer.median([&](int) {
         check_cuda(cudaMemcpyAsync(d_y.data(), d_x.data(), n * sizeof(float), cudaMemcpyDeviceToDevice));
     });
     result.push_back(
-        {"copy", "device-to-device copy (read + write)", n, copy_ms, bytes / copy_ms / 1e6, true});
+        {"copy", "device-to-device copy (read + write)", n, copy_time, bytes / copy_time.ms / 1e6, true});
     return result;
 }
 
@@ -350,20 +438,22 @@ void print_size_table(const std::vector<Row>& rows) {
     const Row& copy = rows.back();
     std::printf("\n2^%d floats (%.1f MB)\n", static_cast<int>(std::log2(rows.front().n)),
                 rows.front().n * 4 / 1e6);
-    std::printf("%-10s %-38s %10s %9s %9s %9s\n", "kernel", "idea", "time us", "GB/s", "% copy", "vs cub");
+    std::printf("%-10s %-38s %8s %8s %7s %7s %7s %7s\n", "kernel", "idea", "time us", "GPU us", "GB/s",
+                "% copy", "vs cub", "on GPU");
     for (const Row& row : rows) {
-        std::printf("%-10s %-38s %10.1f %9.0f %8.0f%% %8.2fx%s\n", row.what.c_str(), row.idea.c_str(),
-                    row.ms * 1e3, row.gbps, 100 * row.gbps / copy.gbps, cub.ms / row.ms,
+        std::printf("%-10s %-38s %8.1f %8.1f %7.0f %6.0f%% %6.2fx %6.2fx%s\n", row.what.c_str(),
+                    row.idea.c_str(), row.time.ms * 1e3, row.time.gpu_ms * 1e3, row.gbps,
+                    100 * row.gbps / copy.gbps, cub.time.ms / row.time.ms, cub.time.gpu_ms / row.time.gpu_ms,
                     row.correct ? "" : "  WRONG RESULT");
     }
 }
 
 void write_csv(const std::string& path, const std::vector<Row>& rows) {
     std::ofstream csv(path);
-    csv << "kernel,idea,floats,time_us,gbps,correct\n";
+    csv << "kernel,idea,floats,time_us,gpu_us,gbps,correct\n";
     for (const Row& row : rows) {
-        csv << row.what << ",\"" << row.idea << "\"," << row.n << "," << row.ms * 1e3 << "," << row.gbps
-            << "," << (row.correct ? "yes" : "no") << "\n";
+        csv << '"' << row.what << "\",\"" << row.idea << "\"," << row.n << "," << row.time.ms * 1e3 << ","
+            << row.time.gpu_ms * 1e3 << "," << row.gbps << "," << (row.correct ? "yes" : "no") << "\n";
     }
 }
 
@@ -441,11 +531,16 @@ int main(int argc, char** argv) {
             prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, kRuns, kWarmups,
             kRotationBytes >> 20);
         std::printf("date: %s (UTC); command: %s\n", today_utc().c_str(), command_line(argc, argv).c_str());
+        std::printf(
+            "time: one call as its caller sees it, the host's submission included; GPU: the GPU's time\n"
+            "alone (the stream held while the host queues the call, as nvbench does). GB/s, %% copy and\n"
+            "vs cub come from time; on GPU is CUB's GPU time over the kernel's.\n");
+        Timer timer;
         std::vector<SumKernel> kernels = sum_kernels();
         std::erase_if(kernels, [&](const SumKernel& kernel) { return !selected(kernel.lesson); });
         std::vector<Row> all;
         auto measure = [&](std::size_t n, const std::vector<SumKernel>& at_this_size) {
-            const std::vector<Row> rows = measure_size(n, at_this_size);
+            const std::vector<Row> rows = measure_size(n, at_this_size, timer);
             print_size_table(rows);
             all.insert(all.end(), rows.begin(), rows.end());
         };
@@ -464,12 +559,12 @@ int main(int argc, char** argv) {
         }
 
         if (selected("9")) {
-            const std::vector<Row> scale = measure_reduce_scale(442368, 128);
+            const std::vector<Row> scale = measure_reduce_scale(442368, 128, timer);
             std::printf("\nReduceScale on (442368, 128) floats: GB/s read + write\n");
             for (const Row& row : scale) {
-                std::printf("%-36s %10.1f us %9.0f GB/s %8.0f%% of copy%s\n", row.what.c_str(), row.ms * 1e3,
-                            row.gbps, 100 * row.gbps / scale.back().gbps,
-                            row.correct ? "" : "  WRONG RESULT");
+                std::printf("%-36s %10.1f us %8.1f us on GPU %9.0f GB/s %8.0f%% of copy%s\n",
+                            row.what.c_str(), row.time.ms * 1e3, row.time.gpu_ms * 1e3, row.gbps,
+                            100 * row.gbps / scale.back().gbps, row.correct ? "" : "  WRONG RESULT");
             }
             all.insert(all.end(), scale.begin(), scale.end());
         }

@@ -4,11 +4,12 @@ what was measured or from what the checks print:
 
   {bench}`3 2^28`              lesson 3's GB/s at 2^28 floats, from results/bench-h100.csv;
   {bench}`3 2^28 us|copy|cub`  its time, its share of the copy's bandwidth, its speed against CUB;
+  {bench}`3 2^28 gpu-us|gpu-cub`  the same two measured on the GPU alone (the stream held, gpu_bench's "GPU");
   {bench}`4/3 2^28`            how many times faster lesson 4 is than lesson 3 (keys: 1-10, cub, copy,
                                and for ReduceScale rs-cub, rs-baseline, rs-warp, rs-copy, without a size)
-  ```{bench-table}             the lessons' GB/s at every size, with CUB and the copy, device and date
-  :lessons: 2 3
-  ```
+  ```{bench-table}             the lessons' GB/s at every size, with CUB and the copy, device and date;
+  :lessons: 2 3                :versus-cub: adds the last lesson's speed against CUB, as a caller sees
+  ```                          it and on the GPU alone
   ```{ncu} 3                   lesson 3's rows of the Nsight Compute table (results/ncu-h100.csv), beside
   :compare: 2                  lesson 2's, in the columns of NCU_COLUMNS; a note that it is not measured
   ```                          yet until that file exists, and an error (which fails the -W build) once
@@ -50,10 +51,14 @@ WORDS = {
         "floats": "floats",
         "lesson": "lesson {}",
         "times": "{} vs {}",
+        "times_gpu": "{} vs {}, GPU alone",
         "measured": ("Measured on an {device} on {date} by `{command}` ({file}): median of {runs} runs after "
                      "{warmups} warm-ups, inputs rotated over {rotated} so that the L2 cache does not hold "
                      "them. GB/s counts the bytes read; the copy's counts read and write."),
         "measured_rs": ("Measured on an {device} on {date} ({file}); GB/s counts the bytes read and written."),
+        "measured_gpu": (" Times are as a caller sees one call, the host's time to submit its launches included; "
+                         "GPU alone: the call queued behind a kernel that holds the stream until the host has "
+                         "queued all of it (nvbench's method), so that only the GPU's time is measured."),
         "kernel": "kernel", "time": "time", "of_copy": "of the copy", "copy": "copy (read + write)",
         "ncu": ("Nsight Compute on an {device} on {date}: `{command}` ({file}), one row per launch; the "
                 "introduction explains the columns."),
@@ -100,9 +105,12 @@ WORDS = {
         "floats": "float 个数",
         "lesson": "第 {} 课",
         "times": "{}相对{}的加速比",
+        "times_gpu": "{}相对{}的加速比（仅 GPU 时间）",
         "measured": ("测量于 {device}，{date}，命令 `{command}`（{file}）：预热 {warmups} 次后取 {runs} 次的中位数，"
                      "输入在 {rotated} 的范围内轮换，使 L2 缓存装不下它们。GB/s 只计读取的字节；复制（copy）计读和写。"),
         "measured_rs": "测量于 {device}，{date}（{file}）；GB/s 计读取和写入的字节。",
+        "measured_gpu": ("时间是调用者看到的一次调用的时间，包括主机提交各次启动的时间；“仅 GPU 时间”：调用排在一个占住流的 kernel "
+                         "之后，直到主机把它全部排入队列才放行（nvbench 的方法），因此只测到 GPU 自己的时间。"),
         "kernel": "kernel", "time": "时间", "of_copy": "占复制带宽", "copy": "复制（读 + 写）",
         "ncu": "Nsight Compute，{device}，{date}：`{command}`（{file}），每次启动一行；各列的含义见引言。",
         "ncu_unknown": " – ：未测量，这个版本的 ncu 不认识 `{metrics}`。",
@@ -174,18 +182,15 @@ class Bench:
         self.rows = {}
         reduce_scale_floats = None
         with BENCH_CSV.open() as file:
-            for fields in list(csv.reader(file))[1:]:
-                # kernel may hold commas unquoted ("lesson 9, warp per row, float4"): the other
-                # five fields are counted from the end.
-                kernel = ",".join(fields[:-5]).strip()
-                idea, floats, time_us, gbps, correct = fields[-5:]
-                if correct != "yes":
+            for row in csv.DictReader(file):
+                if row["correct"] != "yes":
                     continue
-                key = kernel_key(kernel, idea)
-                size = "rs" if key.startswith("rs-") else int(floats)
-                self.rows[key, size] = {"us": float(time_us), "gbps": float(gbps)}
+                key = kernel_key(row["kernel"], row["idea"])
+                size = "rs" if key.startswith("rs-") else int(row["floats"])
+                self.rows[key, size] = {"us": float(row["time_us"]), "gpu-us": float(row["gpu_us"]),
+                                        "gbps": float(row["gbps"])}
                 if key.startswith("rs-"):
-                    reduce_scale_floats = int(floats)
+                    reduce_scale_floats = int(row["floats"])
         # The copy beside ReduceScale is a copy of the same matrix.
         if ("copy", reduce_scale_floats) in self.rows:
             self.rows["rs-copy", "rs"] = self.rows.pop(("copy", reduce_scale_floats))
@@ -211,8 +216,9 @@ class Bench:
         copy_key = "rs-copy" if size == "rs" else "copy"
         return self.row(key, size)["gbps"] / self.row(copy_key, size)["gbps"]
 
-    def versus_cub(self, key, size):
-        return self.row("cub", size)["us"] / self.row(key, size)["us"]
+    def versus_cub(self, key, size, time="us"):
+        """CUB's time over the kernel's: "us" as a caller sees it, "gpu-us" on the GPU alone."""
+        return self.row("cub", size)[time] / self.row(key, size)[time]
 
     def sizes(self, keys):
         common = None
@@ -275,14 +281,16 @@ class BenchRole(SphinxRole):
                 text = f"{data.row(slower, size)['us'] / data.row(faster, size)['us']:.2f}×"
             elif field == "gbps":
                 text = f"{data.row(keys, size)['gbps']:.0f} GB/s"
-            elif field == "us":
-                text = f"{data.row(keys, size)['us']:.1f} µs"
+            elif field in ("us", "gpu-us"):
+                text = f"{data.row(keys, size)[field]:.1f} µs"
             elif field == "copy":
                 text = f"{100 * data.of_copy(keys, size):.0f}%"
             elif field == "cub":
                 text = f"{data.versus_cub(keys, size):.2f}×"
+            elif field == "gpu-cub":
+                text = f"{data.versus_cub(keys, size, 'gpu-us'):.2f}×"
             else:
-                raise KeyError(f"unknown field '{field}' (gbps, us, copy, cub)")
+                raise KeyError(f"unknown field '{field}' (gbps, us, gpu-us, copy, cub, gpu-cub)")
         except (KeyError, ValueError, IndexError) as error:
             message = self.inliner.reporter.error(f"{{bench}}`{self.text}`: {error}", line=self.lineno)
             return [self.inliner.problematic(self.rawtext, self.rawtext, message)], [message]
@@ -307,13 +315,14 @@ def table(headings, rows, classes=()):
 
 
 class BenchTable(SphinxDirective):
-    option_spec = {"lessons": directives.unchanged_required}
+    option_spec = {"lessons": directives.unchanged_required, "versus-cub": directives.flag}
 
     def run(self):
         data = bench(self.env)
         w = words(self.env)
         lessons = self.options["lessons"].split()
         keys = lessons + ["cub", "copy"]
+        versus_cub = "versus-cub" in self.options
         try:
             sizes = data.sizes(lessons)
             if not sizes:
@@ -326,6 +335,8 @@ class BenchTable(SphinxDirective):
                                ("" if key == "copy" else f" ({100 * data.of_copy(key, size):.0f}%)"))
                 if len(lessons) > 1:
                     row.append(f"{data.row(lessons[0], size)['us'] / data.row(lessons[-1], size)['us']:.2f}×")
+                if versus_cub:
+                    row += [f"{data.versus_cub(lessons[-1], size, time):.2f}×" for time in ("us", "gpu-us")]
                 rows.append(row)
         except KeyError as error:
             return [self.state.document.reporter.error(f"bench-table: {error}", line=self.lineno)]
@@ -333,9 +344,14 @@ class BenchTable(SphinxDirective):
             "cub::DeviceReduce::Sum", w["copy"]]
         if len(lessons) > 1:
             headings.append(w["times"].format(w["lesson"].format(lessons[-1]), w["lesson"].format(lessons[0])))
+        if versus_cub:
+            last = w["lesson"].format(lessons[-1])
+            headings += [w["times"].format(last, "CUB"), w["times_gpu"].format(last, "CUB")]
         device, date, command = data.device_and_date()
         caption = w["measured"].format(device=device, date=date, command=command,
                                        file="results/bench-h100.txt", **data.method())
+        if versus_cub:
+            caption += w["measured_gpu"]
         return [table(headings, rows), caption_paragraph(caption)]
 
 

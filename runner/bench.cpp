@@ -3,9 +3,9 @@
 // bandwidth of each lesson goes into the progress.
 #include <fmt/core.h>
 
-#include <fstream>
 #include <optional>
 
+#include "bench_csv.h"
 #include "commands.h"
 #include "process.h"
 
@@ -14,17 +14,10 @@ namespace {
 
 // The best GB/s the benchmark's CSV reports for "lesson N".
 std::optional<double> best_gbps(const fs::path& csv, int number) {
-    std::ifstream in(csv);
     std::optional<double> best;
-    const std::string prefix = fmt::format("lesson {},", number);
-    for (std::string line; std::getline(in, line);) {
-        if (line.rfind(prefix, 0) != 0) continue;
-        // kernel,"idea",floats,time_us,gbps,correct: the last two fields
-        const std::size_t start = line.rfind(',');
-        const std::string correct = line.substr(start + 1);
-        const std::size_t gbps_start = line.rfind(',', start - 1) + 1;
-        const double gbps = std::stod(line.substr(gbps_start, start - gbps_start));
-        if (correct == "yes" && (!best || gbps > *best)) best = gbps;
+    for (const BenchRow& row : read_bench_csv(csv)) {
+        if (row.correct && row.kernel == fmt::format("lesson {}", number) && (!best || row.gbps > *best))
+            best = row.gbps;
     }
     return best;
 }

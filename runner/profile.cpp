@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "bench_csv.h"
 #include "commands.h"
 #include "ncu.h"
 #include "process.h"
@@ -179,15 +180,11 @@ std::string line_counts(const std::map<std::string, double>& counts) {
 
 // ---- measurements in results/ ----------------------------------------------------
 
-// gpu_bench's median time for "lesson N" at that many floats (results/bench-h100.csv).
+// gpu_bench's median time for "lesson N" at that many floats, as a caller
+// sees it, which the model imitates (results/bench-h100.csv).
 std::optional<double> bench_time_us(const fs::path& csv, int lesson, long long floats) {
-    std::ifstream in(csv);
-    for (std::string line; std::getline(in, line);) {
-        const std::vector<std::string> fields = split_csv(line);  // kernel,idea,floats,time_us,gbps,correct
-        if (fields.size() == 6 && fields[0] == fmt::format("lesson {}", lesson) &&
-            fields[2] == std::to_string(floats)) {
-            return std::stod(fields[3]);
-        }
+    for (const BenchRow& row : read_bench_csv(csv)) {
+        if (row.kernel == fmt::format("lesson {}", lesson) && row.floats == floats) return row.time_us;
     }
     return std::nullopt;
 }
