@@ -105,7 +105,11 @@ const std::vector<Row>& rows() {
          .basis = "model"},
         {.words = "DRAM bytes read",
          .ncu_metric = "dram__bytes_read.sum",
-         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes; },
+         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes_read; },
+         .basis = "model"},
+        {.words = "DRAM bytes written",
+         .ncu_metric = "dram__bytes_write.sum",
+         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes_written; },
          .basis = "model"},
         {.words = "time, us",
          .ncu_metric = "gpu__time_duration.sum",
@@ -120,7 +124,8 @@ const std::vector<Row>& rows() {
 constexpr const char* kObservedNote =
     "* and est.*: over the loads, stores and sync points the CPU backend observes; ncu also counts "
     "arithmetic, address math and branches, which it does not see. model: the time model's figure "
-    "(DRAM bytes: the sectors loaded, 32 bytes each), not a count";
+    "(DRAM bytes: the sectors loaded or stored, 32 bytes each; stores that the GPU's L2 still holds when "
+    "the kernel ends reach DRAM after it, and ncu leaves them out), not a count";
 
 // 1234567 -> "1,234,567"; fractions with `decimals` places.
 std::string number(double value, int decimals = 0) {
@@ -428,13 +433,14 @@ void print_json(const std::vector<Profiled>& all, const ProfileOptions& options,
             }
             fmt::print(
                 "}},\n     \"model\": {{\"blocks_per_sm\": {}, \"occupancy\": {}, \"waves\": {}, "
-                "\"dram_bytes\": {}, "
+                "\"dram_bytes_read\": {}, \"dram_bytes_written\": {}, "
                 "\"launch_us\": {}, \"dram_us\": {}, \"shared_us\": {}, \"barrier_us\": {}, \"issue_us\": "
                 "{}, "
                 "\"time_us\": {}}}",
-                e.blocks_per_sm, json_number(e.occupancy), e.waves, json_number(e.dram_bytes),
-                json_number(e.launch_us), json_number(e.dram_us), json_number(e.shared_us),
-                json_number(e.barrier_us), json_number(e.issue_us), json_number(e.total_us));
+                e.blocks_per_sm, json_number(e.occupancy), e.waves, json_number(e.dram_bytes_read),
+                json_number(e.dram_bytes_written), json_number(e.launch_us), json_number(e.dram_us),
+                json_number(e.shared_us), json_number(e.barrier_us), json_number(e.issue_us),
+                json_number(e.total_us));
             if (const auto* measured = profiled.ncu_launch(l, table)) {
                 fmt::print(",\n     \"ncu\": {{");
                 first = true;
@@ -461,7 +467,8 @@ std::pair<LaunchCounts, LaunchEstimate> all_launches(const Profiled& profiled) {
     for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
         for (const auto& [name, value] : profiled.counts.launches[l].values) counts.values[name] += value;
         const LaunchEstimate& e = profiled.estimates[l];
-        estimate.dram_bytes += e.dram_bytes;
+        estimate.dram_bytes_read += e.dram_bytes_read;
+        estimate.dram_bytes_written += e.dram_bytes_written;
         estimate.total_us += e.total_us;
         estimate.occupancy += e.occupancy * e.total_us;  // weighed by time, as ncu's is
     }
