@@ -126,10 +126,11 @@ LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu) {
     estimate.occupancy = resident_blocks * warps_per_block * kWarpSize / gpu.max_threads_per_sm;
 
     const double clock_hz = gpu.boost_clock_ghz * 1e9;
-    estimate.dram_bytes =
-        (launch.value("global_load_sectors") + launch.value("global_store_sectors")) * kSectorBytes;
+    estimate.dram_bytes_read = launch.value("global_load_sectors") * kSectorBytes;
+    estimate.dram_bytes_written = launch.value("global_store_sectors") * kSectorBytes;
     estimate.launch_us = kLaunchOverheadUs;
-    estimate.dram_us = estimate.dram_bytes / (gpu.dram_gbps * 1e9 * kDramEfficiency) * 1e6;
+    estimate.dram_us = (estimate.dram_bytes_read + estimate.dram_bytes_written) /
+                       (gpu.dram_gbps * 1e9 * kDramEfficiency) * 1e6;
     const double wavefronts =
         launch.value("shared_load_wavefronts") + launch.value("shared_store_wavefronts");
     estimate.shared_us = wavefronts / (sms_in_use * clock_hz) * 1e6;

@@ -4,7 +4,7 @@
 // launch takes on a named GPU. The model, term by term (README, "Profile"):
 //   time = launch overhead + max(DRAM time, shared-memory time)
 //          + barrier time + issue time
-//   DRAM time     global sectors * 32 bytes / (published bandwidth * 0.9)
+//   DRAM time     global sectors loaded and stored * 32 bytes / (published bandwidth * 0.9)
 //   shared time   wavefronts / (SMs in use * clock): one wavefront a cycle an SM
 //   barrier time  waves * barriers per block * cycles per barrier step / clock
 //   issue time    instructions observed * issue factor / (SMs in use * 4 * clock)
@@ -61,7 +61,7 @@ struct LaunchCounts {
 struct LessonCounts {
     int lesson = 0;
     long long floats = 0;
-    std::string workload;  // "sum", or "reduce_scale" for lesson 9
+    std::string workload;  // "sum", "reduce_scale" for lesson 9, "ring_add" for lesson 13
     std::vector<LaunchCounts> launches;
 };
 
@@ -72,7 +72,8 @@ struct LaunchEstimate {
     int blocks_per_sm = 0;  // by threads, blocks and shared memory (registers are not known)
     double occupancy = 0;   // achieved: resident warps over the SM's most, averaged over the waves
     int waves = 0;
-    double dram_bytes = 0;
+    double dram_bytes_read = 0;     // the global sectors loaded, 32 bytes each
+    double dram_bytes_written = 0;  // and those stored
     double launch_us = 0, dram_us = 0, shared_us = 0, barrier_us = 0, issue_us = 0;
     double total_us = 0;
 };

@@ -106,7 +106,11 @@ const std::vector<Row>& rows() {
          .basis = "model"},
         {.words = "DRAM bytes read",
          .ncu_metric = "dram__bytes_read.sum",
-         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes; },
+         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes_read; },
+         .basis = "model"},
+        {.words = "DRAM bytes written",
+         .ncu_metric = "dram__bytes_write.sum",
+         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes_written; },
          .basis = "model"},
         {.words = "time, us",
          .ncu_metric = "gpu__time_duration.sum",
@@ -121,7 +125,8 @@ const std::vector<Row>& rows() {
 constexpr const char* kObservedNote =
     "* and est.*: over the loads, stores and sync points the CPU backend observes; ncu also counts "
     "arithmetic, address math and branches, which it does not see. model: the time model's figure "
-    "(DRAM bytes: the sectors loaded, 32 bytes each), not a count";
+    "(DRAM bytes: the sectors loaded or stored, 32 bytes each; stores that the GPU's L2 still holds when "
+    "the kernel ends reach DRAM after it, and ncu leaves them out), not a count";
 
 // 1234567 -> "1,234,567"; fractions with `decimals` places.
 std::string number(double value, int decimals = 0) {
@@ -179,6 +184,9 @@ std::string line_counts(const std::map<std::string, double>& counts) {
 }
 
 // ---- measurements in results/ ----------------------------------------------------
+
+// scripts/ncu-table.sh's table of every solution, measured on that GPU.
+std::string ncu_results_file(const GpuSpec& gpu) { return "results/ncu-" + gpu.key + ".csv"; }
 
 // gpu_bench's median time for "lesson N" at that many floats, as a caller
 // sees it, which the model imitates (results/bench-h100.csv).
@@ -322,15 +330,29 @@ Profiled model(const Lesson& lesson, LessonCounts counts, const GpuSpec& gpu) {
     return profiled;
 }
 
-double input_gbps(const Profiled& profiled) {
-    return profiled.total_us > 0 ? profiled.counts.floats * 4.0 / (profiled.total_us * 1e3) : 0.0;
+// What a lesson's GB/s count, per float of its size: a sum's (or ReduceScale's)
+// input read; lesson 13's add reads dst and src and writes dst, three floats'
+// worth, as a copy's GB/s counts its reads and writes.
+struct Traffic {
+    double bytes_per_float;
+    const char* words;  // what the GB/s are of
+};
+
+Traffic traffic(const LessonCounts& counts) {
+    if (counts.workload == "ring_add") return {12, "moved (dst and src read, dst written)"};
+    return {4, "of input read"};
+}
+
+double modelled_gbps(const Profiled& profiled) {
+    const double bytes = profiled.counts.floats * traffic(profiled.counts).bytes_per_float;
+    return profiled.total_us > 0 ? bytes / (profiled.total_us * 1e3) : 0.0;
 }
 
 // `warpdrill list` shows the best modelled bandwidth of the learner's
 // passing kernels (on an H100, at the standard size) where no GPU measured one.
 void record_modelled_gbps(App& app, const Profiled& profiled) {
     std::optional<double>& best = app.progress.of(profiled.lesson->name).modelled_gbps;
-    best = std::max(best.value_or(0.0), input_gbps(profiled));
+    best = std::max(best.value_or(0.0), modelled_gbps(profiled));
     app.progress.save();
 }
 
@@ -355,7 +377,13 @@ void print_profile(const Profiled& profiled, const ProfileOptions& options, cons
     fmt::print("lesson {} ({}), {} kernel, {}: counted on the CPU backend, modelled on an {}\n",
                lesson.number, lesson.title, options.solution ? "the solution's" : "your",
                floats_text(profiled.counts.floats), gpu.name);
-    if (table) fmt::print("ncu: {}\n", table->source);
+    if (table && table->launch(lesson.number, 1)) {
+        fmt::print("ncu: {}\n", table->source);
+    } else if (table) {
+        fmt::print(
+            "ncu: {} has no rows for lesson {} yet (bash scripts/ncu-table.sh measures them on a GPU)\n",
+            ncu_results_file(gpu), lesson.number);
+    }
     for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
         const LaunchCounts& launch = profiled.counts.launches[l];
         const auto* measured = profiled.ncu_launch(l, table);
@@ -378,8 +406,9 @@ void print_profile(const Profiled& profiled, const ProfileOptions& options, cons
         for (const auto& [place, counts] : launch.sources) fmt::print("    {}: {}\n", place, line_counts(counts));
     }
     fmt::print("\n{}\n", kObservedNote);
-    fmt::print("\nall {} launches: {:.1f} us on the {} (model), {:.0f} GB/s of input read",
-               profiled.counts.launches.size(), profiled.total_us, gpu.key, input_gbps(profiled));
+    fmt::print("\nall {} launches: {:.1f} us on the {} (model), {:.0f} GB/s {}",
+               profiled.counts.launches.size(), profiled.total_us, gpu.key, modelled_gbps(profiled),
+               traffic(profiled.counts).words);
     const auto benched = gpu.key == "h100" ? bench_time_us(app.course.root / "results" / "bench-h100.csv",
                                                            lesson.number, profiled.counts.floats)
                                            : std::nullopt;
@@ -397,7 +426,7 @@ void print_json(const std::vector<Profiled>& all, const ProfileOptions& options,
         const Profiled& profiled = all[p];
         fmt::print("{}\n  {{\"lesson\": {}, \"floats\": {}, \"time_us\": {}, \"gbps\": {}, \"launches\": [",
                    p ? "," : "", profiled.counts.lesson, profiled.counts.floats,
-                   json_number(profiled.total_us), json_number(input_gbps(profiled)));
+                   json_number(profiled.total_us), json_number(modelled_gbps(profiled)));
         for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
             const LaunchCounts& launch = profiled.counts.launches[l];
             const LaunchEstimate& e = profiled.estimates[l];
@@ -425,13 +454,14 @@ void print_json(const std::vector<Profiled>& all, const ProfileOptions& options,
             }
             fmt::print(
                 "}},\n     \"model\": {{\"blocks_per_sm\": {}, \"occupancy\": {}, \"waves\": {}, "
-                "\"dram_bytes\": {}, "
+                "\"dram_bytes_read\": {}, \"dram_bytes_written\": {}, "
                 "\"launch_us\": {}, \"dram_us\": {}, \"shared_us\": {}, \"barrier_us\": {}, \"issue_us\": "
                 "{}, "
                 "\"time_us\": {}}}",
-                e.blocks_per_sm, json_number(e.occupancy), e.waves, json_number(e.dram_bytes),
-                json_number(e.launch_us), json_number(e.dram_us), json_number(e.shared_us),
-                json_number(e.barrier_us), json_number(e.issue_us), json_number(e.total_us));
+                e.blocks_per_sm, json_number(e.occupancy), e.waves, json_number(e.dram_bytes_read),
+                json_number(e.dram_bytes_written), json_number(e.launch_us), json_number(e.dram_us),
+                json_number(e.shared_us), json_number(e.barrier_us), json_number(e.issue_us),
+                json_number(e.total_us));
             if (const auto* measured = profiled.ncu_launch(l, table)) {
                 fmt::print(",\n     \"ncu\": {{");
                 first = true;
@@ -458,7 +488,8 @@ std::pair<LaunchCounts, LaunchEstimate> all_launches(const Profiled& profiled) {
     for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
         for (const auto& [name, value] : profiled.counts.launches[l].values) counts.values[name] += value;
         const LaunchEstimate& e = profiled.estimates[l];
-        estimate.dram_bytes += e.dram_bytes;
+        estimate.dram_bytes_read += e.dram_bytes_read;
+        estimate.dram_bytes_written += e.dram_bytes_written;
         estimate.total_us += e.total_us;
         estimate.occupancy += e.occupancy * e.total_us;  // weighed by time, as ncu's is
     }
@@ -551,8 +582,14 @@ void print_compare(const Profiled& a, const Profiled& b, const GpuSpec& gpu, con
                    number(to, row.decimals), row.basis, ncu_from ? number(*ncu_from, row.decimals) : "",
                    ncu_to ? number(*ncu_to, row.decimals) : "");
     }
-    fmt::print("\n{}\n\nWhat moved most, lesson {} -> {}: {}\n", kObservedNote, a.lesson->number,
-               b.lesson->number, what_moved(a, b));
+    fmt::print("\n{}\n\n", kObservedNote);
+    if (a.counts.workload != b.counts.workload) {
+        fmt::print("Lessons {} and {} compute different things ({}, {}): set side by side, not compared.\n",
+                   a.lesson->number, b.lesson->number, a.counts.workload, b.counts.workload);
+        return;
+    }
+    fmt::print("What moved most, lesson {} -> {}: {}\n", a.lesson->number, b.lesson->number,
+               what_moved(a, b));
     if (with_ncu)
         fmt::print("Measured by ncu: {}time {:.1f} -> {:.1f} us\n", moved_most(a, b, measured), *time_a, *time_b);
 }
@@ -725,7 +762,7 @@ void print_what_moved_on_first_pass(App& app, const Lesson& lesson) {
     if (!now) return;
     const Profiled after = model(lesson, std::move(*now), h100);
     record_modelled_gbps(app, after);
-    // The nearest lesson before it that passed and computes the same (lesson 9 computes another thing).
+    // The nearest lesson before it that passed and computes the same (lessons 9 and 13 compute other things).
     for (int number = lesson.number - 1; number >= 1; --number) {
         const Lesson* found = app.course.find(number);  // a course of an instructor's may skip numbers
         if (!found) continue;
@@ -741,6 +778,10 @@ void print_what_moved_on_first_pass(App& app, const Lesson& lesson) {
         fmt::print("(warpdrill profile {} --compare {} sets the two side by side)\n", number, lesson.number);
         return;
     }
+    fmt::print(
+        "No lesson before {} that you passed computes the same ({}), so nothing to compare it with; "
+        "warpdrill profile {} shows its counts.\n",
+        lesson.number, after.counts.workload, lesson.number);
 }
 
 int run_profile(App& app, const ProfileOptions& options) {
@@ -765,8 +806,7 @@ int run_profile(App& app, const ProfileOptions& options) {
     // The table holds the solutions at the profile's standard size.
     const bool comparable = options.solution && options.floats == ProfileOptions{}.floats;
     const std::optional<NcuTable> table =
-        comparable ? read_ncu_table(app.course.root / "results" / ("ncu-" + gpu->key + ".csv"))
-                   : std::nullopt;
+        comparable ? read_ncu_table(app.course.root / ncu_results_file(*gpu)) : std::nullopt;
     const NcuTable* ncu = table ? &*table : nullptr;
     // `warpdrill list` shows the learner's kernels' modelled bandwidth where no GPU measured one.
     if (!options.solution && gpu->key == "h100" && options.floats == ProfileOptions{}.floats) {

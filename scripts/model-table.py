@@ -8,7 +8,9 @@ to 8 in the H100's order wherever their measured times differ by more than
 10%. Lesson 9 is measured at one shape, ReduceScale (442368, 128), and
 compared there. Lesson 10 is shown, not held to them. Lessons 11 and 12 are
 profiled on 64 blocks (profile_lesson.cu says why), gpu_bench runs them on the
-whole GPU: they are not compared.
+whole GPU: they are not compared. Nor is lesson 13, whose profile workload (its
+add kernel on one GPU) gpu_bench does not run: scripts/allreduce-bench.sh times
+the whole all-reduce over several GPUs.
     python3 scripts/model-table.py [BUILD_DIR]    (a CPU-backend build; default build/cpu)
 Takes some minutes: the 2^24-float runs count every access of 2^24 floats.
 """

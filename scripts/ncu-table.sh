@@ -159,8 +159,9 @@ if ! { cmake --preset gpu && cmake --build "$build" --target access_patterns; } 
   exit 1
 fi
 # One driver at a time: common/src/course/profile_lesson.cu stops with an #error
-# ("this lesson has no profile workload: ...") for a lesson it cannot run, such as
-# an all-reduce over several GPUs; that lesson gets no rows, and the others go on.
+# ("this lesson has no profile workload: ...") for a lesson it has not been given
+# a workload for yet; that lesson gets no rows, and the others go on. (Lesson 13's
+# workload is its add kernel alone on one GPU: ncu measures no copies between GPUs.)
 profiled=()
 for solution in solutions/[0-9][0-9]-*; do
   name=$(basename "$solution")

@@ -4,9 +4,10 @@
 # list, hints, a damaged progress file, a compile error, a kernel that never
 # ends, reset, solution, profile, grade, the interactive watch under a
 # pseudo-terminal, a lesson this GPU cannot run, a handout copy without
-# solutions/, and a lesson scaffolded by new and proven by verify. The
-# warpdrill program is the one the suite built: --root and --build-dir point
-# it at the scratch copy, which builds only the lessons' checks.
+# solutions/, and a lesson scaffolded by new and proven by verify, which the
+# profile driver has no workload for. The warpdrill program is the one the
+# suite built: --root and --build-dir point it at the scratch copy, which
+# builds only the lessons' checks.
 #   tests/runner/e2e.sh WARPDRILL SOURCE_DIR
 set -euo pipefail
 warpdrill=$1
@@ -188,5 +189,10 @@ expect "1 of 1 lessons verified" "$out"
 cp "$course"/solutions/99-block-sum-again/reduce.cuh "$course/lessons/99-block-sum-again/"
 if "${W[@]}" verify 99 > "$out" 2>&1; then fail "verify accepts a lesson that passes as shipped"; fi
 expect "pass as shipped" "$out"
+
+echo "-- profile of a lesson the driver has no workload for says so in one line"
+if "${W[@]}" profile 99 --solution > "$out" 2>&1; then fail "profile 99 printed a table"; fi
+expect "warpdrill profile has no workload for lesson 99" "$out"
+if grep -qF "#error" "$out"; then cat "$out"; fail "profile 99 shows the driver's #error"; fi
 
 echo "runner end-to-end: all passed"

@@ -1,5 +1,6 @@
 // A lesson's kernels at one fixed size, for `warpdrill profile`: runs the sum
-// (or ReduceScale) the way bench/gpu_bench does, every launch of it, once.
+// (or ReduceScale) the way bench/gpu_bench does, or lesson 13's add on one
+// GPU, every launch of it, once.
 // Built per lesson with its check/launch.cu and the learner's or the
 // solution's kernel files (cmake/Lessons.cmake), for either backend:
 //   - on the CPU backend it profiles every launch (warpdrill/cpu/backend.h)
@@ -9,6 +10,7 @@
 //     (scripts/ncu-table.sh, or `warpdrill profile` in a GPU build).
 // A wrong result ends it with exit code 1 and no counts.
 //   profile-NN [--floats N] [--multiprocessors M] [--register-limited-blocks B]
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -22,6 +24,7 @@
 
 #include "warpdrill/course/device_sum.h"
 #include "warpdrill/course/lesson.h"
+#include "warpdrill/course/ring.h"
 #include "warpdrill/data.h"
 #include "warpdrill/host.h"
 #include "warpdrill/reference.h"
@@ -67,7 +70,9 @@ Options parse(int argc, char** argv) {
 }
 
 // What the lesson computes: the runner compares the counts of lessons that compute the same.
-constexpr const char* kWorkload = WARPDRILL_LESSON == 9 ? "reduce_scale" : "sum";
+constexpr const char* kWorkload = WARPDRILL_LESSON == 9    ? "reduce_scale"
+                                  : WARPDRILL_LESSON == 13 ? "ring_add"
+                                                           : "sum";
 
 // What each kind of lesson runs; true when its result is right.
 #if WARPDRILL_LESSON <= 7
@@ -165,6 +170,31 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
     const std::int64_t in_a_row = 4 * ((n / 4 + threads - 1) / threads) + 1 +
                                   (run.partials_written + run.block_threads - 1) / run.block_threads;
     return close_enough(run.sum, input, static_cast<std::size_t>(in_a_row));
+}
+#elif WARPDRILL_LESSON == 13
+// Lesson 13: the learner's add_into as the ring runs it on each GPU in each
+// reduce-scatter step, dst (the GPU's own floats) += src (those that arrived),
+// here over two whole vectors on one GPU: the ring's copies between GPUs run
+// no kernel, and ncu measures one GPU. One launch on the default stream.
+// A float add is exact per element, so the result must match the host's bit for bit.
+bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
+    // + 1: another vector than the input even where WARPDRILL_SEED fixes every seed.
+    const std::vector<float> own = warpdrill::random_floats(input.size(), warpdrill::fresh_seed() + 1);
+    DeviceBuffer<float> d_own{std::span<const float>(own)};
+    warpdrill::course::add_into_on_device(d_own.data(), d_in.data(), static_cast<std::int64_t>(input.size()));
+    warpdrill::check_launch();
+    const std::vector<float> got = d_own.download();
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        const float want = own[i] + input[i];
+        if (std::bit_cast<std::uint32_t>(got[i]) != std::bit_cast<std::uint32_t>(want)) {
+            std::fprintf(stderr,
+                         "add_into over %zu floats left dst[%zu] = %.9g; "
+                         "dst[%zu] + src[%zu] is %.9g + %.9g = %.9g\n",
+                         got.size(), i, got[i], i, i, own[i], input[i], want);
+            return false;
+        }
+    }
+    return true;
 }
 #else
 // scripts/ncu-table.sh builds each solution's driver and skips, with a note, a
