@@ -16,6 +16,8 @@ what was measured or from what the checks print:
                                it exists without a row for the lesson
   ```{ncu-columns}             the columns: their headings, ncu metrics and meaning
   ```
+  {ncu-cell}`5 1 time`         one cell of that table: lesson 5's first launch, its time as the table shows
+                               it (a column of NCU_COLUMNS, or conflicts-ld)
   ```{allreduce-table} allreduce-h200x2  lesson 13's ring beside ncclAllReduce from results/<name>.csv, with
   ```                                      its device, date and command; until the file exists, a line
                                            saying it has not been measured yet
@@ -481,6 +483,35 @@ class NcuRow(SphinxDirective):
         return [container, caption_paragraph(caption)]
 
 
+class NcuCellRole(SphinxRole):
+    """{ncu-cell}`5 1 time`: lesson 5's first launch, one column of its {ncu} row as the table shows it
+    (the keys of NCU_COLUMNS), or `conflicts-ld` for its shared-load bank conflicts alone, so that a
+    chapter's prose quotes the table beside it and cannot drift from it. "–" until the table exists."""
+
+    extra = {"conflicts-ld": NcuColumn("conflicts-ld",
+                                       ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",), count)}
+
+    def run(self):
+        self.env.note_dependency(str(NCU_CSV))
+        if not NCU_CSV.exists():
+            return [nodes.Text("–")], []  # as the {ncu} table beside it says, not measured yet
+        try:
+            lesson, launch, key = self.text.split()
+            columns = {column.key: column for column in NCU_COLUMNS} | self.extra
+            if key not in columns:
+                raise KeyError(f"unknown column '{key}' ({', '.join(columns)})")
+            _, headings, rows = read_ncu_table()
+            found = [row for row in rows
+                     if lesson_of(row[headings[0]]) == int(lesson) and row.get("launch") == launch]
+            if not found:
+                raise KeyError(f"{NCU_CSV.relative_to(REPO)} has no row for lesson {lesson}, launch {launch}")
+            text = columns[key].cell(found[0])
+        except (OSError, KeyError, ValueError) as error:
+            message = self.inliner.reporter.error(f"{{ncu-cell}}`{self.text}`: {error}", line=self.lineno)
+            return [self.inliner.problematic(self.rawtext, self.rawtext, message)], [message]
+        return [nodes.Text(text)], []
+
+
 class NcuColumns(SphinxDirective):
     """The legend of the {ncu} tables, from NCU_COLUMNS."""
 
@@ -611,6 +642,7 @@ def setup(app):
     app.add_directive("bench-reduce-scale", BenchReduceScale)
     app.add_directive("ncu", NcuRow)
     app.add_directive("ncu-columns", NcuColumns)
+    app.add_role("ncu-cell", NcuCellRole())
     app.add_directive("allreduce-table", AllReduceTable)
     app.add_directive("mistake", Mistake)
     app.add_directive("answer", Answer)
