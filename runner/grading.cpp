@@ -272,12 +272,7 @@ std::string headline(const GradedTest& test) {
     };
     switch (test.verdict) {
         case Verdict::build_error: return first_with("error").value_or(lines.front());
-        case Verdict::time_out: {
-            // "...has not finished after 20 s; still running:" and then the
-            // threads: the headline is the part every stuck learner shares.
-            const std::string line = first_with("has not finished").value_or(lines.back());
-            return line.substr(0, line.find("; still running"));
-        }
+        case Verdict::time_out: return first_with("has not finished").value_or(lines.back());
         case Verdict::crash: return first_with("crashed").value_or(lines.back());
         default: return lines.front();
     }

@@ -77,6 +77,8 @@ grep -q "03-sequential-addressing" "$out/summary.txt" && { cat "$out/summary.txt
 grep "^broken," "$roster" > "$scratch/broken.txt"
 expect "01 build error: lessons/01-interleaved-divergent/reduce.cuh:" "$scratch/broken.txt"
 expect "02 time-out:" "$scratch/broken.txt"
+# The headline every stuck learner shares, without the threads that were still running.
+grep -q "still running" "$scratch/broken.txt" && { cat "$scratch/broken.txt"; fail "a time-out's headline names the threads"; }
 expect "progress file .progress/progress.toml is damaged" "$scratch/broken.txt"
 grep "^deleted," "$roster" > "$scratch/deleted.txt"
 expect "02 missing: lessons/02-interleaved-strided/ is not in the submission" "$scratch/deleted.txt"

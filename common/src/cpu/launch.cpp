@@ -280,7 +280,7 @@ void run_grid(const GridLaunch& launch, int device) {
                 if (BlockRunner* runner = view.block.load()) where += "\n  " + running_thread_text(*runner);
             }
             std::fprintf(stderr,
-                         "\nwarpdrill: the kernel has not finished after %lld s; still running:%s\n"
+                         "\nwarpdrill: the kernel has not finished after %lld s\nstill running:%s\n"
                          "a loop that never ends? (WARPDRILL_KERNEL_TIMEOUT_S sets the limit)\n",
                          static_cast<long long>(kernel_time_limit().count()), where.c_str());
             std::fflush(stderr);
