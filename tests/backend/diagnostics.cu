@@ -292,11 +292,7 @@ __global__ void read_past_mapped_dynamic_shared(int* out) {
 
 // Two blocks of 64 threads, one cluster.
 void launch_one_cluster(void (*kernel)(int*), std::size_t dynamic_smem_bytes, int* out) {
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim = {2, 1, 1};
-    const cudaLaunchConfig_t config{dim3(2), dim3(64), dynamic_smem_bytes, nullptr, &cluster, 1};
-    check_cuda(cudaLaunchKernelEx(&config, kernel, out));
+    check_cuda(warpdrill::testing::launch_clusters(kernel, 2, 64, 2, false, dynamic_smem_bytes, out));
     warpdrill::check_launch();
 }
 

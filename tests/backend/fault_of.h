@@ -1,8 +1,9 @@
 // What the backend's diagnostic tests share: run a launch that should fault,
-// and look for words in the message.
+// and look for words in the message; launch a grid in clusters.
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 
 #include "warpdrill/catch.h"
@@ -26,5 +27,19 @@ std::string fault_of(Body body) {
 }
 
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// `blocks` blocks of `threads` in clusters of `cluster_blocks`, cooperative or not.
+template <class... Params, class... Args>
+cudaError_t launch_clusters(void (*kernel)(Params...), unsigned blocks, unsigned threads,
+                            unsigned cluster_blocks, bool cooperative, std::size_t dynamic_smem_bytes,
+                            Args... args) {
+    cudaLaunchAttribute attributes[2] = {};
+    attributes[0].id = cudaLaunchAttributeClusterDimension;
+    attributes[0].val.clusterDim = {cluster_blocks, 1, 1};
+    attributes[1].id = cudaLaunchAttributeCooperative;
+    attributes[1].val.cooperative = cooperative;
+    const cudaLaunchConfig_t config{dim3(blocks), dim3(threads), dynamic_smem_bytes, nullptr, attributes, 2};
+    return cudaLaunchKernelEx(&config, kernel, args...);
+}
 
 }  // namespace warpdrill::testing

@@ -19,6 +19,7 @@ using warpdrill::check_launch;
 using warpdrill::DeviceBuffer;
 using warpdrill::testing::contains;
 using warpdrill::testing::fault_of;
+using warpdrill::testing::launch_clusters;
 
 namespace {
 
@@ -28,19 +29,6 @@ template <class... Params, class... Args>
 cudaError_t launch_cooperative(void (*kernel)(Params...), unsigned blocks, unsigned threads, Args... args) {
     void* pointers[] = {&args...};
     return cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(threads), pointers);
-}
-
-template <class... Params, class... Args>
-cudaError_t launch_clusters(void (*kernel)(Params...), unsigned blocks, unsigned threads,
-                            unsigned cluster_blocks, bool cooperative, std::size_t dynamic_smem_bytes,
-                            Args... args) {
-    cudaLaunchAttribute attributes[2] = {};
-    attributes[0].id = cudaLaunchAttributeClusterDimension;
-    attributes[0].val.clusterDim = {cluster_blocks, 1, 1};
-    attributes[1].id = cudaLaunchAttributeCooperative;
-    attributes[1].val.cooperative = cooperative;
-    const cudaLaunchConfig_t config{dim3(blocks), dim3(threads), dynamic_smem_bytes, nullptr, attributes, 2};
-    return cudaLaunchKernelEx(&config, kernel, args...);
 }
 
 __global__ void all_blocks_see_all(unsigned* slots, unsigned* seen);
