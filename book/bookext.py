@@ -31,6 +31,7 @@ the book is built in; the prose around them is translated in the catalogues.
 """
 import csv
 import difflib
+import functools
 import re
 import tomllib
 from pathlib import Path
@@ -416,10 +417,17 @@ NCU_COLUMNS = [
 ]
 
 
+@functools.cache
 def read_ncu_table():
     """results/ncu-h100.csv: a commented CSV table (below) with a row per launch: `lesson,launch,kernel`,
-    then a column per metric. The first column names the lesson ("3", "lesson 3", "03-sequential-addressing")."""
+    then a column per metric. The first column names the lesson ("3", "lesson 3", "03-sequential-addressing").
+    Read once a build: every {ncu} table and {ncu-cell} of the book quotes it."""
     return read_commented_csv(NCU_CSV)
+
+
+def rows_of_lesson(headings, rows, lesson):
+    """The table's rows of lesson `lesson`, one per launch."""
+    return [row for row in rows if lesson_of(row[headings[0]]) == lesson]
 
 
 def read_commented_csv(path):
@@ -465,7 +473,7 @@ class NcuRow(SphinxDirective):
         wanted.append(int(self.arguments[0]))
         chosen = []
         for lesson in wanted:
-            found = [row for row in rows if lesson_of(row[headings[0]]) == lesson]
+            found = rows_of_lesson(headings, rows, lesson)
             if not found:
                 return [self.state.document.reporter.error(f"ncu: {file} has no row for lesson {lesson}",
                                                            line=self.lineno)]
@@ -501,8 +509,7 @@ class NcuCellRole(SphinxRole):
             if key not in columns:
                 raise KeyError(f"unknown column '{key}' ({', '.join(columns)})")
             _, headings, rows = read_ncu_table()
-            found = [row for row in rows
-                     if lesson_of(row[headings[0]]) == int(lesson) and row.get("launch") == launch]
+            found = [row for row in rows_of_lesson(headings, rows, int(lesson)) if row.get("launch") == launch]
             if not found:
                 raise KeyError(f"{NCU_CSV.relative_to(REPO)} has no row for lesson {lesson}, launch {launch}")
             text = columns[key].cell(found[0])
