@@ -14,12 +14,12 @@ constexpr double kSectorBytes = 32;
 constexpr double kIssuePerCycle = 4;  // four warp schedulers an SM, one instruction a cycle each
 
 // Measured on an H100 (gpu_bench's method), used for every GPU:
-// a device copy reaches 2995 to 3029 of the published 3350 GB/s
+// a device copy reaches 2984 to 3028 of the published 3350 GB/s
 // (results/bench-h100.txt, 2^28 and 2^32 floats);
 constexpr double kDramEfficiency = 0.9;
 // one more launch of a short kernel adds 3.7 to 4.8 us (lesson 3's three
 // launches against lesson 4's two, at 2^18 floats: 17.1 and 12.3 us in the
-// run this was fitted to, 13.8 and 10.1 in results/bench-h100.txt).
+// run this was fitted to, 15.9 and 11.7 in results/bench-h100.txt).
 constexpr double kLaunchOverheadUs = 4.8;
 // Fitted to gpu_bench's H100 times of lessons 1 to 8 at 2^20, 2^22 and 2^24
 // floats (README, "How far the model is from the hardware"): a block waits
