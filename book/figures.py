@@ -9,7 +9,7 @@ and the data movement of every shuffle, for a full warp and for sub-warp
 widths. Lessons 6 and 12 read their constants (the block sizes instantiated,
 the blocks per cluster) from the course's code. The shuffles are drawn from
 the rule the hardware follows (PTX ISA, shfl.sync), the same rule the CPU
-backend implements and tests/data/shuffle_truth.txt confirms.
+backend implements and cpu-cuda/tests/data/shuffle_truth.txt confirms.
 
 conf.py calls write_all() before every build, so the figures never go stale.
 Each figure is written once per language: name.svg and name.zh_CN.svg, which

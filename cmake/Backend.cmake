@@ -104,7 +104,7 @@ endif()
 add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:-ffile-prefix-map=${PROJECT_SOURCE_DIR}/=>")
 
 # On the CPU backend with GCC, kernel sources call the backend before every
-# memory access and on every index past a fixed-size array (common/src/cpu/
+# memory access and on every index past a fixed-size array (cpu-cuda/src/
 # access.h): GCC's sanitizer instrumentation, with the backend as its runtime.
 # -fno-tree-sra keeps a float4 or a Pack one 16-byte access, as nvcc makes it,
 # where GCC would split it into four 4-byte ones (the profile counts accesses).

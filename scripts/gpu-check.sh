@@ -3,7 +3,7 @@
 # (the solutions' checks, each lesson failing as shipped, the shuffle table),
 # measures the shuffle table again and compares it with the committed one,
 # runs the benchmark when asked (--bench), and records what compute-sanitizer
-# says of broken kernels (--sanitizer: tests/gpu/sanitizer_probe.cu, the
+# says of broken kernels (--sanitizer: cpu-cuda/tests/gpu/sanitizer_probe.cu, the
 # reports the runner's parser is tested against). Writes logs to $OUT (or
 # ./gpu-results) and prints a short summary last.
 #   scripts/gpu-check.sh [--bench] [--sanitizer]
@@ -30,17 +30,17 @@ else
   tail -40 "$out/configure.log" "$out/build.log"
 fi
 
-nvcc -std=c++17 -arch=native -o "$out/shuffle_truth" tests/gpu/shuffle_truth.cu
+nvcc -std=c++17 -arch=native -o "$out/shuffle_truth" cpu-cuda/tests/gpu/shuffle_truth.cu
 "$out/shuffle_truth" > "$out/shuffle_truth.txt"
-if diff <(grep -v '^#' tests/data/shuffle_truth.txt) <(grep -v '^#' "$out/shuffle_truth.txt") > "$out/shuffle_truth.diff"; then
-  summary+=("shuffle table: identical to tests/data/shuffle_truth.txt ($(grep -vc '^#' "$out/shuffle_truth.txt") lines)")
+if diff <(grep -v '^#' cpu-cuda/tests/data/shuffle_truth.txt) <(grep -v '^#' "$out/shuffle_truth.txt") > "$out/shuffle_truth.diff"; then
+  summary+=("shuffle table: identical to cpu-cuda/tests/data/shuffle_truth.txt ($(grep -vc '^#' "$out/shuffle_truth.txt") lines)")
 else
   summary+=("shuffle table: DIFFERS from the committed one (see $out/shuffle_truth.diff)")
 fi
 rm -f "$out/shuffle_truth"
 
 if [[ " $* " == *" --sanitizer "* ]]; then
-  nvcc -lineinfo -arch=native -Icommon/include -o "$out/sanitizer_probe" tests/gpu/sanitizer_probe.cu
+  nvcc -lineinfo -arch=native -Icommon/include -o "$out/sanitizer_probe" cpu-cuda/tests/gpu/sanitizer_probe.cu
   mkdir -p "$out/compute-sanitizer"
   for probe in memcheck:global-past-end memcheck:shared-past-end racecheck:tree-without-barrier \
                racecheck:volatile-last-warp synccheck:barrier-in-branch memcheck:barrier-in-branch; do

@@ -7,14 +7,14 @@
 #                                   a lesson the driver has no workload for (its
 #                                   #error says so) gets no rows, and a note here
 #   results/ncu-patterns-<gpu>.csv  the access-pattern kernels of
-#                                   tests/backend/access_patterns.cuh, per launch
+#                                   cpu-cuda/tests/access_patterns.cuh, per launch
 #   results/ncu-<gpu>.md            the first as a table to read (every column the
 #                                   book shows, and the counts they are made of),
 #                                   and ncu's shared-load excess where no conflict
 #                                   is possible
 # Rows are `lesson,launch,kernel` (`pattern,...` in the second), then a column
 # per ncu metric. The tests compare the CPU backend's counts with both
-# (tests/runner/ncu_agreement.py, tests/backend/profile_patterns.cu); the book
+# (tests/runner/ncu_agreement.py, cpu-cuda/tests/profile_patterns.cu); the book
 # quotes the first; `warpdrill profile N --solution` prints it beside its own.
 # Builds what it needs with CMake (the `gpu` preset, build/gpu); Catch2 must
 # be findable, through CMAKE_PREFIX_PATH where it is not installed system-wide.
@@ -246,10 +246,10 @@ mv "$out/table.csv" "$table"
 
 patterns=results/ncu-patterns-$gpu.csv
 echo "access patterns: measuring"
-"$build/tests/access_patterns" --list > "$out/pattern-names.txt"
-profile "$out/ncu-patterns.csv" "$build/tests/access_patterns"
+"$build/cpu-cuda/tests/access_patterns" --list > "$out/pattern-names.txt"
+profile "$out/ncu-patterns.csv" "$build/cpu-cuda/tests/access_patterns"
 {
-  header "tests/gpu/access_patterns.cu"
+  header "cpu-cuda/tests/gpu/access_patterns.cu"
   convert "$out/ncu-patterns.csv" "$out/pattern-names.txt" pattern
 } > "$patterns"
 

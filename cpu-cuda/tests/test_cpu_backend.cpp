@@ -381,7 +381,7 @@ TEST_CASE("__syncthreads() reached by only part of a block", "[backend][diagnost
     DeviceBuffer<float> out(32);
     const std::string message = fault_of([&] { launch(barrier_in_branch, {1, 32}, out.data()); });
     INFO(message);
-    CHECK(contains(message, "threads 0-15 wait at __syncthreads() at tests/backend/test_cpu_backend.cpp:"));
+    CHECK(contains(message, "threads 0-15 wait at __syncthreads() at cpu-cuda/tests/test_cpu_backend.cpp:"));
     CHECK(contains(message, "which threads 16-31 never reached: it sits inside the branch `if (threadIdx.x < 16)"));
 }
 
@@ -390,7 +390,7 @@ TEST_CASE("__syncthreads() at two different places", "[backend][diagnostics]") {
     const std::string message = fault_of([&] { launch(barrier_in_both_branches, {1, 8}, out.data()); });
     INFO(message);
     CHECK(contains(message,
-                   "threads 0, 2, 4, 6 wait at __syncthreads() at tests/backend/test_cpu_backend.cpp:"));
+                   "threads 0, 2, 4, 6 wait at __syncthreads() at cpu-cuda/tests/test_cpu_backend.cpp:"));
     CHECK(contains(message, "while threads 1, 3, 5, 7 wait at thread 1"));
 }
 
@@ -401,7 +401,7 @@ TEST_CASE("a thread that returns while others wait at a barrier", "[backend][dia
     INFO(message);
     CHECK(contains(message, "in block (0,0,0): threads 0-39 wait at __syncthreads()"));
     CHECK(contains(message, "which threads 40-63 never reached: they returned from the kernel at "
-                            "tests/backend/test_cpu_backend.cpp:"));
+                            "cpu-cuda/tests/test_cpu_backend.cpp:"));
     CHECK(contains(message, "(`if (i >= n) return;`)"));
 }
 
@@ -409,7 +409,7 @@ TEST_CASE("a shuffle whose mask names a lane that returned", "[backend][diagnost
     DeviceBuffer<int> out(32);
     const std::string message = fault_of([&] { launch(shuffle_with_exited_lane, {1, 32}, out.data()); });
     INFO(message);
-    CHECK(contains(message, "__shfl_down_sync() at tests/backend/test_cpu_backend.cpp:"));
+    CHECK(contains(message, "__shfl_down_sync() at cpu-cuda/tests/test_cpu_backend.cpp:"));
     CHECK(contains(
         message,
         "names lane 31 in its mask 0xffffffff, but thread 31 (warp 0, lane 31) has already returned"));
@@ -489,5 +489,5 @@ TEST_CASE("a misaligned Pack names the line that loads it", "[backend][diagnosti
     DeviceBuffer<float> in(64), out(32);
     const std::string message = fault_of([&] { launch(misaligned_pack, {1, 32}, in.data(), out.data()); });
     INFO(message);
-    CHECK(contains(message, "misaligned 16-byte access at tests/backend/test_cpu_backend.cpp:"));
+    CHECK(contains(message, "misaligned 16-byte access at cpu-cuda/tests/test_cpu_backend.cpp:"));
 }

@@ -2,8 +2,8 @@
 // strided and broadcast reads of global memory, 8- and 16-byte accesses,
 // shared-memory bank conflicts of 2 and 32 ways and their cure by padding,
 // a partial warp, a divergent branch, a loop whose trip count differs by
-// lane, and many shared loads that cannot conflict (to measure ncu's excess). tests/backend/profile_patterns.cu checks the CPU backend's profile of
-// each against the count worked out in its comments; tests/gpu/
+// lane, and many shared loads that cannot conflict (to measure ncu's excess). cpu-cuda/tests/profile_patterns.cu checks the CPU backend's profile of
+// each against the count worked out in its comments; cpu-cuda/tests/gpu/
 // access_patterns.cu runs the same launches on a GPU for ncu
 // (scripts/ncu-table.sh). Every kernel reads `in` and writes `out`, both
 // cudaMalloc'd (so 256-byte aligned) and at least kPatternFloats long.

@@ -104,7 +104,7 @@ namespace {
 // ISA, shfl.sync): the width is encoded as a segment mask of 32 - width, and
 // only the low five bits of the lane or offset count. Lanes whose source
 // falls outside their segment read their own value. Verified against every
-// width and parameter measured on a GPU (tests/data/shuffle_truth.txt).
+// width and parameter measured on a GPU (cpu-cuda/tests/data/shuffle_truth.txt).
 int shuffle_source_lane(SyncKind kind, int lane, int param, int width) {
     const int segment_mask = (kWarpSize - width) & 31;
     const int b = param & 31;

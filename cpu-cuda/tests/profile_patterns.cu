@@ -229,9 +229,9 @@ TEST_CASE("a profile counts the loads and stores of each source line", "[backend
     REQUIRE(profile.lines.size() == 2);
     const warpdrill::cpu::SourceLineProfile& store = profile.lines[0];
     const warpdrill::cpu::SourceLineProfile& load = profile.lines[1];
-    CHECK(store.file == "tests/backend/access_patterns.cuh");
+    CHECK(store.file == "cpu-cuda/tests/access_patterns.cuh");
     CHECK(load.line > store.line);
-    CHECK(store.place() == "tests/backend/access_patterns.cuh:" + std::to_string(store.line));
+    CHECK(store.place() == "cpu-cuda/tests/access_patterns.cuh:" + std::to_string(store.line));
     CHECK(store.global_loads.requests == 1);
     CHECK(store.shared_stores.bank_conflicts == 31);
     CHECK(store.shared_loads.instructions == 0);

@@ -37,7 +37,7 @@ std::vector<TruthRow> read_truth_table() {
 
 // CUDA defines shuffles for widths that are powers of two; the table holds
 // what a GPU does with the others too, but the CPU backend faults on them
-// (tests/backend/test_cpu_backend.cpp), so only the defined widths run here.
+// (cpu-cuda/tests/test_cpu_backend.cpp), so only the defined widths run here.
 bool width_runs_here(int width) {
 #if defined(WARPDRILL_BACKEND_CPU)
     return (width & (width - 1)) == 0;

@@ -1,10 +1,10 @@
-// Runs every access pattern of tests/backend/access_patterns.cuh once on a
+// Runs every access pattern of cpu-cuda/tests/access_patterns.cuh once on a
 // GPU, for Nsight Compute to measure (scripts/ncu-table.sh). With --list it
 // only prints each launch's name, in launch order, one a line.
 #include <cstdio>
 #include <cstring>
 
-#include "../backend/access_patterns.cuh"
+#include "../access_patterns.cuh"
 #include "warpdrill/host.h"
 
 int main(int argc, char** argv) {

@@ -91,7 +91,7 @@ TEST_CASE("a kernel that touches another GPU's memory faults, naming both GPUs, 
         CAPTURE(message);
         CHECK(contains(message, "in the memory of GPU 0, but the kernel runs on GPU 1"));
         CHECK(contains(message, "GPU 1 has no peer access to GPU 0"));
-        CHECK(contains(message, "tests/backend/devices.cu:"));
+        CHECK(contains(message, "cpu-cuda/tests/devices.cu:"));
         if (n == 64) CHECK(contains(message, "the address is in[0]"));
 
         check_cuda(cudaDeviceEnablePeerAccess(0, 0));

@@ -2,7 +2,7 @@
 // reads for every width 1..32 and a wide range of lane/offset parameters,
 // including out-of-range and negative ones, and the error codes of launches
 // that break CUDA's limits. The CPU backend is tested against this table
-// (tests/data/shuffle_truth.txt); regenerate it with scripts/gpu-check.sh.
+// (cpu-cuda/tests/data/shuffle_truth.txt); regenerate it with scripts/gpu-check.sh.
 #include <cuda_runtime.h>
 
 #include <climits>

@@ -380,7 +380,7 @@ TEST_CASE("grid.sync() in a launch that is not cooperative", "[backend][groups][
         warpdrill::launch(grid_sync_without_cooperative_launch, {2, 32}, out.data());
     });
     INFO(message);
-    CHECK(contains(message, "this_grid().sync() at tests/backend/test_cooperative.cpp:"));
+    CHECK(contains(message, "this_grid().sync() at cpu-cuda/tests/test_cooperative.cpp:"));
     CHECK(contains(message, "in a kernel that was not launched cooperatively"));
 }
 
@@ -391,7 +391,7 @@ TEST_CASE("grid.sync() not reached by every block, or by every thread of a block
     INFO(message);
     CHECK(contains(message,
                    "blocks (0,0,0), (2,0,0), (3,0,0) wait at this_grid().sync() at "
-                   "tests/backend/test_cooperative.cpp:"));
+                   "cpu-cuda/tests/test_cooperative.cpp:"));
     CHECK(contains(message,
                    "while block (1,0,0) returned from the kernel: every thread of the grid must reach "
                    "every this_grid().sync()"));
@@ -405,7 +405,7 @@ TEST_CASE("blocks that wait at different group barriers", "[backend][groups][dia
     const std::string message = fault_of(
         [&] { launch_clusters(grid_and_cluster_wait_for_each_other, 4, 32, 2, true, 0, out.data()); });
     INFO(message);
-    CHECK(contains(message, "wait at this_grid().sync() at tests/backend/test_cooperative.cpp:"));
+    CHECK(contains(message, "wait at this_grid().sync() at cpu-cuda/tests/test_cooperative.cpp:"));
     CHECK(contains(message, "wait at this_cluster().sync() at"));
     CHECK(contains(message, "no block can go on"));
 }
@@ -415,7 +415,7 @@ TEST_CASE("cluster.sync() not reached by every block of the cluster", "[backend]
     const std::string message =
         fault_of([&] { launch_clusters(rank_zero_skips_cluster_sync, 8, 32, 4, false, 0, out.data()); });
     INFO(message);
-    CHECK(contains(message, "wait at this_cluster().sync() at tests/backend/test_cooperative.cpp:"));
+    CHECK(contains(message, "wait at this_cluster().sync() at cpu-cuda/tests/test_cooperative.cpp:"));
     CHECK(contains(message,
                    "returned from the kernel: every thread of the cluster must reach every "
                    "this_cluster().sync()"));
@@ -426,7 +426,7 @@ TEST_CASE("map_shared_rank: a rank out of range, past the end, before the first 
     DeviceBuffer<int> out(8);
     std::string message =
         fault_of([&] { launch_clusters(map_rank_out_of_range, 8, 32, 4, false, 0, out.data()); });
-    CHECK(contains(message, "this_cluster().map_shared_rank() at tests/backend/test_cooperative.cpp:"));
+    CHECK(contains(message, "this_cluster().map_shared_rank() at cpu-cuda/tests/test_cooperative.cpp:"));
     CHECK(contains(message, "asks for block rank 4, but the cluster has 4 blocks (ranks 0 to 3)"));
     message = fault_of(
         [&] { launch_clusters(map_past_dynamic_shared, 2, 64, 2, false, 64 * sizeof(int), out.data()); });
@@ -448,7 +448,7 @@ TEST_CASE("a block that returns while another may still read its shared memory",
         fault_of([&] { launch_clusters(return_while_read, 8, 32, 2, false, 0, out.data()); });
     INFO(message);
     // Block 1 returns before or after block 0 reads: either way the rule is named.
-    CHECK(contains(message, "this_cluster().map_shared_rank() at tests/backend/test_cooperative.cpp:"));
+    CHECK(contains(message, "this_cluster().map_shared_rank() at cpu-cuda/tests/test_cooperative.cpp:"));
     CHECK(contains(message, "returned from the kernel"));
     CHECK(contains(message,
                    "the cluster must meet at a this_cluster().sync() after the last read of another "
@@ -460,6 +460,6 @@ TEST_CASE("tiles that do not divide the block", "[backend][groups][diagnostics]"
     const std::string message = fault_of([&] {
         warpdrill::launch(tiles_of_32_in_48_threads, {1, 48}, out.data());
     });
-    CHECK(contains(message, "tiled_partition<32>() at tests/backend/test_cooperative.cpp:"));
+    CHECK(contains(message, "tiled_partition<32>() at cpu-cuda/tests/test_cooperative.cpp:"));
     CHECK(contains(message, "splits a group of 48 threads"));
 }

@@ -1,6 +1,6 @@
 // Broken kernels that both the CPU backend's diagnostic tests
-// (tests/backend/diagnostics.cu) and compute-sanitizer on a GPU
-// (tests/gpu/sanitizer_probe.cu) are shown: the same mistake, two teachers.
+// (cpu-cuda/tests/diagnostics.cu) and compute-sanitizer on a GPU
+// (cpu-cuda/tests/gpu/sanitizer_probe.cu) are shown: the same mistake, two teachers.
 #pragma once
 
 #include "warpdrill/cuda.h"

@@ -1,7 +1,7 @@
 // What a cooperative launch with clusters of 4 gets on a GPU: each block
 // prints how many blocks its cluster has. Run it alone, then under Nsight
 // Compute, whose tables (scripts/ncu-table.sh) hold lesson 12's launch:
-//   nvcc -arch=sm_90 -o probe tests/gpu/cooperative_clusters_probe.cu
+//   nvcc -arch=sm_90 -o probe cpu-cuda/tests/gpu/cooperative_clusters_probe.cu
 //   ./probe && ncu --metrics launch__cluster_dim_x ./probe
 // results/README.md keeps what an H100 printed.
 #include <cooperative_groups.h>

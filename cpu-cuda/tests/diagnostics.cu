@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "../broken_kernels.cuh"
+#include "broken_kernels.cuh"
 #include "fault_of.h"
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
@@ -155,7 +155,7 @@ TEST_CASE("a race within a warp names both lines, both lanes, the element and __
     const std::string message = fault_of([&] { launch(volatile_last_warp, {1, 32}, in.data(), out.data()); });
     INFO(message);
     CHECK(contains(message, "race on partial["));
-    CHECK(contains(message, "tests/broken_kernels.cuh:"));
+    CHECK(contains(message, "cpu-cuda/tests/broken_kernels.cuh:"));
     CHECK(contains(message, ": `v[tid] += v[tid + "));
     CHECK(contains(message, "(warp 0, lane "));
     CHECK(contains(message, "lanes of one warp and no __syncwarp()"));
@@ -316,7 +316,7 @@ TEST_CASE("a shuffle width that is not a power of two", "[diagnostics][shuffle]"
     const std::string message = fault_of([&] { launch(shuffle_width_three, {1, 32}, out.data()); });
     INFO(message);
     CHECK(contains(message, "was called with width 3: width must be a power of two from 1 to 32"));
-    CHECK(contains(message, "tests/backend/diagnostics.cu:"));
+    CHECK(contains(message, "cpu-cuda/tests/diagnostics.cu:"));
 }
 
 TEST_CASE("a shuffle that reads a lane outside its mask", "[diagnostics][shuffle]") {
