@@ -130,11 +130,27 @@ if(WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu" AND WARPDRILL_CHECK_ACCESSES)
   endif()
 endif()
 
-# Adds kernel sources (.cu) to a target: CUDA for nvcc, or C++ for the CPU backend.
+# What a kernel source (.cu) is compiled with on the CPU backend: the checks
+# above, variable-length arrays as errors (nvcc rejects them in device code;
+# GCC would take `float sums[warpSize]` as one), and no C++20 deprecation
+# warning for `v[tid] += ...` on a volatile array, which nvcc (C++17) gives
+# no word on and the classic warp-synchronous reductions are written with.
+set(WARPDRILL_KERNEL_FLAGS ${WARPDRILL_KERNEL_INSTRUMENTATION} -Werror=vla -Wno-volatile)
+# cudacc, the CPU backend's front end (cpu-cuda/front): nvcc's syntax
+# (<<<>>>, extern __shared__, __device__ variables) becomes C++. Built by
+# cpu-cuda/; a grading build takes its kit's (cmake/Grading.cmake).
+set(WARPDRILL_CUDACC ${PROJECT_BINARY_DIR}/cpu-cuda/cudacc)
+
+# Adds kernel sources (.cu) to a target: CUDA for nvcc, or C++ through
+# cudacc for the CPU backend.
 function(warpdrill_kernel_sources target)
   target_sources(${target} PRIVATE ${ARGN})
   if(WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu")
     set_source_files_properties(${ARGN} TARGET_DIRECTORY ${target}
-      PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "-xc++;${WARPDRILL_KERNEL_INSTRUMENTATION}")
+      PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "-xc++;${WARPDRILL_KERNEL_FLAGS}")
+    set_property(TARGET ${target} PROPERTY CXX_COMPILER_LAUNCHER ${WARPDRILL_CUDACC} --launcher)
+    if(TARGET cudacc)
+      add_dependencies(${target} cudacc)
+    endif()
   endif()
 endfunction()

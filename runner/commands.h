@@ -40,6 +40,18 @@ int run_profile(App& app, const ProfileOptions& options);
 
 int run_test(App& app);                              // test.cpp
 
+// cuda_program.cpp: a CUDA program of the learner's own, built as nvcc builds it.
+int run_cc(App& app, const std::vector<std::string>& nvcc_args);
+struct RunOptions {
+    std::vector<std::string> sources;       // .cu and .cpp files, and nvcc options
+    std::vector<std::string> program_args;  // after "--"
+    bool sanitize = false;                  // on a GPU: under compute-sanitizer's tools
+};
+// `warpdrill run`'s arguments: --sanitize anywhere before "--", the
+// program's own arguments after it.
+RunOptions parse_run_options(std::vector<std::string> args);
+int run_program(App& app, const RunOptions& options);
+
 // The instructors' commands (instructor.cpp registers them). They need no
 // progress, only where the course is.
 struct CourseSettings {

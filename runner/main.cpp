@@ -11,6 +11,26 @@
 
 using namespace warpdrill::runner;
 
+namespace {
+
+// The arguments after `cc` or `run` (the first argument that is neither an
+// option nor an option's value); none for other commands.
+std::vector<std::string> nvcc_style_arguments(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--root" || arg == "--build-dir" || arg == "--time-limit" || arg == "--lang") {
+            ++i;
+        } else if (arg == "cc" || arg == "run") {
+            return {argv + i + 1, argv + argc};
+        } else if (!arg.starts_with("-")) {
+            return {};
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     CLI::App cli{"warpdrill: a course on GPU parallel reduction and warp shuffles"};
     cli.footer("./warpdrill --backend cpu|gpu|auto builds the course for that backend from then on.");
@@ -54,11 +74,18 @@ int main(int argc, char** argv) {
     profile->add_flag("--json", profile_options.json, "JSON, for tools and the book");
     profile->add_option("--floats", profile_options.floats, "the input's size (ncu's table is at 2^20)")
         ->capture_default_str();
+    auto* cc = cli.add_subcommand("cc", "compile a CUDA program as nvcc would: warpdrill cc [nvcc options] FILES -o OUT");
+    auto* run = cli.add_subcommand("run",
+                                   "build and run a CUDA program with its own main(): warpdrill run [nvcc options] "
+                                   "FILE.cu... [--sanitize: on a GPU, under compute-sanitizer] [-- ARGS]");
     InstructorCommands instructor(cli);  // grade, grade-all, handout, new, verify
     auto* test = cli.add_subcommand("test", "build and run the project's whole test suite (CPU backend)");
     auto* setup = cli.add_subcommand("setup", "set the course up (packages, build) and say how it stands");
     cli.require_subcommand(0, 1);
-    CLI11_PARSE(cli, argc, argv);
+    // cc's and run's arguments are nvcc's and the program's: CLI11 sees none of them.
+    const std::vector<std::string> nvcc_args = nvcc_style_arguments(argc, argv);
+    const int command_end = argc - static_cast<int>(nvcc_args.size());
+    CLI11_PARSE(cli, command_end, argv);
 
     try {
         if (instructor.chosen()) return instructor.run({root, build_dir, std::chrono::seconds(time_limit)});
@@ -66,6 +93,8 @@ int main(int argc, char** argv) {
                 Progress(fs::path(root) / ".progress" / "progress.toml"),
                 CheckOptions{std::chrono::seconds(time_limit)}, yes};
         if (*test) return run_test(app);
+        if (*cc) return run_cc(app, nvcc_args);
+        if (*run) return run_program(app, parse_run_options(nvcc_args));
         localize(app.course, choose_language(lang));
         save_pristine_copies(app.course);
         app.load_progress();

@@ -9,6 +9,7 @@
 #include "device.h"
 #include "device_memory.h"
 #include "scheduler.h"
+#include "warnings.h"
 
 namespace warpdrill::cpu::detail {
 
@@ -60,6 +61,15 @@ void foreign_memory(BlockRunner& runner, const std::string& thread, std::size_t 
                         ", and GPU " + device + " has no peer access to GPU " + other +
                         " (cudaDeviceEnablePeerAccess was not called for it; on a GPU the kernel stops with "
                         "an illegal address)");
+}
+
+// "a buffer of 64 bytes (cudaMalloc'd)", "the __device__ variable table of 64 bytes".
+std::string buffer_description(const DeviceAllocation& allocation) {
+    const std::string bytes = std::to_string(allocation.bytes) + " bytes";
+    if (allocation.variable) {
+        return "the " + std::string(allocation.space) + " variable " + allocation.variable + " of " + bytes;
+    }
+    return "a buffer of " + bytes + " (cudaMalloc'd)";
 }
 
 void check_device_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction) {
@@ -129,7 +139,14 @@ bool GridAccesses::took_atomic(std::uint32_t block) const {
     return acquired_.contains(block);
 }
 
-std::string GridAccesses::argument_element(std::uintptr_t address, std::uintptr_t start, std::size_t bytes) const {
+std::string GridAccesses::element_name(std::uintptr_t address, const DeviceAllocation& allocation) const {
+    if (allocation.variable) {
+        if (allocation.bytes <= allocation.element_bytes) return allocation.variable;
+        const std::size_t index = (address - allocation.start) / allocation.element_bytes;
+        return std::string(allocation.variable) + "[" + std::to_string(index) + "]";
+    }
+    const std::uintptr_t start = allocation.start;
+    const std::size_t bytes = allocation.bytes;
     std::call_once(names_once_, [&] { parameter_names_ = parameter_names(kernel_); });
     for (const KernelArgument& argument : arguments_) {
         if (argument.value < start || argument.value > start + bytes || argument.element_size == 0) continue;
@@ -211,7 +228,7 @@ void BlockAccesses::fence(bool device_scope) {
     if (device_scope) grid_.fence(block_);
 }
 
-Access BlockAccesses::record(AccessKind kind, std::uint32_t code) const {
+Access BlockAccesses::record(AccessKind kind, std::uint32_t code, std::uintptr_t address, std::size_t bytes) const {
     const int rank = runner_.running()->rank;
     Access access;
     access.code = code;
@@ -223,7 +240,8 @@ Access BlockAccesses::record(AccessKind kind, std::uint32_t code) const {
     access.cluster_syncs = cluster_syncs_;
     access.thread = static_cast<std::uint16_t>(rank);
     access.kind = kind;
-    access.valid = true;
+    const std::size_t offset = address % kWord;
+    access.bytes = bytes >= kWord ? 0xf : static_cast<std::uint8_t>(((1u << bytes) - 1) << offset);
     return access;
 }
 
@@ -243,17 +261,27 @@ bool BlockAccesses::ordered(const Access& before, const Access& now) const {
 std::optional<Access> BlockAccesses::check(Element& element, const Access& now) {
     ShadowCell& cell = *element.cell;
     const std::uint64_t generation = element.global ? grid_.launch() : generation_;
-    if (cell.generation != generation) cell = ShadowCell{generation, {}, {}, {}};
+    if (cell.generation != generation) cell = ShadowCell{generation, {}, {}, {}, {}};
     const auto conflicts = [&](const Access& before) {
-        return before.valid && !(is_atomic(before.kind) && is_atomic(now.kind)) && !ordered(before, now);
+        return before.overlaps(now) && !(is_atomic(before.kind) && is_atomic(now.kind)) && !ordered(before, now);
     };
-    if (conflicts(cell.write)) return cell.write;
+    for (Access* write : {&cell.write, &cell.other_write}) {
+        if (!conflicts(*write)) continue;
+        const Access earlier = *write;
+        if (may_write_same_value(earlier, now, 0)) *write = now;  // settled once the write is done
+        return earlier;
+    }
     if (is_write(now.kind)) {
         if (conflicts(cell.read)) return cell.read;
         if (conflicts(cell.other_read)) return cell.other_read;
+        // A neighbour's write to other bytes of the word, which nothing orders before this one, is kept.
+        if (!cell.write.overlaps(now) && !ordered(cell.write, now)) cell.other_write = cell.write;
+        if (cell.other_write.overlaps(now)) cell.other_write = Access{};
         cell.write = now;
-        cell.read.valid = cell.other_read.valid = false;
-    } else if (cell.read.valid && !ordered(cell.read, now)) {
+        for (Access* read : {&cell.read, &cell.other_read}) {
+            if ((read->bytes & ~now.bytes) == 0) *read = Access{};  // ordered before this write, all its bytes
+        }
+    } else if (cell.read.valid() && !ordered(cell.read, now)) {
         cell.other_read = now;  // keep the earlier read: a write must come after both
     } else {
         cell.read = now;
@@ -263,10 +291,12 @@ std::optional<Access> BlockAccesses::check(Element& element, const Access& now) 
 
 std::string BlockAccesses::name_of(const Element& element) const {
     if (element.array) {
-        return short_name(element.array->variable->name) + "[" + std::to_string((element.address - element.array->start) / kWord) + "]";
+        const std::size_t unit = std::min(element.size, kWord);
+        return short_name(element.array->variable->name) + "[" +
+               std::to_string((element.address - element.array->start) / unit) + "]";
     }
     if (element.allocation) {
-        const std::string name = grid_.argument_element(element.address, element.allocation->start, element.allocation->bytes);
+        const std::string name = grid_.element_name(element.address, *element.allocation);
         return name.empty() ? "word " + std::to_string((element.address - element.allocation->start) / kWord) +
                                   " of a cudaMalloc'd buffer"
                             : name;
@@ -276,7 +306,7 @@ std::string BlockAccesses::name_of(const Element& element) const {
 
 BlockAccesses::Element BlockAccesses::classify(std::uintptr_t address, std::size_t bytes, AccessKind kind,
                                                std::uint32_t code) {
-    if (dynamic_start_ && address - dynamic_start_ < dynamic_bytes_ + kSharedMargin) {
+    if (dynamic_start_ && address - dynamic_start_ < kMaxDynamicSharedBytes) {
         if (address + bytes > dynamic_start_ + dynamic_bytes_) {
             out_of_bounds(bytes, kind, code,
                           "byte " + std::to_string(address - dynamic_start_) + " of the dynamic shared memory, which has " +
@@ -306,14 +336,14 @@ BlockAccesses::Element BlockAccesses::classify(std::uintptr_t address, std::size
     if (!allocation || address + bytes > allocation->start + allocation->bytes) {
         std::string what = "no cudaMalloc'd buffer";
         if (allocation) {
-            const std::string element = grid_.argument_element(address, allocation->start, allocation->bytes);
+            const std::string element = grid_.element_name(address, *allocation);
             what = (element.empty() ? "" : element + ", ") + "byte " + std::to_string(address - allocation->start) +
-                   " of a buffer of " + std::to_string(allocation->bytes) + " bytes (cudaMalloc'd)";
+                   " of " + buffer_description(*allocation);
         }
         out_of_bounds(bytes, kind, code, what);
     }
     if (!may_access(runner_.shape().device, allocation->device)) {
-        const std::string element = grid_.argument_element(address, allocation->start, allocation->bytes);
+        const std::string element = grid_.element_name(address, *allocation);
         foreign_memory(runner_, describe(record(kind, code)), bytes, kind, code,
                        element.empty() ? "a cudaMalloc'd buffer" : element, allocation->device);
     }
@@ -358,18 +388,26 @@ void BlockAccesses::check_remote_bounds(std::uintptr_t address, std::size_t byte
 
 void BlockAccesses::check_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction,
                                  bool is_volatile) {
+    settle_pending_write();
     const std::uint32_t code = code_offset(instruction);
     Element element = classify(address, bytes, kind, code);
     if (profile_) profile(element, address, bytes, kind, code);
     if (!element.cell) return;
     if (is_volatile && element.global) kind = is_write(kind) ? AccessKind::atomic_write : AccessKind::atomic_read;
-    const Access now = record(kind, code);
+    const Access now = record(kind, code, address, bytes);
+    element.size = bytes;
     std::optional<Access> conflict;
     if (element.lock) {
         std::lock_guard guard(*element.lock);
         conflict = check(element, now);
     } else {
         conflict = check(element, now);
+    }
+    if (conflict && may_write_same_value(*conflict, now, bytes)) {
+        PendingWrite write{element, *conflict, now, address, bytes};
+        std::memcpy(write.earlier.data(), reinterpret_cast<const void*>(address), bytes);
+        pending_write_ = write;
+        conflict.reset();
     }
     if (conflict) race(element, *conflict, now);  // the lock is released: this never returns
     if (element.global && is_atomic(kind) && is_write(kind)) grid_.atomic(address, block_);
@@ -395,6 +433,25 @@ std::string BlockAccesses::describe(const Access& access) const {
                        ", lane " + std::to_string(access.thread % kWarpSize) + ")";
     if (access.block != block_) text += " of block " + dims(block);
     return text;
+}
+
+bool BlockAccesses::may_write_same_value(const Access& before, const Access& now, std::size_t bytes) {
+    return before.kind == AccessKind::write && now.kind == AccessKind::write && before.block == now.block &&
+           before.thread / kWarpSize == now.thread / kWarpSize && bytes <= 16;
+}
+
+void BlockAccesses::settle(const PendingWrite& write) {
+    if (std::memcmp(reinterpret_cast<const void*>(write.address), write.earlier.data(), write.bytes) != 0) {
+        race(write.element, write.before, write.now);
+    }
+    const std::vector<SourcePlace> places = source_places({write.before.code, write.now.code});
+    warn("same value " + place_with_text(places[1]),
+         "lanes of one warp wrote the same value to " + name_of(write.element) + " with nothing ordering the "
+             "writes: " + describe(write.now) + " at " + place_with_text(places[1]) + ", after " +
+             describe(write.before) + " at " + place_with_text(places[0]) +
+             ". The word holds that value whichever write lands last, so the result is the GPU's (and "
+             "compute-sanitizer's racecheck reports no hazard), but were the values ever to differ it would "
+             "be a race: let one lane write it");
 }
 
 void BlockAccesses::race(const Element& element, const Access& before, const Access& now) {

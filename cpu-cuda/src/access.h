@@ -14,6 +14,7 @@
 // thread sets) is made to yield, so that the other thread can run.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <type_traits>
 #include <vector>
 
@@ -38,6 +40,10 @@ class BlockRunner;
 // shared memory) an access still counts as an access past that end, rather
 // than someone else's. The dynamic shared memory's allocation covers it.
 constexpr std::uintptr_t kSharedMargin = 64;
+// The most dynamic shared memory a block of an H100 may have (227 KB, with
+// cudaFuncAttributeMaxDynamicSharedMemorySize set): every address up to this
+// far past the start of a block's dynamic shared memory is in it.
+constexpr std::size_t kMaxDynamicSharedBytes = 227 * 1024;
 
 enum class AccessKind : std::uint8_t { read, write, atomic_read, atomic_write };
 
@@ -52,16 +58,23 @@ struct Access {
     std::uint32_t cluster_syncs = 0;  // the this_cluster().sync() its block had passed
     std::uint16_t thread = 0;  // rank in the block
     AccessKind kind = AccessKind::read;
-    bool valid = false;
+    // The bytes of its word it touched (bit i: byte i; 0xf for a whole word or
+    // more): a __half or a char is an element of its own, and two threads may
+    // write neighbouring ones of one word. 0: no access.
+    std::uint8_t bytes = 0;
+    bool valid() const { return bytes != 0; }
+    bool overlaps(const Access& other) const { return (bytes & other.bytes) != 0; }
 };
 
-// The state of one 4-byte word: the last write, and two reads since: the
-// latest, and an earlier one that nothing orders before it (the reads of
-// several threads are not ordered among themselves, and a later write must
-// be ordered after all of them).
+// The state of one 4-byte word: the last write, and an earlier one to other
+// bytes of it (a neighbouring __half) that nothing orders before it; two reads
+// since: the latest, and an earlier one that nothing orders before it (the
+// reads of several threads are not ordered among themselves, and a later
+// write must be ordered after all of them).
 struct ShadowCell {
     std::uint64_t generation = 0;  // a launch (global memory) or a block's run (shared memory)
     Access write;
+    Access other_write;
     Access read;
     Access other_read;
 };
@@ -88,8 +101,9 @@ class GridAccesses {
     bool acquired(std::uint32_t block, std::uint32_t writer, std::uint32_t fences) const;
     bool took_atomic(std::uint32_t block) const;
     std::mutex& cell_lock(std::uintptr_t address) { return stripes_[(address >> 2) % kStripes]; }
-    // "partials[3]" for an address in a pointer argument's buffer, or "".
-    std::string argument_element(std::uintptr_t address, std::uintptr_t start, std::size_t bytes) const;
+    // "partials[3]" for an address in a pointer argument's buffer, "tickets"
+    // or "table[3]" in a __device__ variable, or "".
+    std::string element_name(std::uintptr_t address, const DeviceAllocation& allocation) const;
 
   private:
     static constexpr std::size_t kStripes = 1024;
@@ -130,7 +144,7 @@ class BlockAccesses {
             return;
         }
         // Others touch a thread's own stack (a value whose address a helper took).
-        const bool shared = (dynamic_start_ && address - dynamic_start_ < dynamic_bytes_ + kSharedMargin) ||
+        const bool shared = (dynamic_start_ && address - dynamic_start_ < kMaxDynamicSharedBytes) ||
                             address - arrays_low_ < arrays_high_ - arrays_low_;
         if (shared || is_device_address(address)) {
             check_access(address, bytes, kind, code, is_volatile);
@@ -139,6 +153,12 @@ class BlockAccesses {
         }
     }
     void array_index_out_of_bounds(const std::string& array_type, long long index, const char* file, unsigned line);
+    // Decides a write that waited for its value (PendingWrite): called before
+    // each access the block's checks see, at each sync point and at each
+    // thread's end, when the waiting write is done.
+    void settle_pending_write() {
+        if (pending_write_) settle(*std::exchange(pending_write_, std::nullopt));
+    }
     // This block mapped `bytes` of another block's shared memory at `start`
     // (this_cluster().map_shared_rank()); `what` names them. Accesses there
     // have their bounds checked from now until the block ends.
@@ -160,6 +180,7 @@ class BlockAccesses {
         const DeviceAllocation* allocation = nullptr;     // a cudaMalloc'd buffer, or dynamic shared memory
         std::mutex* lock = nullptr;
         bool global = false;
+        std::size_t size = 0;  // of the access: a __half array's elements are named by 2-byte index
     };
     std::string name_of(const Element& element) const;  // "sdata[5]", "partials[3]"
     // Another block's shared memory, mapped by this one.
@@ -169,6 +190,19 @@ class BlockAccesses {
         std::string what;  // "the __shared__ array partial of block rank 1"
     };
     void check_remote_bounds(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction);
+    // A write to a word that another lane of the same warp wrote, with nothing
+    // ordering the two: a race, unless it writes the value already there (the
+    // GPU keeps either, and racecheck reports no hazard), which is known once
+    // the write is done.
+    struct PendingWrite {
+        Element element;
+        Access before, now;
+        std::uintptr_t address = 0;
+        std::size_t bytes = 0;
+        std::array<std::byte, 16> earlier{};  // what the earlier write left there
+    };
+    static bool may_write_same_value(const Access& before, const Access& now, std::size_t bytes);
+    void settle(const PendingWrite& write);
 
     void count_wide_access();
     void check_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* code, bool is_volatile);
@@ -179,7 +213,8 @@ class BlockAccesses {
     std::optional<Access> check(Element& element, const Access& now);
     bool ordered(const Access& before, const Access& now) const;
     bool same_cluster(std::uint32_t a, std::uint32_t b) const;
-    Access record(AccessKind kind, std::uint32_t code) const;
+    // This thread's access now, of `bytes` at `address` (its byte mask in its word).
+    Access record(AccessKind kind, std::uint32_t code, std::uintptr_t address = 0, std::size_t bytes = 4) const;
     [[noreturn]] void race(const Element& element, const Access& before, const Access& now);
     [[noreturn]] void out_of_bounds(std::size_t bytes, AccessKind kind, std::uint32_t code, const std::string& what);
     std::string describe(const Access& access) const;
@@ -203,6 +238,7 @@ class BlockAccesses {
     std::uintptr_t unchecked_start_ = 0;
     std::size_t unchecked_bytes_ = 0;
     BlockProfile* profile_ = nullptr;
+    std::optional<PendingWrite> pending_write_;
 };
 
 // The running fiber's checker, or nullptr outside tracked kernels.

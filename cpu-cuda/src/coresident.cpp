@@ -14,8 +14,6 @@ namespace {
 
 thread_local unsigned this_slot = 0;  // the worker this OS thread is
 
-constexpr std::size_t kMaxDynamicSharedBytes = 48 * 1024;
-
 // The executable's thread-local storage, where the kernels' __shared__
 // variables are, is always the first module's (tls_variables() lists it).
 constexpr std::size_t kExecutableTlsModule = 1;

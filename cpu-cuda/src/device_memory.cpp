@@ -46,7 +46,8 @@ class DeviceArena {
         if (mprotect(reinterpret_cast<void*>(start), round_up(bytes, kPage), PROT_READ | PROT_WRITE) != 0) {
             return nullptr;
         }
-        auto* allocation = new DeviceAllocation{start, bytes, ++serial_, device, nullptr, {}};
+        auto* allocation = new DeviceAllocation{.start = start, .bytes = bytes, .serial = ++serial_, .device = device,
+                                                .shadow = nullptr, .shadow_made = {}};
         for (std::size_t g = first; g < first + granules; ++g) owner_[g] = allocation;
         next_ = first + granules;
         devices_used_ |= 1u << device;

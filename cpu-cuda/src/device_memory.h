@@ -31,6 +31,12 @@ struct DeviceAllocation {
     // once: blocks on other OS threads may touch the buffer at the same time.
     ShadowCells shadow;
     std::once_flag shadow_made;
+    // A __device__ or __constant__ variable's memory: its name ("tickets"),
+    // its memory space ("__device__") and the bytes of one of its elements;
+    // a cudaMalloc'd buffer has no name.
+    const char* variable = nullptr;
+    const char* space = nullptr;
+    std::size_t element_bytes = 0;
 };
 
 // nullptr on failure (out of reserved space); bytes > 0.

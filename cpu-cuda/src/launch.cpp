@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -111,7 +112,7 @@ void install_crash_handler() {
 
 cudaError_t check_config(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes) {
     // The answers a GPU gives (measured on an H100 with CUDA 13.0: see
-    // tests/data/shuffle_truth.txt and results/gpu-check-h100.md).
+    // cpu-cuda/tests/data/shuffle_truth.txt and results/gpu-check-h100.md).
     if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaErrorInvalidValue;
     if (block.x == 0 || block.y == 0 || block.z == 0) return cudaErrorInvalidValue;
     const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
@@ -295,7 +296,9 @@ void run_grid(const GridLaunch& launch, int device) {
     }
     if (error) std::rethrow_exception(error);
     if (profiled) {
-        profile.kernel = function_name(launch.kernel);
+        profile.kernel = launch.kernel        ? function_name(launch.kernel)
+                         : launch.kernel_text ? launch.kernel_text
+                                              : "a kernel";
         profile.grid = {grid.x, grid.y, grid.z};
         profile.block = {block.x, block.y, block.z};
         profile.dynamic_shared_bytes = dynamic_smem_bytes;
@@ -305,6 +308,25 @@ void run_grid(const GridLaunch& launch, int device) {
         record_profile(std::move(profile));
     }
 }
+
+// A program of its own (`warpdrill run`) does not catch the KernelFault of a
+// kernel that broke a rule: it ends there, with the fault's message, as
+// compute-sanitizer would report it, instead of std::terminate's abort.
+std::terminate_handler previous_terminate = nullptr;
+
+[[noreturn]] void end_program_at_fault() {
+    try {
+        if (std::current_exception()) std::rethrow_exception(std::current_exception());
+    } catch (const KernelFault& fault) {
+        std::fprintf(stderr, "warpdrill's CPU backend stopped the program: a kernel broke a rule of CUDA's\n%s\n",
+                     fault.what());
+        std::_Exit(1);
+    } catch (...) {
+    }
+    if (previous_terminate) previous_terminate();
+    std::abort();
+}
+const bool terminate_handler_set = (previous_terminate = std::set_terminate(end_program_at_fault), true);
 
 }  // namespace
 

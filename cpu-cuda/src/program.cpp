@@ -259,6 +259,7 @@ std::uintptr_t tls_block() {
 std::uintptr_t executable_load_address() { return executable().load_address; }
 
 std::string function_name(const void* function) {
+    if (function == nullptr) return {};
     const std::uint32_t offset = code_offset(function);
     std::string name;
     for_each_symbol([&](const Elf64_Sym& symbol, const char* mangled) {
@@ -349,6 +350,7 @@ std::string short_name(const std::string& qualified) {
 }
 
 std::vector<std::string> parameter_names(const void* function) {
+    if (function == nullptr) return {};
     const std::vector<SourcePlace> places = source_places({code_offset(function) + 1});
     const SourcePlace& place = places.front();
     if (place.line == 0) return {};

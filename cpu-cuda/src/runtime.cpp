@@ -2,6 +2,7 @@
 // copies are memcpy, queued on streams as kernels are (streams.h); the GPUs
 // the backend imitates (device.h).
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -83,6 +84,28 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
     *ptr = memory;
     return cudaSuccess;
 }
+
+namespace warpdrill::cpu::detail {
+
+// The imitated GPUs share one copy of each variable (a GPU program has one
+// per GPU), in GPU 0's memory.
+void* allocate_device_variable(std::size_t bytes, std::size_t element_bytes, const char* name, const char* space) {
+    void* memory = allocate_device(bytes, 0);
+    if (!memory) {
+        std::fprintf(stderr, "the CPU backend has no device memory left for the %s variable %s (%zu bytes)\n", space,
+                     name, bytes);
+        std::abort();
+    }
+    DeviceAllocation* allocation = device_allocation_at(reinterpret_cast<std::uintptr_t>(memory));
+    allocation->variable = name;
+    allocation->space = space;
+    allocation->element_bytes = element_bytes;
+    return memory;
+}
+
+}  // namespace warpdrill::cpu::detail
+
+const int warpSize = 32;
 
 // As on a GPU, freeing waits for the work queued before.
 cudaError_t cudaFree(void* ptr) {

@@ -1,9 +1,13 @@
 #include "scheduler.h"
 
+#include <sys/mman.h>
+
+
 #include "access.h"
 #include "device_memory.h"
 #include "profile.h"
 #include "program.h"
+#include "warnings.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -143,13 +147,20 @@ std::uint32_t combine(SyncKind kind, bool is_signed, std::uint32_t a, std::uint3
 
 }  // namespace
 
+DynamicSharedWindow::DynamicSharedWindow()
+    : data_(static_cast<std::byte*>(mmap(nullptr, kMaxDynamicSharedBytes, PROT_READ | PROT_WRITE,
+                                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0))) {
+    if (data_ == MAP_FAILED) throw std::bad_alloc();
+}
+
+DynamicSharedWindow::~DynamicSharedWindow() { munmap(data_, kMaxDynamicSharedBytes); }
+
 BlockRunner::BlockRunner(const GridShape& shape, StackCache& stacks)
     : shape_(shape),
       stacks_(stacks),
       thread_count_(static_cast<int>(shape.block.x * shape.block.y * shape.block.z)),
       threads_(static_cast<std::size_t>(thread_count_)),
-      order_(static_cast<std::size_t>(thread_count_)),
-      dynamic_smem_(shape.dynamic_smem_bytes + 16 + kSharedMargin) {  // 16: the alignment
+      order_(static_cast<std::size_t>(thread_count_)) {
     for (int rank = 0; rank < thread_count_; ++rank) {
         order_[rank] = shape.order == ThreadOrder::descending ? thread_count_ - 1 - rank : rank;
     }
@@ -170,7 +181,7 @@ void BlockRunner::run(uint3 block_idx) {
     shuffle_rng_.seed(shape_.seed ^ (0x9e3779b97f4a7c15ull * (block_idx.x + 1)) ^ block_idx.y ^
                       (std::uint64_t{block_idx.z} << 32));
     // Uninitialised shared memory reads as NaN (floats) or -1 (integers).
-    std::fill(dynamic_smem_.begin(), dynamic_smem_.end(), std::byte{0xff});
+    std::memset(dynamic_smem_.data(), 0xff, shape_.dynamic_smem_bytes);
     for (const auto& [start, bytes] : static_shared_) std::memset(start, 0xff, bytes);
     ++stats_.blocks;
     stats_.threads += static_cast<std::uint64_t>(thread_count_);
@@ -233,6 +244,7 @@ void BlockRunner::start_threads() {
                                       thread.scheduler = std::move(scheduler);
                                       try {
                                           (*shape_.thread_body)();
+                                          if (accesses_) accesses_->settle_pending_write();
                                       } catch (const ctx::detail::forced_unwind&) {
                                           throw;  // the fiber is being destroyed: let it unwind
                                       } catch (...) {
@@ -291,6 +303,7 @@ int BlockRunner::run_ready_threads() {
 // ---- called from inside a fiber ------------------------------------------------
 
 unsigned BlockRunner::block_sync(SyncKind kind, int predicate, Where where) {
+    if (accesses_) accesses_->settle_pending_write();
     FiberThread& self = *running_;
     self.sync = {kind, 0, 0, predicate, 0, where};
     yield(self);
@@ -299,6 +312,7 @@ unsigned BlockRunner::block_sync(SyncKind kind, int predicate, Where where) {
 
 std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
                                      Where where) {
+    if (accesses_) accesses_->settle_pending_write();
     FiberThread& self = *running_;
     const int lane = self.rank % kWarpSize;
     // Built only on the way to a fault: this runs for every lane of every shuffle.
@@ -307,11 +321,18 @@ std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, in
         fault_here(call() + " was called with mask " + hex(mask) + ", which leaves out the calling lane " +
                    std::to_string(lane) + ": every calling lane must be in its mask");
     }
+    // Lanes a partial warp does not have count as exited, as the Programming
+    // Guide's rule reads ("all non-exited threads named in mask must execute
+    // the same intrinsic"); only a read from one is undefined (fault_source_lane).
     const unsigned missing = mask & ~existing_lanes(self.rank / kWarpSize);
     if (missing) {
-        fault_here(call() + " names lanes that do not exist (mask " + hex(mask) + ", missing " + hex(missing) +
-                   "): the block has " + std::to_string(thread_count_) +
-                   " threads, so its last warp is partial; use a mask of the lanes that exist");
+        warn("missing lanes " + where_text(where),
+             call() + " names lanes that do not exist (mask " + hex(mask) + ", missing " + hex(missing) +
+                 "): the block has " + std::to_string(thread_count_) +
+                 " threads, so its last warp is partial. A GPU runs it, and so does the CPU backend, but NVIDIA's "
+                 "CUDA C++ guidelines (rule 2.1, advisory) say: \"only include device-threads participating in a "
+                 "warp collective operation in the mask parameter\"");
+        mask &= ~missing;
     }
     if (is_shuffle(kind) && (width < 1 || width > kWarpSize || !std::has_single_bit(static_cast<unsigned>(width)))) {
         fault_here(call() + " was called with width " + std::to_string(width) +
@@ -458,10 +479,13 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
 // not be there, or hold anything): a fault, not a made-up value.
 void BlockRunner::fault_source_lane(int rank, int source, unsigned mask) const {
     const SyncPoint& sync = threads_[rank].sync;
+    const bool exists = existing_lanes(rank / kWarpSize) >> source & 1u;
+    const std::string lane = exists ? ", which is not in the mask"
+                                    : ", which does not exist (the block has " + std::to_string(thread_count_) +
+                                          " threads, so its last warp is partial)";
     fault(describe_wait(rank) + " with mask " + hex(mask) + ", width " + std::to_string(sync.width) +
-          " and parameter " + std::to_string(sync.param) + ", so it reads lane " + std::to_string(source) +
-          ", which is not in the mask: the value it gets is undefined on a GPU. Every lane a shuffle reads "
-          "must be in its mask");
+          " and parameter " + std::to_string(sync.param) + ", so it reads lane " + std::to_string(source) + lane +
+          ": the value it gets is undefined on a GPU. Every lane a shuffle reads must be in its mask and running");
 }
 
 bool BlockRunner::complete_block_barrier() {

@@ -21,6 +21,22 @@ namespace warpdrill::cpu::detail {
 
 enum class ThreadState : std::uint8_t { ready, waiting, exited };
 
+// A block's dynamic shared memory: as much as a block may ever have
+// (kMaxDynamicSharedBytes, access.h),
+// reserved (pages are made when touched), so that an index past the launch's
+// bytes lands here and is named as such, never in other memory.
+class DynamicSharedWindow {
+  public:
+    DynamicSharedWindow();
+    ~DynamicSharedWindow();
+    DynamicSharedWindow(const DynamicSharedWindow&) = delete;
+    DynamicSharedWindow& operator=(const DynamicSharedWindow&) = delete;
+    std::byte* data() const { return data_; }  // page-aligned
+
+  private:
+    std::byte* data_;
+};
+
 // Where a waiting thread stands and what it brought to the sync point.
 struct SyncPoint {
     SyncKind kind = SyncKind::syncthreads;
@@ -88,11 +104,8 @@ class BlockRunner {
     unsigned active_mask() const;
     void count_atomic() { ++stats_.atomics; }
     void count_wide_access() { ++stats_.wide_accesses; }
-    // The block's dynamic shared memory, aligned to 16 bytes.
-    std::byte* dynamic_shared_memory() {
-        const auto address = reinterpret_cast<std::uintptr_t>(dynamic_smem_.data());
-        return reinterpret_cast<std::byte*>((address + 15) & ~std::uintptr_t{15});
-    }
+    // The block's dynamic shared memory, aligned to a page.
+    std::byte* dynamic_shared_memory() { return dynamic_smem_.data(); }
     [[noreturn]] void fault_here(const std::string& what) const;
     // From an instrumentation callback: ends the running thread's kernel with
     // a fault, without returning (the callback cannot throw).
@@ -138,7 +151,7 @@ class BlockRunner {
     std::vector<int> order_;
     std::vector<int> barrier_waiters_;  // reused by complete_block_barrier()
     std::mt19937_64 shuffle_rng_;
-    std::vector<std::byte> dynamic_smem_;
+    DynamicSharedWindow dynamic_smem_;
     FiberThread* running_ = nullptr;
     std::exception_ptr thread_error_;
     LaunchStats stats_;

@@ -147,7 +147,57 @@ __global__ void spin_forever(int* flag) {
     __syncthreads();
 }
 
+// Every lane of warp 0 writes the flag: the same value, or each its own.
+__global__ void warp_writes_flag(int* out, int same) {
+    __shared__ int flag;
+    if (threadIdx.x < 32) flag = same ? 1 : static_cast<int>(threadIdx.x);
+    __syncthreads();
+    out[threadIdx.x] = flag;
+}
+
+// Each thread writes its own byte of shared memory and its own 2-byte element
+// of global memory (four threads to a word); `early` reads a neighbour's byte
+// before the barrier.
+__global__ void own_small_elements(short* out, int early) {
+    __shared__ unsigned char flags[64];
+    const unsigned tid = threadIdx.x;
+    flags[tid] = static_cast<unsigned char>(tid);
+    const unsigned char seen = early ? flags[(tid + 1) % 64] : 0;
+    __syncthreads();
+    out[tid] = static_cast<short>(flags[63 - tid] + seen);
+}
+
 }  // namespace
+
+TEST_CASE("threads writing neighbouring bytes of one word do not race; reading one before the barrier does",
+          "[diagnostics][race]") {
+    DeviceBuffer<short> out(64);
+    launch(own_small_elements, {1, 64}, out.data(), 0);
+    warpdrill::check_launch();
+    const std::vector<short> got = out.download();
+    for (int tid = 0; tid < 64; ++tid) CHECK(got[tid] == 63 - tid);
+
+    const std::string message = fault_of([&] { launch(own_small_elements, {1, 64}, out.data(), 1); });
+    INFO(message);
+    CHECK(contains(message, "race on flags["));
+    CHECK(contains(message, "flags[(tid + 1) % 64]"));
+}
+
+TEST_CASE("lanes of one warp writing the same value are a warning beside the result, other values a race",
+          "[diagnostics][race]") {
+    warpdrill::cpu::take_warnings();
+    DeviceBuffer<int> out(64);
+    launch(warp_writes_flag, {1, 64}, out.data(), 1);
+    warpdrill::check_launch();
+    for (const int value : out.download()) CHECK(value == 1);
+    const std::vector<std::string> warnings = warpdrill::cpu::take_warnings();
+    REQUIRE(warnings.size() == 1);
+    CHECK(contains(warnings[0], "lanes of one warp wrote the same value to flag"));
+
+    const std::string message = fault_of([&] { launch(warp_writes_flag, {1, 64}, out.data(), 0); });
+    INFO(message);
+    CHECK(contains(message, "race on flag"));
+}
 
 TEST_CASE("a race within a warp names both lines, both lanes, the element and __syncwarp()", "[diagnostics][race]") {
     auto in = ones(64);

@@ -141,6 +141,10 @@ __global__ void full_mask_in_partial_warp(int* out) {
     out[threadIdx.x] = __shfl_sync(kFull, static_cast<int>(threadIdx.x), 0);
 }
 
+__global__ void full_mask_shuffle_down(int* out) {
+    out[threadIdx.x] = __shfl_down_sync(kFull, static_cast<int>(threadIdx.x), 8);
+}
+
 __global__ void bad_width(int* out) {
     out[threadIdx.x] = __shfl_sync(kFull, static_cast<int>(threadIdx.x), 0, 33);
 }
@@ -434,18 +438,31 @@ TEST_CASE("lanes of one mask at different intrinsics or widths", "[backend][diag
     CHECK(contains(message, "with mask 0xffffffff and width 16, but thread 16"));
 }
 
-TEST_CASE("masks that leave out the caller or name lanes that do not exist, and bad widths",
-          "[backend][diagnostics]") {
+TEST_CASE("masks that leave out the caller, and bad widths", "[backend][diagnostics]") {
     DeviceBuffer<int> out(48);
     std::string message = fault_of([&] { launch(mask_without_self, {1, 32}, out.data()); });
     CHECK(contains(message, "thread 1 (warp 0, lane 1): __shfl_sync() at"));
     CHECK(contains(message, "mask 0x1, which leaves out the calling lane 1"));
-    message = fault_of([&] { launch(full_mask_in_partial_warp, {1, 48}, out.data()); });
-    CHECK(contains(
-        message,
-        "names lanes that do not exist (mask 0xffffffff, missing 0xffff0000): the block has 48 threads"));
     message = fault_of([&] { launch(bad_width, {1, 32}, out.data()); });
     CHECK(contains(message, "width 33: width must be a power of two from 1 to 32"));
+}
+
+TEST_CASE("a full mask in a partial warp: lanes that do not exist count as exited, a read from one is named",
+          "[backend][diagnostics]") {
+    warpdrill::cpu::take_warnings();
+    DeviceBuffer<int> out(48);
+    launch(full_mask_in_partial_warp, {1, 48}, out.data());
+    warpdrill::check_launch();
+    const std::vector<int> got = out.download();
+    for (int thread = 0; thread < 48; ++thread) CHECK(got[thread] == thread / 32 * 32);  // each warp's lane 0
+    const std::vector<std::string> warnings = warpdrill::cpu::take_warnings();
+    REQUIRE(warnings.size() == 1);
+    CHECK(contains(warnings[0],
+                   "names lanes that do not exist (mask 0xffffffff, missing 0xffff0000): the block has 48 threads"));
+    CHECK(contains(warnings[0], "rule 2.1, advisory"));
+
+    const std::string message = fault_of([&] { launch(full_mask_shuffle_down, {1, 16}, out.data()); });
+    CHECK(contains(message, "so it reads lane 16, which does not exist (the block has 16 threads"));
 }
 
 TEST_CASE("the volatile last-warp unroll depends on thread order; __syncwarp fixes it",

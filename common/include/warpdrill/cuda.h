@@ -18,15 +18,11 @@
 #endif
 #endif
 
-#if defined(WARPDRILL_BACKEND_GPU)
+// CUDA's own headers: the toolkit's under nvcc, cpu-cuda/include's on the CPU backend.
 #include <cuda_runtime.h>
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) || defined(WARPDRILL_BACKEND_CPU)
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
-#endif
-#else
-#include "warpdrill/cpu/cuda_runtime.h"
-#include "warpdrill/cpu/cooperative_groups.h"
 #endif
 
 // Device code for newer GPUs only: the integer warp reductions

@@ -26,6 +26,11 @@ struct LaunchStats {
 
 const char* backend_name();
 
+// What the CPU backend advised against since the last call (a mask naming
+// lanes a partial warp lacks, lanes of one warp writing one value to one
+// word: cpu::take_warnings()); nothing on a GPU.
+std::vector<std::string> backend_warnings();
+
 // The counters of the last launch, on the CPU backend.
 std::optional<LaunchStats> last_launch_stats();
 // How many times the host has waited for the GPUs so far, on the CPU backend

@@ -41,7 +41,8 @@ void print_indented(std::ostream& out, const std::string& text) {
 }
 
 // A WARN: what a check points out even when it passes, as "file:line: warning:"
-// and the message indented (runner/checker.cpp shows it to the learner).
+// and the message indented (runner/checker.cpp shows it to the learner, as it
+// does the backend's warnings, printed the same way after each test case).
 void print_warning(std::ostream& out, const Catch::AssertionStats& stats) {
     const Catch::SourceLineInfo& where = stats.assertionResult.getSourceInfo();
     out << where.file << ":" << where.line << ": warning:\n";
@@ -119,6 +120,11 @@ class Learner {
     }
 
     void test_case_ended() {
+        // The backend's advice, as a WARN is shown: the learner sees it beside a pass too.
+        for (const std::string& warning : backend_warnings()) {
+            out_ << "backend: warning:\n";
+            print_indented(out_, warning);
+        }
         if (failed_ && lesson_ > 0) out_ << "For a hint: warpdrill hint " << lesson_ << '\n';
         if (failed_) out_ << '\n';
     }

@@ -38,6 +38,14 @@ void check_launch(const std::source_location& where) {
 
 const char* backend_name() { return cpu_backend ? "CPU (fibers)" : "GPU (nvcc)"; }
 
+std::vector<std::string> backend_warnings() {
+#if defined(WARPDRILL_BACKEND_CPU)
+    return cpu::take_warnings();
+#else
+    return {};
+#endif
+}
+
 std::optional<LaunchStats> last_launch_stats() {
 #if defined(WARPDRILL_BACKEND_CPU)
     return cpu::last_launch_stats();

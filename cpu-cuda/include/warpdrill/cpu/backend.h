@@ -208,6 +208,14 @@ void set_multiprocessor_count(int count);
 // (lesson 10) is the GPU's grid.
 void set_register_limited_blocks(int blocks);
 
+// What a kernel did that a GPU runs as written, with the result the CPU
+// backend gives too, but that CUDA's rules or NVIDIA's guidelines advise
+// against: a warp intrinsic whose mask names lanes a partial warp does not
+// have; lanes of one warp writing the same value to one word. Each is told
+// once per source line. Whatever no one takes is printed to stderr when the
+// program ends.
+std::vector<std::string> take_warnings();
+
 // Thrown by a launch whose kernel broke a rule that a GPU would answer with a
 // hang or a wrong result: the message names the file, the line and the threads.
 class KernelFault : public std::runtime_error {

@@ -1,10 +1,10 @@
 // warpdrill's CPU backend: the part of CUDA's cooperative groups
-// (<cooperative_groups.h>, <cooperative_groups/reduce.h>) that the course
+// (<cooperative_groups.h>; cg::reduce is in cooperative_groups_reduce.h) that the course
 // uses, with CUDA's names and semantics. Thread-block tiles are the warp
 // intrinsics with the tile's mask and width; grid and cluster barriers are
 // block barriers that then wait for the other blocks. Every sync point takes
 // the caller's source location, as the intrinsics do, so that a mistake is
-// reported at the learner's line. Include "warpdrill/cuda.h", not this file.
+// reported at the learner's line. Include <cooperative_groups.h>, not this file.
 #pragma once
 
 #include <cstddef>
@@ -32,20 +32,6 @@ void check_tile(unsigned tile_size, unsigned parent_threads, Where where);
 }  // namespace warpdrill::cpu::detail
 
 namespace cooperative_groups {
-
-// ---- operators for reduce ------------------------------------------------------
-template <class T>
-struct plus {
-    T operator()(T a, T b) const { return a + b; }
-};
-template <class T>
-struct less {
-    T operator()(T a, T b) const { return b < a ? b : a; }
-};
-template <class T>
-struct greater {
-    T operator()(T a, T b) const { return a < b ? b : a; }
-};
 
 // ---- the block ----------------------------------------------------------------------
 class thread_block {
@@ -142,16 +128,6 @@ template <unsigned Size, class ParentT>
 thread_block_tile<Size, ParentT> tiled_partition(const ParentT& parent, std::source_location where) {
     warpdrill::cpu::detail::check_tile(Size, parent.num_threads(), where);
     return thread_block_tile<Size, ParentT>(parent.num_threads());
-}
-
-// ---- reduce: every thread of the tile gets op over the tile's values (xor butterfly) ----
-template <unsigned Size, class ParentT, class T, class Op>
-T reduce(const thread_block_tile<Size, ParentT>& tile, T value, Op op,
-         std::source_location where = std::source_location::current()) {
-    for (unsigned lane_mask = Size / 2; lane_mask > 0; lane_mask /= 2) {
-        value = op(value, tile.shfl_xor(value, lane_mask, where));
-    }
-    return value;
 }
 
 // ---- the grid of a cooperative launch ------------------------------------------------------

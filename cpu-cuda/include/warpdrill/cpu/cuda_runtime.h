@@ -22,10 +22,19 @@
 #include "warpdrill/cpu/backend.h"
 
 // ---- qualifiers -----------------------------------------------------------
+// cudacc (cpu-cuda/front) defines __device__, __constant__ and __shared__ to
+// markers of its own while it reads a .cu file, to tell a __device__ variable
+// (device memory) from a __device__ function; elsewhere they are these.
 #define __global__
+#ifndef __device__
 #define __device__
+#endif
+#ifndef __constant__
+#define __constant__
+#endif
 #define __host__
 #define __forceinline__ inline
+#define __inline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
 // A cluster size fixed at compile time cannot reach this backend's launch:
@@ -35,7 +44,10 @@
     [[gnu::aligned(cluster_dims_is_not_supported_on_the_CPU_backend__launch_with_cudaLaunchKernelEx)]]
 // A block's fibers share one OS thread, and an OS thread runs one block at a
 // time, so thread-local storage is exactly "one copy per block".
+#ifndef __shared__
 #define __shared__ static thread_local
+#endif
+#define __align__(n) alignas(n)
 
 // ---- vector types, with CUDA's sizes and alignments ------------------------
 struct uint3 {
@@ -200,7 +212,9 @@ struct BuiltinVariables {
 #define blockIdx (::warpdrill::cpu::detail::block_idx())
 #define blockDim (::warpdrill::cpu::detail::block_dim())
 #define gridDim (::warpdrill::cpu::detail::grid_dim())
-inline constexpr int warpSize = 32;
+// Not a constant expression, as with nvcc (`__shared__ float sums[warpSize]`
+// does not compile there); defined in runtime.cpp.
+extern const int warpSize;
 
 // ---- sync points: implemented by the scheduler (scheduler.cpp) ----------------
 namespace warpdrill::cpu::detail {
@@ -278,6 +292,9 @@ struct GridLaunch {
     const void* kernel = nullptr;
     std::vector<KernelArgument> pointers;
     GroupLaunch groups;
+    // The kernel as a <<<>>> launch spells it, which names it where its
+    // address is unknown (a template whose arguments the call deduces).
+    const char* kernel_text = nullptr;
 };
 
 // Queues the launch on `stream` (nullptr: the current GPU's default stream);
@@ -504,30 +521,11 @@ WARPDRILL_ATOMIC_CAS(unsigned)
 WARPDRILL_ATOMIC_CAS(unsigned long long)
 #undef WARPDRILL_ATOMIC_CAS
 
-// ---- device math that plain C++ lacks ---------------------------------------------
-inline int min(int a, int b) { return a < b ? a : b; }
-inline int max(int a, int b) { return a > b ? a : b; }
-inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
-inline long long min(long long a, long long b) { return a < b ? a : b; }
-inline long long max(long long a, long long b) { return a > b ? a : b; }
-inline float min(float a, float b) { return fminf(a, b); }
-inline float max(float a, float b) { return fmaxf(a, b); }
-inline double min(double a, double b) { return fmin(a, b); }
-inline double max(double a, double b) { return fmax(a, b); }
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
-inline float __fdividef(float a, float b) { return a / b; }
-inline int __float_as_int(float x) { return std::bit_cast<int>(x); }
-inline float __int_as_float(int x) { return std::bit_cast<float>(x); }
-inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
-inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
-inline int __popc(unsigned x) { return std::popcount(x); }
-inline int __ffs(int x) { return x == 0 ? 0 : std::countr_zero(static_cast<unsigned>(x)) + 1; }
-inline int __clz(int x) { return std::countl_zero(static_cast<unsigned>(x)); }
-template <class T>
-T __ldg(const T* address) {
-    return *address;
-}
+// ---- device functions: math with CUDA's overloads, intrinsics, cache hints ------------
+#include "warpdrill/cpu/device_functions.h"
+
+// ---- nvcc's syntax: <<<>>>, extern __shared__, __device__ variables ----------------
+#include "warpdrill/cpu/nvcc_syntax.h"
 
 // ---- cooperative and cluster launches -----------------------------------------------------
 #include "warpdrill/cpu/cooperative_launch.h"

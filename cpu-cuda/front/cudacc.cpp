@@ -1,0 +1,368 @@
+// cudacc: nvcc for the CPU backend. Two ways to call it:
+//
+//   cudacc [nvcc options] FILES... [-o OUT]
+//       compiles .cu files as nvcc would (with the backend's checks) and
+//       .cpp files as host code, and links them with the backend: a CUDA
+//       program's own build, one command (`warpdrill cc` runs this);
+//   cudacc --launcher COMPILER ARGS...
+//       CMake's compiler launcher: a compile of a .cu file goes through the
+//       front end, anything else runs as it is.
+//
+// A .cu file is preprocessed first, with __device__, __constant__ and
+// __shared__ as markers (rewrite.h), then rewritten, then compiled.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cudacc_config.h"
+#include "cuda_arch.h"
+#include "rewrite.h"
+
+namespace fs = std::filesystem;
+using Args = std::vector<std::string>;
+
+namespace {
+
+constexpr int kDefaultArch = 900;  // the H100's compute capability, as __CUDA_ARCH__ spells it
+
+int run(const Args& command) {
+    std::vector<char*> argv;
+    for (const std::string& arg : command) argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+    const pid_t child = fork();
+    if (child < 0) return 127;
+    if (child == 0) {
+        execvp(argv[0], argv.data());
+        std::perror(argv[0]);
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0) {
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+bool ends_with_any(const std::string& path, std::initializer_list<std::string_view> suffixes) {
+    for (std::string_view suffix : suffixes) {
+        if (path.ends_with(suffix)) return true;
+    }
+    return false;
+}
+bool is_cuda_source(const std::string& path) { return ends_with_any(path, {".cu"}); }
+
+// What the preprocessor defines for a .cu file, beyond the build's own flags,
+// and <cuda_runtime.h>, which nvcc includes in every .cu file.
+Args cuda_definitions() {
+    return {"-D__device__=__cudacc_device__", "-D__constant__=__cudacc_constant__",
+            "-D__shared__=__cudacc_shared__", "-D__CUDACC__=1", "-D__NVCC__=1", "-include", "cuda_runtime.h"};
+}
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The files a depfile names (make's syntax: "target: a.cu b.h \").
+std::vector<fs::path> depfile_inputs(const std::string& depfile) {
+    std::string text = read_file(depfile);
+    text = text.substr(text.find(':') == std::string::npos ? 0 : text.find(':') + 1);
+    std::vector<fs::path> inputs;
+    std::istringstream words(text);
+    for (std::string word; words >> word;) {
+        if (word != "\\") inputs.push_back(fs::absolute(word).lexically_normal());
+    }
+    return inputs;
+}
+
+// Files whose directives are read as written: the system's, the backend's
+// own headers and the course's, which are written for the CPU backend too.
+bool is_library_file(const fs::path& file) {
+    const std::string path = file.string();
+    return path.starts_with("/usr/") || path.find("/cpu-cuda/include/") != std::string::npos ||
+           path.find("/common/include/") != std::string::npos;
+}
+
+// Whether any of the program's own files names __CUDA_ARCH__.
+bool names_cuda_arch(const std::vector<fs::path>& inputs) {
+    for (const fs::path& input : inputs) {
+        if (!is_library_file(input) && read_file(input).find("__CUDA_ARCH__") != std::string::npos)
+            return true;
+    }
+    return false;
+}
+
+// The preprocessor's command for a compile: its flags and `source`, to `output`.
+Args preprocessor(const Args& compile, const std::string& source, const std::string& output) {
+    Args preprocess;
+    for (std::size_t i = 0; i < compile.size(); ++i) {
+        if (compile[i] == "-c") continue;
+        if (compile[i] == "-o") {
+            ++i;
+            continue;
+        }
+        preprocess.push_back(compile[i] == source ? fs::absolute(source).string() : compile[i]);
+        if (i == 0) {
+            preprocess.push_back("-E");
+            for (std::string& definition : cuda_definitions()) preprocess.push_back(std::move(definition));
+        }
+    }
+    preprocess.insert(preprocess.end(), {"-o", output});
+    return preprocess;
+}
+
+// Preprocesses again with the program's own files read through a mirror
+// under `mirror` (the same absolute paths below it), in which their
+// directives answer __CUDA_ARCH__ (cuda_arch.h); the depfile then names the
+// files themselves again.
+int preprocess_through_mirror(Args preprocess, const std::vector<fs::path>& inputs, const fs::path& mirror,
+                              const std::string& depfile, int arch) {
+    // A file the mirrored ones include and the first pass did not see (under
+    // a directive answered otherwise now) is found beside them, after all else.
+    Args search;
+    for (const fs::path& input : inputs) {
+        if (is_library_file(input)) continue;
+        const fs::path copy = mirror / input.relative_path();
+        fs::create_directories(copy.parent_path());
+        std::ofstream(copy, std::ios::binary) << "#line 1 \"" << input.string() << "\"\n"
+                                              << cudacc::answer_cuda_arch(read_file(input), arch);
+        search.insert(search.end(), {"-idirafter", input.parent_path().string()});
+    }
+    Args mirrored;
+    for (std::size_t i = 0; i < preprocess.size(); ++i) {
+        std::string arg = preprocess[i];
+        if (arg == "-I" && i + 1 < preprocess.size()) arg += preprocess[++i];
+        if (arg.starts_with("-I")) {
+            mirrored.push_back("-I" + (mirror / fs::absolute(arg.substr(2)).relative_path()).string());
+        } else if (fs::path(arg).is_absolute() && fs::exists(mirror / fs::path(arg).relative_path()) &&
+                   !fs::is_directory(arg)) {
+            arg = (mirror / fs::path(arg).relative_path()).string();  // the source
+        }
+        mirrored.push_back(arg);
+    }
+    mirrored.insert(mirrored.end(), search.begin(), search.end());
+    if (const int status = run(mirrored); status != 0) return status;
+    std::string deps = read_file(depfile);
+    for (std::size_t at; (at = deps.find(mirror.string())) != std::string::npos;)
+        deps.erase(at, mirror.string().size());
+    std::ofstream(depfile, std::ios::binary) << deps;
+    return 0;
+}
+
+// The depfile a compile writes (-MF), or "".
+std::string depfile_of(const Args& compile) {
+    const auto flag = std::ranges::find(compile, "-MF");
+    return flag != compile.end() && flag + 1 != compile.end() ? *(flag + 1) : "";
+}
+
+// Compiles one .cu file: `compile` is the compiler's command for it (with
+// -c, the source and -o OBJECT among its arguments). Returns the exit code.
+int compile_cuda(Args compile, const std::string& source, const std::string& object, int arch) {
+    const std::string preprocessed = object + ".ii";
+    const std::string rewritten = object + ".cudacc.ii";
+    std::string depfile = depfile_of(compile);
+    const bool own_depfile = depfile.empty();
+    if (own_depfile) {
+        depfile = object + ".cudacc.d";
+        compile.insert(compile.begin() + 1, {"-MD", "-MF", depfile});
+    }
+
+    // 1. The preprocessor, with the dependency flags (a build's depfile comes from here).
+    const Args preprocess = preprocessor(compile, source, preprocessed);
+    if (const int status = run(preprocess); status != 0) return status;
+    const std::vector<fs::path> inputs = depfile_inputs(depfile);
+    if (names_cuda_arch(inputs)) {
+        const fs::path mirror = object + ".cuda-arch";
+        const int status = preprocess_through_mirror(preprocess, inputs, mirror, depfile, arch);
+        fs::remove_all(mirror);
+        if (status != 0) return status;
+    }
+    if (own_depfile) fs::remove(depfile);
+
+    // 2. The rewrite.
+    std::ofstream(rewritten, std::ios::binary) << cudacc::rewrite(read_file(preprocessed));
+    fs::remove(preprocessed);
+
+    // 3. The compiler, on the rewritten text, without the preprocessor's flags.
+    Args build;
+    for (std::size_t i = 0; i < compile.size(); ++i) {
+        const std::string& arg = compile[i];
+        if (arg == "-MD" || arg == "-MMD" || arg == "-MP") continue;
+        if (arg == "-MF" || arg == "-MT" || arg == "-MQ") {
+            ++i;
+            continue;
+        }
+        if (arg == source) {
+            build.insert(build.end(), {"-x", "c++-cpp-output", rewritten});
+        } else if (arg == "-xc++" || arg == "-xcu") {
+            continue;
+        } else if (arg == "-x" && i + 1 < compile.size()) {
+            ++i;
+        } else {
+            build.push_back(arg);
+        }
+    }
+    const int status = run(build);
+    if (status == 0) fs::remove(rewritten);
+    return status;
+}
+
+// ---- cudacc --launcher COMPILER ARGS... ----------------------------------------
+int launcher(const Args& compile) {
+    std::string source, object;
+    for (std::size_t i = 1; i + 1 < compile.size(); ++i) {
+        if (compile[i] == "-c") source = compile[i + 1];
+        if (compile[i] == "-o") object = compile[i + 1];
+    }
+    if (!is_cuda_source(source) || object.empty()) return run(compile);
+    return compile_cuda(compile, source, object, kDefaultArch);
+}
+
+// ---- cudacc [nvcc options] FILES... ---------------------------------------------
+struct Options {
+    int arch = kDefaultArch;  // __CUDA_ARCH__ (-arch=sm_80: 800)
+    Args compile;             // flags for every compile
+    Args link;                // flags for the link
+    std::vector<std::string> inputs;
+    std::string output;
+    bool compile_only = false;
+};
+
+[[noreturn]] void usage_error(const std::string& message) {
+    std::cerr << "cudacc: " << message << "\n";
+    std::exit(2);
+}
+
+// nvcc's options that the CPU backend has a meaning for, or that change
+// nothing on the CPU (-lineinfo: line information is always there).
+Options parse(const Args& args) {
+    Options options;
+    std::string standard = "c++20";
+    auto value = [&](std::size_t& i, std::string_view name) -> std::string {
+        const std::string& arg = args[i];
+        if (arg.size() > name.size())
+            return arg.substr(arg[name.size()] == '=' ? name.size() + 1 : name.size());
+        if (i + 1 >= args.size()) usage_error(std::string(name) + " needs a value");
+        return args[++i];
+    };
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (arg == "-o") {
+            options.output = value(i, "-o");
+        } else if (arg == "-c" || arg == "--compile" || arg == "-dc") {
+            options.compile_only = true;
+        } else if (arg == "-G" || arg == "-lineinfo" || arg == "--expt-relaxed-constexpr" ||
+                   arg == "--expt-extended-lambda" || arg == "--extended-lambda" || arg == "-rdc=true" ||
+                   arg == "-use_fast_math" || arg == "--use_fast_math") {
+            continue;
+        } else if (arg.starts_with("-I") || arg.starts_with("-D") || arg.starts_with("-U")) {
+            const std::string flag = arg.substr(0, 2);
+            options.compile.push_back(flag + value(i, flag));
+        } else if (arg.starts_with("-L") || arg.starts_with("-l")) {
+            const std::string flag = arg.substr(0, 2);
+            options.link.push_back(flag + value(i, flag));
+        } else if (arg.starts_with("-std")) {
+            standard = value(i, "-std");
+            if (standard < "c++20") standard = "c++20";  // the backend's headers need C++20
+        } else if (arg.starts_with("--std")) {
+            standard = value(i, "--std");
+            if (standard < "c++20") standard = "c++20";
+        } else if (arg == "-O0" || arg == "-O1" || arg == "-O2" || arg == "-O3" || arg == "-g" ||
+                   arg == "-w") {
+            options.compile.push_back(arg);
+        } else if (arg.starts_with("-arch") || arg.starts_with("--gpu-architecture") ||
+                   arg.starts_with("-code") || arg.starts_with("-gencode")) {
+            // sm_80, compute_90, arch=compute_90,code=sm_90: the first number is the GPU's.
+            const std::string target = value(i, arg.starts_with("-arch")   ? "-arch"
+                                                : arg.starts_with("-code") ? "-code"
+                                                : arg.starts_with("-gen")  ? "-gencode"
+                                                                           : "--gpu-architecture");
+            const std::size_t digits = target.find_first_of("0123456789");
+            if (digits != std::string::npos) options.arch = std::stoi(target.substr(digits)) * 10;
+        } else if (arg == "-Xcompiler") {
+            std::stringstream flags(value(i, "-Xcompiler"));
+            for (std::string flag; std::getline(flags, flag, ',');) options.compile.push_back(flag);
+        } else if (arg.starts_with("-")) {
+            usage_error("the CPU backend does not know the nvcc option " + arg);
+        } else {
+            options.inputs.push_back(arg);
+        }
+    }
+    options.compile.push_back("-std=" + standard);
+    if (options.inputs.empty()) usage_error("no input files (cudacc [nvcc options] FILES... -o OUT)");
+    return options;
+}
+
+Args compiler_command(const Options& options) {
+    Args command = {CUDACC_CXX};
+    command.insert(command.end(), options.compile.begin(), options.compile.end());
+    for (std::string_view flag : {CUDACC_COMPILE_FLAGS}) command.emplace_back(flag);
+    return command;
+}
+
+int driver(const Args& args) {
+    Options options = parse(args);
+    if (options.compile_only && options.inputs.size() > 1 && !options.output.empty()) {
+        usage_error("-c with -o compiles one file at a time");
+    }
+    Args objects;
+    std::vector<std::string> temporaries;
+    int status = 0;
+    for (const std::string& input : options.inputs) {
+        if (!ends_with_any(input, {".cu", ".cpp", ".cc", ".cxx", ".c"})) {
+            objects.push_back(input);  // an object file or a library
+            continue;
+        }
+        std::string object = options.compile_only && !options.output.empty()
+                                 ? options.output
+                                 : fs::path(input).stem().string() + ".o";
+        if (!options.compile_only) {
+            object = (fs::temp_directory_path() /
+                      ("cudacc-" + std::to_string(getpid()) + "-" + std::to_string(objects.size()) + ".o"))
+                         .string();
+            temporaries.push_back(object);
+        }
+        Args compile = compiler_command(options);
+        if (is_cuda_source(input)) {
+            for (std::string_view flag : {CUDACC_KERNEL_FLAGS}) compile.emplace_back(flag);
+            compile.insert(compile.end(), {"-x", "c++"});
+        }
+        compile.insert(compile.end(), {"-c", input, "-o", object});
+        status = is_cuda_source(input) ? compile_cuda(compile, input, object, options.arch) : run(compile);
+        if (status != 0) break;
+        objects.push_back(object);
+    }
+    if (status == 0 && !options.compile_only) {
+        Args link = {CUDACC_CXX};
+        link.insert(link.end(), objects.begin(), objects.end());
+        link.insert(link.end(), {"-o", options.output.empty() ? "a.out" : options.output});
+        link.insert(link.end(), options.link.begin(), options.link.end());
+        for (std::string_view flag : {CUDACC_LINK_FLAGS}) link.emplace_back(flag);
+        status = run(link);
+    }
+    for (const std::string& temporary : temporaries) fs::remove(temporary);
+    return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const Args args(argv + 1, argv + argc);
+    if (!args.empty() && args[0] == "--launcher") return launcher(Args(args.begin() + 1, args.end()));
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::cout << "cudacc: nvcc for warpdrill's CPU backend\n"
+                     "  cudacc [nvcc options] FILES... [-o OUT]   build a CUDA program for the CPU backend\n"
+                     "options: -o -c -I -D -U -L -l -std -O0..3 -g -G -lineinfo -arch -gencode -Xcompiler\n";
+        return args.empty() ? 2 : 0;
+    }
+    return driver(args);
+}

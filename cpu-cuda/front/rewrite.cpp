@@ -1,0 +1,514 @@
+#include "rewrite.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace cudacc {
+namespace {
+
+enum class Kind { identifier, number, literal, punctuation, directive };
+
+struct Token {
+    Kind kind;
+    std::size_t begin, end;
+};
+
+struct Edit {
+    std::size_t begin, end;
+    std::string replacement;
+};
+
+bool is_identifier_start(char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+}
+bool is_identifier_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+}
+
+// C++ tokens, as much as the rewrite needs: identifiers, numbers, literals
+// (raw strings too), one token per punctuation character, and the
+// preprocessor's line markers as one token each. Comments are skipped.
+class Lexer {
+  public:
+    explicit Lexer(std::string_view text) : text_(text) {}
+
+    std::vector<Token> tokens() {
+        std::vector<Token> tokens;
+        bool line_start = true;
+        while (at_ < text_.size()) {
+            const char c = text_[at_];
+            if (c == '\n') {
+                line_start = true;
+                ++at_;
+            } else if (std::isspace(static_cast<unsigned char>(c))) {
+                ++at_;
+            } else if (c == '#' && line_start) {
+                tokens.push_back(span(Kind::directive, [&] { to_line_end(); }));
+            } else if (starts_with("//")) {
+                to_line_end();
+            } else if (starts_with("/*")) {
+                const std::size_t close = text_.find("*/", at_ + 2);
+                at_ = close == std::string_view::npos ? text_.size() : close + 2;
+            } else {
+                line_start = false;
+                tokens.push_back(next_token());
+            }
+        }
+        return tokens;
+    }
+
+  private:
+    template <class Scan>
+    Token span(Kind kind, Scan scan) {
+        const std::size_t begin = at_;
+        scan();
+        return {kind, begin, at_};
+    }
+
+    bool starts_with(std::string_view prefix) const { return text_.substr(at_).starts_with(prefix); }
+    void to_line_end() {
+        const std::size_t end = text_.find('\n', at_);
+        at_ = end == std::string_view::npos ? text_.size() : end;
+    }
+
+    Token next_token() {
+        const char c = text_[at_];
+        if (is_identifier_start(c)) {
+            const std::size_t begin = at_;
+            while (at_ < text_.size() && is_identifier_char(text_[at_])) ++at_;
+            const std::string_view word = text_.substr(begin, at_ - begin);
+            if (at_ < text_.size() && (text_[at_] == '"' || text_[at_] == '\'') && is_literal_prefix(word)) {
+                if (word.ends_with('R') && text_[at_] == '"') {
+                    raw_string();
+                } else {
+                    quoted(text_[at_]);
+                }
+                return {Kind::literal, begin, at_};
+            }
+            return {Kind::identifier, begin, at_};
+        }
+        if (std::isdigit(static_cast<unsigned char>(c)) ||
+            (c == '.' && at_ + 1 < text_.size() &&
+             std::isdigit(static_cast<unsigned char>(text_[at_ + 1])))) {
+            return span(Kind::number, [&] { number(); });
+        }
+        if (c == '"' || c == '\'') return span(Kind::literal, [&] { quoted(c); });
+        return span(Kind::punctuation, [&] { ++at_; });
+    }
+
+    static bool is_literal_prefix(std::string_view word) {
+        for (std::string_view prefix : {"R", "u8", "u", "U", "L", "u8R", "uR", "UR", "LR"}) {
+            if (word == prefix) return true;
+        }
+        return false;
+    }
+
+    // A pp-number: digits, letters, dots, digit separators, exponent signs.
+    void number() {
+        while (at_ < text_.size()) {
+            const char c = text_[at_];
+            const bool sign = (c == '+' || c == '-') &&
+                              std::string_view("eEpP").find(text_[at_ - 1]) != std::string_view::npos;
+            if (!(is_identifier_char(c) || c == '.' || c == '\'' || sign)) break;
+            ++at_;
+        }
+    }
+
+    void quoted(char quote) {
+        ++at_;
+        while (at_ < text_.size() && text_[at_] != quote && text_[at_] != '\n') {
+            at_ += text_[at_] == '\\' ? 2 : 1;
+        }
+        at_ = std::min(at_ + 1, text_.size());
+    }
+
+    void raw_string() {
+        const std::size_t open = text_.find('(', at_);
+        if (open == std::string_view::npos) {
+            at_ = text_.size();
+            return;
+        }
+        const std::string close = ")" + std::string(text_.substr(at_ + 1, open - at_ - 1)) + "\"";
+        const std::size_t end = text_.find(close, open);
+        at_ = end == std::string_view::npos ? text_.size() : end + close.size();
+    }
+
+    std::string_view text_;
+    std::size_t at_ = 0;
+};
+
+class Rewriter {
+  public:
+    explicit Rewriter(std::string_view text) : text_(text), tokens_(Lexer(text).tokens()) {}
+
+    std::string run() {
+        for (std::size_t i = 0; i < tokens_.size(); ++i) {
+            track_scope(i);
+            if (is_chevron(i, '<')) {
+                launch(i);
+                i += 2;
+            } else if (is(i, "__cudacc_shared__")) {
+                shared_variable(i);
+            } else if (is(i, "__cudacc_device__") || is(i, "__cudacc_constant__")) {
+                device_declaration(i);
+            }
+        }
+        return applied();
+    }
+
+  private:
+    // ---- tokens ----
+    std::string_view text(std::size_t i) const {
+        return text_.substr(tokens_[i].begin, tokens_[i].end - tokens_[i].begin);
+    }
+    bool is(std::size_t i, std::string_view spelling) const {
+        return i < tokens_.size() && text(i) == spelling;
+    }
+    bool is_identifier(std::size_t i) const {
+        return i < tokens_.size() && tokens_[i].kind == Kind::identifier;
+    }
+    // `<<<` or `>>>`: three characters with nothing between them.
+    bool is_chevron(std::size_t i, char c) const {
+        if (i + 2 >= tokens_.size()) return false;
+        for (std::size_t k = i; k < i + 3; ++k) {
+            if (tokens_[k].kind != Kind::punctuation || text_[tokens_[k].begin] != c) return false;
+            if (k > i && tokens_[k].begin != tokens_[k - 1].end) return false;
+        }
+        return true;
+    }
+    // The text from token `first` to token `last`, both included.
+    std::string_view between(std::size_t first, std::size_t last) const {
+        return text_.substr(tokens_[first].begin, tokens_[last].end - tokens_[first].begin);
+    }
+    // The index of the bracket that closes the one at `open`, or tokens_.size().
+    std::size_t closing(std::size_t open) const {
+        const char opener = text_[tokens_[open].begin];
+        const char closer = opener == '(' ? ')' : opener == '[' ? ']' : opener == '{' ? '}' : '>';
+        int depth = 0;
+        for (std::size_t k = open; k < tokens_.size(); ++k) {
+            if (is(k, std::string_view(&opener, 1))) ++depth;
+            if (is(k, std::string_view(&closer, 1)) && --depth == 0) return k;
+        }
+        return tokens_.size();
+    }
+    // The index of the bracket that opens the one closing at `close`.
+    std::size_t opening(std::size_t close) const {
+        const char closer = text_[tokens_[close].begin];
+        const char opener = closer == ')' ? '(' : closer == ']' ? '[' : '<';
+        int depth = 0;
+        for (std::size_t k = close + 1; k-- > 0;) {
+            if (is(k, std::string_view(&closer, 1))) ++depth;
+            if (is(k, std::string_view(&opener, 1)) && --depth == 0) return k;
+        }
+        return tokens_.size();
+    }
+
+    // The line breaks in a stretch that a rewrite replaces: the replacement
+    // keeps them, so that every later line stays where it was.
+    std::string line_breaks(std::size_t begin, std::size_t end) const {
+        return std::string(std::count(text_.begin() + begin, text_.begin() + end, '\n'), '\n');
+    }
+    void replace(std::size_t first, std::size_t last, std::string replacement) {
+        const std::size_t begin = tokens_[first].begin, end = tokens_[last].end;
+        edits_.push_back({begin, end, std::move(replacement) + line_breaks(begin, end)});
+    }
+    void insert_before(std::size_t i, std::string text) {
+        edits_.push_back({tokens_[i].begin, tokens_[i].begin, text});
+    }
+    void insert_after(std::size_t i, std::string text) {
+        edits_.push_back({tokens_[i].end, tokens_[i].end, text});
+    }
+    // Stops the build at token i's line, saying what the CPU backend lacks.
+    void unsupported(std::size_t first, std::size_t last, const std::string& what) {
+        replace(first, last, "static_assert(false, \"not supported on the CPU backend: " + what + "\");");
+    }
+
+    std::string applied() {
+        std::ranges::stable_sort(edits_, {}, &Edit::begin);
+        std::string out;
+        std::size_t at = 0;
+        for (const Edit& edit : edits_) {
+            out.append(text_.substr(at, edit.begin - at));
+            out += edit.replacement;
+            at = edit.end;
+        }
+        out.append(text_.substr(at));
+        return out;
+    }
+
+    // ---- scopes: is a declaration inside a function, or at namespace scope? ----
+    void track_scope(std::size_t i) {
+        if (is(i, "{")) {
+            std::size_t k = i;
+            while (k > 0 && (is_identifier(k - 1) || is(k - 1, ":")) && !is(k - 1, "namespace")) --k;
+            const bool namespace_body =
+                (k > 0 && is(k - 1, "namespace")) ||
+                (i >= 2 && tokens_[i - 1].kind == Kind::literal && is(i - 2, "extern"));
+            scopes_.push_back(namespace_body);
+        } else if (is(i, "}") && !scopes_.empty()) {
+            scopes_.pop_back();
+        }
+    }
+    bool at_namespace_scope() const {
+        return std::ranges::all_of(scopes_, [](bool ns) { return ns; });
+    }
+
+    // ---- kernel<<<grid, block, shared_bytes, stream>>>(args) ----
+    void launch(std::size_t open) {
+        const std::size_t kernel = kernel_start(open);
+        std::size_t close = open + 3;
+        for (int depth = 0; close < tokens_.size(); ++close) {
+            if (is(close, "(") || is(close, "[") || is(close, "{")) ++depth;
+            if (is(close, ")") || is(close, "]") || is(close, "}")) --depth;
+            if (depth == 0 && is_chevron(close, '>')) break;
+        }
+        if (kernel == open || close >= tokens_.size() || !is(close + 3, "(")) {
+            unsupported(open, open + 2, "a launch <<<...>>> that is not kernel<<<config>>>(arguments)");
+            return;
+        }
+        null_arguments_to_nullptr(close + 3);
+        std::string name(between(kernel, open - 1));
+        std::ranges::replace(name, '\n', ' ');
+        replace(kernel, open + 2, "::warpdrill::cpu::detail::chevrons(");
+        replace(close, close + 2,
+                ").launch(" + quoted(name) + ", " + thread_body(name) + ", " + address_of(name) + ")");
+    }
+
+    // An argument NULL (GCC's __null, an integer that is a null pointer
+    // constant) is passed on as nullptr: the call in every thread sees a
+    // stored copy, which is no longer a constant.
+    void null_arguments_to_nullptr(std::size_t open) {
+        const std::size_t close = closing(open);
+        for (std::size_t k = open + 1; k < close; ++k) {
+            if (is(k, "(") || is(k, "[") || is(k, "{")) k = closing(k);
+            if (is(k, "__null") && (is(k - 1, "(") || is(k - 1, ",")) && (is(k + 1, ")") || is(k + 1, ","))) {
+                replace(k, k, "nullptr");
+            }
+        }
+    }
+
+    // The first token of the kernel before `<<<`: a name, qualified or with
+    // template arguments, or an expression in parentheses.
+    std::size_t kernel_start(std::size_t open) const {
+        std::size_t k = open;
+        if (k > 0 && is(k - 1, ")")) return opening(k - 1);
+        while (k > 0) {
+            if (is(k - 1, ">")) {
+                const std::size_t angle = opening(k - 1);
+                if (angle >= tokens_.size() || angle == 0 || !is_identifier(angle - 1)) return open;
+                k = angle - 1;
+            } else if (is_identifier(k - 1)) {
+                --k;
+            } else {
+                return open;
+            }
+            if (k > 0 && is(k - 1, "template")) --k;
+            if (k >= 2 && is(k - 1, ":") && is(k - 2, ":")) {
+                k -= 2;
+                if (k == 0 || !(is_identifier(k - 1) || is(k - 1, ">"))) return k;  // ::kernel
+                continue;
+            }
+            return k;
+        }
+        return open;
+    }
+
+    static std::string quoted(const std::string& text) {
+        std::string out = "\"";
+        for (char c : text) {
+            if (c == '"' || c == '\\') out += '\\';
+            out += c;
+        }
+        return out + "\"";
+    }
+    // What every thread runs: the kernel called with the launch's arguments,
+    // so that default arguments and conversions apply as in a call.
+    static std::string thread_body(const std::string& kernel) {
+        return "[=](const auto&... cudacc_arguments) { " + kernel + "(cudacc_arguments...); }";
+    }
+    // The kernel's address where C++ can name it without the call (a function,
+    // a pointer to one, a template with its arguments or deduced from the
+    // arguments' types as they are); otherwise faults name it by its text.
+    static std::string address_of(const std::string& kernel) {
+        const std::string exact =
+            "static_cast<void (*)(std::decay_t<decltype(cudacc_arguments)>...)>(" + kernel + ")";
+        const std::string address =
+            "::warpdrill::cpu::detail::kernel_address<decltype(cudacc_arguments)...>(";
+        return "[=](const auto&... cudacc_arguments) -> const void* { "
+               "if constexpr (requires { " +
+               address + kernel + "); }) return " + address + kernel +
+               "); "
+               "else if constexpr (requires { " +
+               exact + "; }) return " + address + exact +
+               "); "
+               "else return nullptr; }";
+    }
+
+    // ---- __shared__ ----
+    void shared_variable(std::size_t marker) {
+        if (marker > 0 && is(marker - 1, "extern")) {
+            dynamic_shared(marker - 1);
+        } else if (marker > 0 && is(marker - 1, "static")) {
+            replace(marker, marker, "thread_local");
+        } else {
+            replace(marker, marker, "static thread_local");
+        }
+    }
+
+    // extern __shared__ [attributes] T name[];
+    void dynamic_shared(std::size_t first) {
+        std::size_t end = first;
+        while (end < tokens_.size() && !is(end, ";")) ++end;
+        const bool shape = end >= 5 && is(end - 1, "]") && is(end - 2, "[") && is_identifier(end - 3);
+        if (!shape) {
+            unsupported(first, std::min(end, tokens_.size() - 1),
+                        "extern __shared__ declares one array of unknown size: extern __shared__ T name[];");
+            return;
+        }
+        const std::string name(text(end - 3));
+        if (at_namespace_scope()) {
+            unsupported(first, end,
+                        "extern __shared__ " + name +
+                            "[] at namespace scope; declare it inside the kernel or function that uses it");
+            return;
+        }
+        const std::string type = without_attributes(first + 2, end - 4);
+        replace(
+            first, end,
+            type + " (&" + name + ")[] = ::warpdrill::cpu::detail::dynamic_shared_array<" + type + ">();");
+    }
+
+    // The tokens from `first` to `last` without alignment attributes (the
+    // dynamic shared memory is aligned to 16 bytes anyway).
+    std::string without_attributes(std::size_t first, std::size_t last) const {
+        std::string out;
+        for (std::size_t k = first; k <= last && k < tokens_.size(); ++k) {
+            if ((is(k, "__attribute__") || is(k, "alignas")) && is(k + 1, "(")) {
+                k = closing(k + 1);
+                continue;
+            }
+            if (!out.empty()) out += ' ';
+            out += text(k);
+        }
+        return out;
+    }
+
+    // ---- __device__ and __constant__: a function, or a variable in device memory ----
+    void device_declaration(std::size_t marker) {
+        // __device__ __constant__: the last of the two rewrites the variable.
+        const bool lambda = marker > 0 && (is(marker - 1, "]") || is(marker - 1, ")"));
+        const bool another_follows =
+            is(marker + 1, "__cudacc_device__") || is(marker + 1, "__cudacc_constant__");
+        const std::size_t stop = declarator_end(marker + 1);
+        if (lambda || another_follows || stop >= tokens_.size() || is(stop, "(") ||
+            declares_type(marker + 1, stop)) {
+            replace(marker, marker, "");  // a function: nothing to change
+            return;
+        }
+        const std::string space = is(marker, "__cudacc_device__") ? "__device__" : "__constant__";
+        if (!is_identifier(stop - 1)) {
+            unsupported(marker, marker, space + " variable whose name the front end cannot find");
+            return;
+        }
+        replace(marker, marker, "");
+        const bool declaration_only = is_extern(marker);
+        for (std::size_t at = stop; at < tokens_.size();) {
+            const std::size_t name = at - 1;
+            if (!is_identifier(name)) return;  // the compiler names what is wrong
+            replace(name, name, "(&" + std::string(text(name)) + ")");
+            while (is(at, "[")) at = closing(at) + 1;
+            if (!declaration_only) at = define_variable(std::string(text(name)), space, at);
+            if (!is(at, ",")) return;
+            at = declarator_end(at + 1);
+        }
+    }
+
+    // From `first`, the first of ( ; = { [ , outside brackets, skipping
+    // attributes and template arguments.
+    std::size_t declarator_end(std::size_t first) const {
+        int angles = 0;
+        for (std::size_t k = first; k < tokens_.size(); ++k) {
+            const bool attribute = is(k, "__attribute__") || is(k, "alignas") || is(k, "decltype") ||
+                                   is(k, "__launch_bounds__") || is(k, "sizeof");
+            if (attribute && is(k + 1, "(")) {
+                k = closing(k + 1);
+            } else if (is(k, "operator")) {
+                return tokens_.size();
+            } else if (is(k, "<") && k > 0 && is_identifier(k - 1)) {
+                ++angles;
+            } else if (is(k, ">") && angles > 0) {
+                --angles;
+            } else if (angles == 0 &&
+                       (is(k, "(") || is(k, ";") || is(k, "=") || is(k, "{") || is(k, "[") || is(k, ","))) {
+                return k;
+            }
+        }
+        return tokens_.size();
+    }
+
+    bool declares_type(std::size_t first, std::size_t last) const {
+        for (std::size_t k = first; k < last; ++k) {
+            if (is(k, "struct") || is(k, "class") || is(k, "union") || is(k, "enum")) return true;
+        }
+        return false;
+    }
+
+    // Whether the declaration around `marker` says extern (a variable defined elsewhere).
+    bool is_extern(std::size_t marker) const {
+        for (std::size_t k = marker; k-- > 0;) {
+            if (is(k, ";") || is(k, "{") || is(k, "}") || tokens_[k].kind == Kind::directive) return false;
+            if (is(k, "extern")) return true;
+        }
+        return false;
+    }
+
+    // Gives the variable whose declarator ends before `at` its device memory
+    // and its initial value; returns the token after its initializer.
+    std::size_t define_variable(const std::string& name, const std::string& space, std::size_t at) {
+        const std::string allocate =
+            "::warpdrill::cpu::detail::device_variable(\"" + name + "\", \"" + space + "\"";
+        const std::string construct =
+            ", [](auto cudacc_type, void* cudacc_at) { ::new (cudacc_at) "
+            "typename decltype(cudacc_type)::type";
+        if (is(at, ";") || is(at, ",")) {
+            insert_before(at, " = " + allocate + ")");
+            return at;
+        }
+        if (is(at, "{")) {  // T name{...}
+            insert_before(at, " = " + allocate + construct);
+            const std::size_t close = closing(at);
+            insert_after(close, "; })");
+            return close + 1;
+        }
+        if (!is(at, "=")) return at;
+        if (is(at + 1, "{")) {  // T name = {...}
+            replace(at, at, "= " + allocate + construct);
+            const std::size_t close = closing(at + 1);
+            insert_after(close, "; })");
+            return close + 1;
+        }
+        std::size_t end = at + 1;  // T name = expression
+        for (int depth = 0; end < tokens_.size(); ++end) {
+            if (is(end, "(") || is(end, "[") || is(end, "{")) ++depth;
+            if (is(end, ")") || is(end, "]") || is(end, "}")) --depth;
+            if (depth == 0 && (is(end, ",") || is(end, ";"))) break;
+        }
+        replace(at, at, "= " + allocate + construct + "(");
+        insert_after(end - 1, "); })");
+        return end;
+    }
+
+    std::string_view text_;
+    std::vector<Token> tokens_;
+    std::vector<Edit> edits_;
+    std::vector<bool> scopes_;  // one per open brace: whether it opens a namespace (or extern "C")
+};
+
+}  // namespace
+
+std::string rewrite(std::string_view preprocessed) { return Rewriter(preprocessed).run(); }
+
+}  // namespace cudacc

@@ -1,0 +1,37 @@
+// The front end's one job: turn what nvcc accepts and C++ does not into C++
+// that the CPU backend runs, the way hipify turns CUDA into HIP. It reads a
+// translation unit after the preprocessor (cudacc runs `g++ -E` first, so
+// the launches and declarations in included headers are seen too) and
+// changes only these, keeping every line where it was, so that compiler
+// messages, debug information and the backend's faults name the line the
+// learner wrote:
+//
+//   kernel<<<grid, block, shared_bytes, stream>>>(args...)
+//       a launch through the backend (cuda_runtime.h's Chevrons), which calls
+//       kernel(args...) in every thread: default arguments and conversions
+//       apply as in a call, as they do with nvcc;
+//   extern __shared__ T name[];
+//       a reference to the block's dynamic shared memory (inside a function;
+//       at namespace scope it is named as not supported);
+//   __device__ T name = init;   __constant__ T name[n];
+//       a reference to device memory that the backend allocates for the
+//       variable and names in faults;
+//   __shared__ T name[n];
+//       static thread_local: one copy per block, as before.
+//
+// What it cannot translate becomes a static_assert at that line, whose
+// message says what is not supported.
+//
+// The markers __cudacc_shared__, __cudacc_device__ and __cudacc_constant__
+// are what cudacc defines __shared__, __device__ and __constant__ to while it
+// preprocesses, so that a variable can be told from a function.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace cudacc {
+
+std::string rewrite(std::string_view preprocessed);
+
+}  // namespace cudacc

@@ -1,0 +1,107 @@
+// <cub/warp/warp_reduce.cuh> on the CPU backend: cub::WarpReduce, part of the
+// subset of CUB that warpdrill's CPU backend provides, written for the
+// backend from CUB's documented API (not CUB's code). A warp reduces with
+// __shfl_down_sync, so TempStorage is empty. Also the warp step that
+// cub::BlockReduce shares (cub::detail::reduce_lanes).
+//
+// Every call takes the caller's source location, as the backend's intrinsics
+// do, so that a mistake (a call that only part of a warp or block reaches) is
+// reported at the line that made the call, not inside this header.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <bit>
+#include <source_location>
+#include <type_traits>
+
+// What CUB's headers bring with them: the operators and numeric_limits.
+#include <cuda/functional>
+#include <cuda/std/limits>
+
+namespace cub {
+namespace detail {
+
+using Where = std::source_location;
+
+// CUB's warps are 32 threads at compile time (warpSize is not a constant).
+constexpr int kWarpThreads = 32;
+
+// The calling thread's rank in its block, x fastest, as the GPU numbers the
+// threads when it forms warps: lane = rank % 32.
+__device__ inline int block_rank() {
+    return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+}
+
+constexpr unsigned kFullWarp = 0xffffffffu;
+// The mask of lanes 0 .. lanes-1.
+constexpr unsigned first_lanes(int lanes) { return lanes >= kWarpThreads ? kFullWarp : (1u << lanes) - 1; }
+
+// Reduces `value` over the first `valid_lanes` lanes of a logical warp of
+// kWidth lanes, whose lanes are `mask`: every lane of the mask must call it.
+// The result is valid in the logical warp's first lane. The offsets grow
+// (1, 2, 4, ...): after the step with offset o, a lane whose index is a
+// multiple of 2o holds op over the next 2o lanes in order, so `op` need not
+// be commutative.
+template <int kWidth, class T, class Op>
+__device__ T reduce_lanes(T value, Op op, int valid_lanes, unsigned mask, Where where) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8,
+                  "cub::WarpReduce and cub::BlockReduce on warpdrill's CPU backend: the item type must be "
+                  "trivially copyable and at most 8 bytes, one shuffle's worth");
+    const int lane = block_rank() % kWidth;
+    for (int offset = 1; offset < kWidth; offset *= 2) {
+        const bool has_partner = lane + offset < valid_lanes;
+        // A lane without a partner shifts by 0 and gets its own value back:
+        // no lane reads one past the valid ones, which may not exist.
+        const T partner = __shfl_down_sync(mask, value, has_partner ? offset : 0, kWidth, where);
+        if (has_partner) value = op(value, partner);
+    }
+    return value;
+}
+
+}  // namespace detail
+
+// The reduction of a logical warp of LOGICAL_WARP_THREADS threads (a power of
+// two up to 32; a warp holds 32 / LOGICAL_WARP_THREADS of them). Every thread
+// of a logical warp must call; the result is valid in its first lane only.
+template <typename T, int LOGICAL_WARP_THREADS = detail::kWarpThreads>
+class WarpReduce {
+    static_assert(
+        LOGICAL_WARP_THREADS <= detail::kWarpThreads &&
+            std::has_single_bit(static_cast<unsigned>(LOGICAL_WARP_THREADS)),
+        "cub::WarpReduce on warpdrill's CPU backend: LOGICAL_WARP_THREADS must be 1, 2, 4, 8, 16 or 32");
+    using Where = detail::Where;
+
+  public:
+    // Shuffles need no shared memory.
+    struct TempStorage {};
+
+    __device__ WarpReduce(TempStorage& /*temp_storage*/) {}
+
+    __device__ T Sum(T input, Where where = Where::current()) {
+        return Reduce(input, ::cuda::std::plus<>{}, LOGICAL_WARP_THREADS, where);
+    }
+    // Only the first valid_items lanes' inputs count; every lane must pass the same valid_items.
+    __device__ T Sum(T input, int valid_items, Where where = Where::current()) {
+        return Reduce(input, ::cuda::std::plus<>{}, valid_items, where);
+    }
+    template <typename ReductionOp>
+    __device__ T Reduce(T input, ReductionOp reduction_op, Where where = Where::current()) {
+        return Reduce(input, reduction_op, LOGICAL_WARP_THREADS, where);
+    }
+    template <typename ReductionOp>
+    __device__ T Reduce(T input, ReductionOp reduction_op, int valid_items, Where where = Where::current()) {
+        return detail::reduce_lanes<LOGICAL_WARP_THREADS>(input, reduction_op, valid_items,
+                                                          logical_warp_mask(), where);
+    }
+
+  private:
+    // The lanes of the calling thread's logical warp.
+    __device__ static unsigned logical_warp_mask() {
+        const int first_lane =
+            detail::block_rank() % detail::kWarpThreads / LOGICAL_WARP_THREADS * LOGICAL_WARP_THREADS;
+        return detail::first_lanes(LOGICAL_WARP_THREADS) << first_lane;
+    }
+};
+
+}  // namespace cub

@@ -1,0 +1,178 @@
+// CUDA's device functions that plain C++ lacks or spells otherwise: the
+// overloads CUDA gives the math functions (abs of a float is a float, min and
+// max of any two arithmetic types), the intrinsics, the bit operations and the
+// cache-hinted loads and stores. Included by cuda_runtime.h.
+//
+// The fast-math intrinsics (__expf, __logf, __sinf, ...) are approximations
+// on a GPU (the Programming Guide's table of intrinsic functions gives their
+// error bounds); here they are the correctly rounded functions, which lie
+// within those bounds. The _rn/_rz/_ru/_rd forms round as named.
+#pragma once
+
+#include <bit>
+#include <cfenv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <math.h>  // abs, fabs, fmin ... of every type in the global namespace, as CUDA has them
+#include <type_traits>
+
+// ---- min and max: CUDA declares them for every pair of arithmetic types ---------
+// The usual arithmetic conversions pick the type, as CUDA's overloads do
+// (min(int, unsigned) is unsigned; any float makes it a float comparison).
+template <class A, class B>
+requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B> std::common_type_t<A, B> min(A a, B b) {
+    using T = std::common_type_t<A, B>;
+    if constexpr (std::is_floating_point_v<T>) {
+        return std::fmin(static_cast<T>(a), static_cast<T>(b));
+    } else {
+        return static_cast<T>(a) < static_cast<T>(b) ? static_cast<T>(a) : static_cast<T>(b);
+    }
+}
+template <class A, class B>
+requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B> std::common_type_t<A, B> max(A a, B b) {
+    using T = std::common_type_t<A, B>;
+    if constexpr (std::is_floating_point_v<T>) {
+        return std::fmax(static_cast<T>(a), static_cast<T>(b));
+    } else {
+        return static_cast<T>(a) > static_cast<T>(b) ? static_cast<T>(a) : static_cast<T>(b);
+    }
+}
+
+// ---- single-precision intrinsics ----------------------------------------------------
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+inline float rcbrtf(float x) { return 1.0f / std::cbrt(x); }
+inline float exp10f(float x) { return std::pow(10.0f, x); }
+inline float fdividef(float a, float b) { return a / b; }
+inline float __fdividef(float a, float b) { return a / b; }
+inline float __expf(float x) { return std::exp(x); }
+inline float __exp10f(float x) { return std::pow(10.0f, x); }
+inline float __logf(float x) { return std::log(x); }
+inline float __log2f(float x) { return std::log2(x); }
+inline float __log10f(float x) { return std::log10(x); }
+inline float __powf(float x, float y) { return std::pow(x, y); }
+inline float __sinf(float x) { return std::sin(x); }
+inline float __cosf(float x) { return std::cos(x); }
+inline float __tanf(float x) { return std::tan(x); }
+inline void __sincosf(float x, float* s, float* c) {
+    *s = std::sin(x);
+    *c = std::cos(x);
+}
+inline void sincosf(float x, float* s, float* c) { __sincosf(x, s, c); }
+// Clamps to [0, 1]; NaN gives 0.
+inline float __saturatef(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
+
+namespace warpdrill::cpu::detail {
+// A value read through a volatile: the compiler can neither fold what is
+// computed from it nor move that computation before this read.
+template <class T>
+T opaque(T value) {
+    volatile T copy = value;
+    return copy;
+}
+// `operation()` in the rounding mode `mode` (FE_TONEAREST, ...). It reads
+// its operands through opaque() and its result goes to a volatile, so it is
+// computed after the mode is set and before it is restored.
+template <class Operation>
+auto rounded(int mode, Operation operation) {
+    const int saved = std::fegetround();
+    std::fesetround(mode);
+    volatile auto result = operation();
+    std::fesetround(saved);
+    return result;
+}
+}  // namespace warpdrill::cpu::detail
+
+// __fadd_rn, __fadd_rz, __fadd_ru, __fadd_rd and the rest: one operation,
+// rounded as the suffix says.
+#define WARPDRILL_ROUNDED(T, name, suffix, mode, parameters, expression)          \
+    inline T name##_##suffix parameters {                                         \
+        using warpdrill::cpu::detail::opaque;                                     \
+        return warpdrill::cpu::detail::rounded(mode, [=] { return expression; }); \
+    }
+#define WARPDRILL_ROUNDED_OPS(suffix, mode)                                                                \
+    WARPDRILL_ROUNDED(float, __fadd, suffix, mode, (float a, float b), opaque(a) + opaque(b))              \
+    WARPDRILL_ROUNDED(float, __fsub, suffix, mode, (float a, float b), opaque(a) - opaque(b))              \
+    WARPDRILL_ROUNDED(float, __fmul, suffix, mode, (float a, float b), opaque(a) * opaque(b))              \
+    WARPDRILL_ROUNDED(float, __fdiv, suffix, mode, (float a, float b), opaque(a) / opaque(b))              \
+    WARPDRILL_ROUNDED(float, __frcp, suffix, mode, (float a), 1.0f / opaque(a))                            \
+    WARPDRILL_ROUNDED(float, __fsqrt, suffix, mode, (float a), std::sqrt(opaque(a)))                       \
+    WARPDRILL_ROUNDED(float, __fmaf, suffix, mode, (float a, float b, float c), std::fma(opaque(a), b, c)) \
+    WARPDRILL_ROUNDED(double, __dadd, suffix, mode, (double a, double b), opaque(a) + opaque(b))           \
+    WARPDRILL_ROUNDED(double, __dmul, suffix, mode, (double a, double b), opaque(a) * opaque(b))           \
+    WARPDRILL_ROUNDED(double, __fma, suffix, mode, (double a, double b, double c), std::fma(opaque(a), b, c))
+WARPDRILL_ROUNDED_OPS(rn, FE_TONEAREST)
+WARPDRILL_ROUNDED_OPS(rz, FE_TOWARDZERO)
+WARPDRILL_ROUNDED_OPS(ru, FE_UPWARD)
+WARPDRILL_ROUNDED_OPS(rd, FE_DOWNWARD)
+#undef WARPDRILL_ROUNDED_OPS
+#undef WARPDRILL_ROUNDED
+inline float __frsqrt_rn(float x) { return 1.0f / std::sqrt(x); }
+
+// ---- conversions and reinterpretations ------------------------------------------------
+inline int __float_as_int(float x) { return std::bit_cast<int>(x); }
+inline float __int_as_float(int x) { return std::bit_cast<float>(x); }
+inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
+inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
+inline long long __double_as_longlong(double x) { return std::bit_cast<long long>(x); }
+inline double __longlong_as_double(long long x) { return std::bit_cast<double>(x); }
+inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
+inline int __float2int_rz(float x) { return static_cast<int>(x); }
+inline int __float2int_rd(float x) { return static_cast<int>(std::floor(x)); }
+inline int __float2int_ru(float x) { return static_cast<int>(std::ceil(x)); }
+inline unsigned __float2uint_rn(float x) { return static_cast<unsigned>(std::nearbyint(x)); }
+inline float __int2float_rn(int x) { return static_cast<float>(x); }
+inline float __uint2float_rn(unsigned x) { return static_cast<float>(x); }
+inline float __double2float_rn(double x) { return static_cast<float>(x); }
+
+// ---- integer intrinsics ------------------------------------------------------------
+inline int __popc(unsigned x) { return std::popcount(x); }
+inline int __popcll(unsigned long long x) { return std::popcount(x); }
+inline int __ffs(int x) { return x == 0 ? 0 : std::countr_zero(static_cast<unsigned>(x)) + 1; }
+inline int __ffsll(long long x) {
+    return x == 0 ? 0 : std::countr_zero(static_cast<unsigned long long>(x)) + 1;
+}
+inline int __clz(int x) { return std::countl_zero(static_cast<unsigned>(x)); }
+inline int __clzll(long long x) { return std::countl_zero(static_cast<unsigned long long>(x)); }
+inline unsigned __brev(unsigned x) {
+    unsigned reversed = 0;
+    for (int bit = 0; bit < 32; ++bit) reversed |= ((x >> bit) & 1u) << (31 - bit);
+    return reversed;
+}
+inline int __mul24(int a, int b) {  // the low 24 bits of each, sign-extended
+    return (static_cast<int>(static_cast<unsigned>(a) << 8) >> 8) *
+           (static_cast<int>(static_cast<unsigned>(b) << 8) >> 8);
+}
+inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
+inline unsigned __umulhi(unsigned a, unsigned b) {
+    return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
+}
+
+// ---- loads and stores with cache hints: on the CPU, plain loads and stores -------------
+template <class T>
+T __ldg(const T* address) {
+    return *address;
+}
+#define WARPDRILL_CACHE_HINTED_LOAD(name) \
+    template <class T>                    \
+    T name(const T* address) {            \
+        return *address;                  \
+    }
+WARPDRILL_CACHE_HINTED_LOAD(__ldca)
+WARPDRILL_CACHE_HINTED_LOAD(__ldcg)
+WARPDRILL_CACHE_HINTED_LOAD(__ldcs)
+WARPDRILL_CACHE_HINTED_LOAD(__ldlu)
+WARPDRILL_CACHE_HINTED_LOAD(__ldcv)
+#undef WARPDRILL_CACHE_HINTED_LOAD
+#define WARPDRILL_CACHE_HINTED_STORE(name) \
+    template <class T>                     \
+    void name(T* address, T value) {       \
+        *address = value;                  \
+    }
+WARPDRILL_CACHE_HINTED_STORE(__stwb)
+WARPDRILL_CACHE_HINTED_STORE(__stcg)
+WARPDRILL_CACHE_HINTED_STORE(__stcs)
+WARPDRILL_CACHE_HINTED_STORE(__stwt)
+#undef WARPDRILL_CACHE_HINTED_STORE

@@ -1,0 +1,159 @@
+// nvcc's own syntax on the CPU backend, as cudacc (cpu-cuda/front) compiles
+// it: kernel<<<...>>>(...) with CUDA's conversions and default arguments,
+// extern __shared__ arrays of any type, __constant__ and __device__
+// variables in device memory (cudaMemcpyToSymbol, a last-block ticket), and
+// CUDA's overloads of the math functions.
+#include <cmath>
+#include <vector>
+
+#include "fault_of.h"
+#include "warpdrill/catch.h"
+#include "warpdrill/cuda.h"
+#include "warpdrill/host.h"
+
+using warpdrill::check_cuda;
+using warpdrill::DeviceBuffer;
+using warpdrill::testing::contains;
+using warpdrill::testing::fault_of;
+
+namespace {
+
+__constant__ float scale_by;
+__constant__ int offsets[4] = {1, 2, 3, 4};
+__device__ unsigned blocks_done = 0;
+__device__ float block_sums[64];
+__device__ int small_table[4];
+
+template <class T>
+__global__ void scaled_copy(const T* in, T* out, int n, const T* bias = NULL) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i] * scale_by + (bias ? bias[i] : T(0)) + offsets[i % 4];
+}
+
+// Each block stages its slice in dynamic shared memory of type T, backwards.
+template <class T>
+__global__ void reverse_each_block(const T* in, T* out) {
+    extern __shared__ T staged[];
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    staged[blockDim.x - 1 - threadIdx.x] = in[i];
+    __syncthreads();
+    out[i] = staged[threadIdx.x];
+}
+
+// One launch sums the grid: the last block to take a ticket adds the block
+// sums, in block order (lesson 10's pattern, with the ticket a __device__ variable).
+__global__ void sum_with_ticket(const float* in, float* total) {
+    extern __shared__ __align__(16) unsigned char bytes[];
+    float* cache = reinterpret_cast<float*>(bytes);
+    cache[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+    __syncthreads();
+    for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+        if (threadIdx.x < stride) cache[threadIdx.x] += cache[threadIdx.x + stride];
+        __syncthreads();
+    }
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        block_sums[blockIdx.x] = cache[0];
+        __threadfence();
+        last = atomicAdd(&blocks_done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        float sum = 0.0f;
+        for (unsigned b = 0; b < gridDim.x; ++b) sum += block_sums[b];
+        *total = sum;
+        blocks_done = 0;
+    }
+}
+
+__global__ void write_past_table(int index) {
+    int* table = small_table;
+    table[index] = 1;
+}
+
+__global__ void device_math(const float* in, float* out) {
+    const float x = in[threadIdx.x];
+    out[threadIdx.x] = abs(x) + max(x, 0) + min(2u, 3);  // abs of a float is a float, as in CUDA
+}
+
+}  // namespace
+
+TEST_CASE("kernel<<<>>>: a template deduced from the arguments, NULL for a pointer, a default argument",
+          "[nvcc-syntax]") {
+    const float scale = 2.0f;
+    check_cuda(cudaMemcpyToSymbol(scale_by, &scale, sizeof scale));
+    const int n = 37;
+    std::vector<float> host(n);
+    for (int i = 0; i < n; ++i) host[i] = 0.5f * static_cast<float>(i);
+    DeviceBuffer<float> in(host), out(n), bias(std::vector<float>(n, 100.0f));
+    out.poison();
+
+    scaled_copy<<<(n + 15) / 16, 16>>>(in.data(), out.data(), n);
+    check_cuda(cudaGetLastError());
+    std::vector<float> got = out.download();
+    for (int i = 0; i < n; ++i) CHECK(got[i] == 2.0f * host[i] + static_cast<float>(i % 4 + 1));
+
+    scaled_copy<<<dim3((n + 15) / 16), dim3(16), 0, nullptr>>>(in.data(), out.data(), n, bias.data());
+    got = out.download();
+    for (int i = 0; i < n; ++i) CHECK(got[i] == 2.0f * host[i] + 100.0f + static_cast<float>(i % 4 + 1));
+
+    float read_back = 0.0f;
+    check_cuda(cudaMemcpyFromSymbol(&read_back, scale_by, sizeof read_back));
+    CHECK(read_back == 2.0f);
+}
+
+TEST_CASE("extern __shared__ arrays of any type, sized by the launch", "[nvcc-syntax]") {
+    const unsigned block = 64, blocks = 3, n = block * blocks;
+    std::vector<double> host(n);
+    for (unsigned i = 0; i < n; ++i) host[i] = i;
+    DeviceBuffer<double> in(host), out(n);
+    reverse_each_block<<<blocks, block, block * sizeof(double)>>>(in.data(), out.data());
+    const std::vector<double> got = out.download();
+    for (unsigned i = 0; i < n; ++i) CHECK(got[i] == host[i / block * block + block - 1 - i % block]);
+
+    SECTION("reading past the launch's shared bytes is named as such") {
+        const std::string message = fault_of([&] {
+            reverse_each_block<<<blocks, block, block * sizeof(double) / 2>>>(in.data(), out.data());
+        });
+        CHECK(contains(message, "the dynamic shared memory, which has 256 bytes"));
+    }
+}
+
+TEST_CASE("a ticket counter kept in a __device__ variable is device memory: no race, the GPU's sum",
+          "[nvcc-syntax]") {
+    const unsigned block = 128, blocks = 40;
+    std::vector<float> host(block * blocks);
+    double expected = 0.0;
+    for (std::size_t i = 0; i < host.size(); ++i) expected += host[i] = static_cast<float>(i % 7) - 3.0f;
+    DeviceBuffer<float> in(host), total(1);
+    for (int run = 0; run < 2; ++run) {  // the last block resets the ticket for the next launch
+        total.poison();
+        sum_with_ticket<<<blocks, block, block * sizeof(float)>>>(in.data(), total.data());
+        CHECK(total.download().front() == static_cast<float>(expected));
+    }
+}
+
+TEST_CASE("a write past a __device__ array names the variable", "[nvcc-syntax]") {
+    const std::string message = fault_of([] { write_past_table<<<1, 1>>>(4); });
+    CHECK(contains(message, "the __device__ variable small_table of 16 bytes"));
+}
+
+TEST_CASE("device math takes CUDA's overloads: abs of a float is a float", "[nvcc-syntax]") {
+    DeviceBuffer<float> in(std::vector<float>{-1.5f, 2.25f, -0.0f, -7.75f}), out(4);
+    device_math<<<1, 4>>>(in.data(), out.data());
+    const std::vector<float> got = out.download();
+    CHECK(got == std::vector<float>{1.5f + 0.0f + 2.0f, 2.25f + 2.25f + 2.0f, 0.0f + 0.0f + 2.0f,
+                                    7.75f + 0.0f + 2.0f});
+}
+
+TEST_CASE("the rounding intrinsics round as their names say, whatever the compiler folds", "[nvcc-syntax]") {
+    CHECK(__fadd_rn(1.0f, 1e-9f) == 1.0f);
+    CHECK(__fadd_rd(1.0f, 1e-9f) == 1.0f);
+    CHECK(__fadd_ru(1.0f, 1e-9f) == std::nextafter(1.0f, 2.0f));
+    CHECK(__fadd_rz(-1.0f, -1e-9f) == -1.0f);
+    CHECK(__fmul_ru(1.1f, 1.1f) == std::nextafter(__fmul_rd(1.1f, 1.1f), 2.0f));
+    CHECK(__fsqrt_rd(2.0f) < __fsqrt_ru(2.0f));
+    CHECK(__saturatef(NAN) == 0.0f);
+    CHECK(__saturatef(1.5f) == 1.0f);
+    CHECK(__saturatef(-0.5f) == 0.0f);
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `warpdrill cc` and `warpdrill run` on CUDA programs written for nvcc
+# (cpu-cuda/tests/programs/): one builds and gives the reference's sum, one
+# with a missing barrier is stopped with the race named at its line, and an
+# nvcc option the CPU backend does not know is named.
+set -euo pipefail
+warpdrill=$1
+root=$2
+programs=$root/cpu-cuda/tests/programs
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
+"$warpdrill" --root "$root" cc -O2 -arch=sm_90 -lineinfo "$programs/ticket_sum.cu" -o ticket_sum
+./ticket_sum 777 > cc.txt || fail "the program built by warpdrill cc: $(cat cc.txt)"
+grep -qE "^sum (-?[0-9.]+) reference \1$" cc.txt || fail "warpdrill cc's program printed: $(cat cc.txt)"
+
+"$warpdrill" --root "$root" run "$programs/ticket_sum.cu" -- 999 > run.txt 2>&1 || fail "warpdrill run: $(cat run.txt)"
+grep -q "^sum " run.txt || fail "warpdrill run printed: $(cat run.txt)"
+
+status=0
+"$warpdrill" --root "$root" run "$programs/missing_barrier.cu" > race.txt 2>&1 || status=$?
+[[ $status == 1 ]] || fail "a racing program: exit $status, not 1: $(cat race.txt)"
+grep -q "a kernel broke a rule of CUDA's" race.txt || fail "no fault message: $(cat race.txt)"
+grep -q "race on" race.txt || fail "the race is not named: $(cat race.txt)"
+grep -q 'missing_barrier.cu:[0-9]*: `if (threadIdx.x < stride)' race.txt || fail "the race's line is not named: $(cat race.txt)"
+
+status=0
+"$warpdrill" --root "$root" cc --no-such-option "$programs/ticket_sum.cu" > option.txt 2>&1 || status=$?
+[[ $status != 0 ]] || fail "an unknown nvcc option was accepted"
+grep -q "does not know the nvcc option --no-such-option" option.txt || fail "$(cat option.txt)"
+echo "warpdrill cc and run: all passed"
