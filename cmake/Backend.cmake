@@ -15,10 +15,12 @@ function(_warpdrill_gpu_name out)
   endif()
 endfunction()
 
-# "nvcc 13.0" for the nvcc CMake would use (CMAKE_CUDA_COMPILER, CUDACXX, PATH,
-# /usr/local/cuda/bin), or "" when there is none.
-function(_warpdrill_nvcc_version out)
+# The nvcc CMake would use (CMAKE_CUDA_COMPILER, CUDACXX, PATH,
+# /usr/local/cuda/bin): its version in `out` ("nvcc 13.0") and its path in
+# `path_out`, or "" for both when there is none that runs.
+function(_warpdrill_nvcc out path_out)
   set(${out} "" PARENT_SCOPE)
+  set(${path_out} "" PARENT_SCOPE)
   if(CMAKE_CUDA_COMPILER)
     set(nvcc ${CMAKE_CUDA_COMPILER})
   elseif(DEFINED ENV{CUDACXX})
@@ -31,13 +33,14 @@ function(_warpdrill_nvcc_version out)
     execute_process(COMMAND ${nvcc} --version RESULT_VARIABLE rc OUTPUT_VARIABLE version ERROR_QUIET)
     if(rc EQUAL 0 AND version MATCHES "release ([0-9]+\\.[0-9]+)")
       set(${out} "nvcc ${CMAKE_MATCH_1}" PARENT_SCOPE)
+      set(${path_out} "${nvcc}" PARENT_SCOPE)
     endif()
   endif()
 endfunction()
 
 include(CheckLanguage)
 _warpdrill_gpu_name(_gpu)
-_warpdrill_nvcc_version(_nvcc)
+_warpdrill_nvcc(_nvcc _nvcc_path)
 if(WARPDRILL_BACKEND STREQUAL "auto")
   set(_resolved cpu)
   if(_gpu)
@@ -72,6 +75,9 @@ else()
 endif()
 set(WARPDRILL_ACTIVE_BACKEND ${_resolved} CACHE INTERNAL "the backend in use")
 set(WARPDRILL_BACKEND_REASON ${_reason} CACHE INTERNAL "why that backend, in a learner's words")
+# nvcc where there is one, on either backend: on the CPU backend `warpdrill
+# check` compiles the learner's kernels with it too.
+set(WARPDRILL_NVCC_PATH "${_nvcc_path}" CACHE INTERNAL "nvcc, or empty")
 message(STATUS "warpdrill backend: ${WARPDRILL_BACKEND_REASON}")
 
 if(WARPDRILL_ACTIVE_BACKEND STREQUAL "gpu")

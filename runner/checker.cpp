@@ -1,6 +1,9 @@
 #include "checker.h"
 
 #include <algorithm>
+#include <fstream>
+#include <functional>
+#include <future>
 #include <sstream>
 #include <vector>
 
@@ -42,6 +45,63 @@ std::string skip_reason(const std::string& catch_output) {
         if (text != std::string::npos) reason += (reason.empty() ? "" : " ") + line.substr(text);
     }
     return reason;
+}
+
+// The text of the files nvcc compiles for a lesson's check: the learner's
+// and the given launch.cu.
+std::string kernel_text(const Lesson& lesson) {
+    std::string text;
+    for (const fs::path& file : lesson.edit_files) text += read_text(file);
+    return text + read_text(lesson.dir / "check" / "launch.cu");
+}
+
+// On the CPU backend where nvcc is installed (but no GPU is seen): the
+// learner's kernels compiled by nvcc for an H100, compile only, as CI
+// compiles them, beside the CPU build and checks. Code that only the CPU
+// backend accepts is named before it meets a GPU. Kernels nvcc took as they
+// are now are not compiled again. Nothing to wait for when there is no nvcc.
+struct NvccCheck {
+    std::future<ProcessResult> compiled;
+    fs::path stamp;  // holds the hash of the kernels nvcc last took
+    std::string hash;
+};
+
+NvccCheck start_nvcc_check(const Course& course, const Lesson& lesson) {
+    const fs::path nvcc = WARPDRILL_NVCC;
+    if (course.backend != "cpu" || nvcc.empty() || !fs::exists(nvcc)) return {};
+    const fs::path dir = course.build_dir / "nvcc-check";
+    NvccCheck check{{}, dir / (lesson.name + ".passed"), std::to_string(std::hash<std::string>{}(kernel_text(lesson)))};
+    if (fs::exists(check.stamp) && read_text(check.stamp) == check.hash) return {};
+    fs::create_directories(dir);
+    const std::vector<std::string> command{nvcc.string(),
+                                           "-std=c++20",
+                                           "-arch=sm_90",
+                                           "-I" + lesson.dir.string(),
+                                           "-I" + (course.root / "common" / "include").string(),
+                                           "-x",
+                                           "cu",
+                                           "-c",
+                                           (lesson.dir / "check" / "launch.cu").string(),
+                                           "-o",
+                                           (dir / (lesson.name + ".o")).string()};
+    check.compiled = std::async(std::launch::async, run_process, command, std::chrono::seconds(300),
+                                std::vector<std::string>{});
+    return check;
+}
+
+// The CPU's verdict becomes nvcc's compile error when nvcc rejects the kernels.
+void add_nvcc_verdict(CheckResult& result, NvccCheck& nvcc, const Course& course, const Lesson& lesson) {
+    if (!nvcc.compiled.valid()) return;
+    const ProcessResult compiled = nvcc.compiled.get();
+    if (compiled.exit_code == 0) {
+        std::ofstream(nvcc.stamp) << nvcc.hash;
+        return;
+    }
+    if (compiled.timed_out || result.outcome == Outcome::compile_error) return;
+    result.outcome = Outcome::compile_error;
+    result.message = "nvcc, which builds your kernels for a GPU, rejects them (the CPU backend took them):\n" +
+                     trim_compiler_output(compiled.output, course, lesson);
+    result.output += "\n" + compiled.output;
 }
 
 }  // namespace
@@ -165,8 +225,10 @@ CheckResult run_checks(const Course& course, const Lesson& lesson, const CheckOp
 }
 
 CheckResult check_lesson(const Course& course, const Lesson& lesson, const CheckOptions& options) {
+    NvccCheck nvcc = start_nvcc_check(course, lesson);
     if (auto not_built = build_checks(course, lesson, std::chrono::seconds(900))) return *not_built;
     CheckResult result = run_checks(course, lesson, options);
+    add_nvcc_verdict(result, nvcc, course, lesson);
     if (course.backend == "gpu" && (result.outcome == Outcome::failed || result.outcome == Outcome::crashed)) {
         // The GPU says little of why: let compute-sanitizer look, and say what it found first.
         std::string found;

@@ -18,6 +18,11 @@ std::string Course::target(const Lesson& lesson) const { return "lesson-" + less
 fs::path Course::relative(const fs::path& path) const { return path.lexically_relative(root); }
 
 // "# Lesson 3: sequential addressing" -> "sequential addressing"
+std::string read_text(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
 std::string read_title(const fs::path& readme) {
     std::ifstream file(readme);
     std::string line;

@@ -37,5 +37,6 @@ Course load_course(const fs::path& root, const fs::path& build_dir, const std::s
                    const std::string& backend_reason);
 std::vector<std::string> read_hints(const fs::path& hints_file);
 std::string read_title(const fs::path& readme);  // from the README's first line
+std::string read_text(const fs::path& file);     // the whole file; "" when it cannot be read
 
 }  // namespace warpdrill::runner

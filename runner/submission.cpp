@@ -32,11 +32,6 @@ bool same_directory(const fs::path& a, const fs::path& b) {
     return fs::equivalent(a, b, error);
 }
 
-std::string read_text(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
 // The last lines of a failed command's output, for an error message.
 std::string tail_of(const std::string& output) {
     const auto at = output.size() > 1500 ? output.size() - 1500 : 0;

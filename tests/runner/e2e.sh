@@ -7,11 +7,14 @@
 # solutions/, and a lesson scaffolded by new and proven by verify, which the
 # profile driver has no workload for. The warpdrill program is the one the
 # suite built: --root and --build-dir point it at the scratch copy, which
-# builds only the lessons' checks.
-#   tests/runner/e2e.sh WARPDRILL SOURCE_DIR
+# builds only the lessons' checks. Where nvcc is installed (NVCC, which the
+# warpdrill program was built to use), a kernel that only the CPU backend
+# accepts is named by nvcc.
+#   tests/runner/e2e.sh WARPDRILL SOURCE_DIR [NVCC]
 set -euo pipefail
 warpdrill=$1
 source_dir=$(cd "$2" && pwd)
+nvcc=${3:-}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 course="$scratch/a course"  # a path with a space, as many home directories have
@@ -98,6 +101,18 @@ echo "this is [[ not toml" > "$course/.progress/progress.toml"
 expect "could not be read" "$out"
 expect "1/$lessons lessons done" "$out"
 [[ -f "$course/.progress/progress.toml.damaged" ]] || fail "the damaged file was not kept"
+
+if [[ -n "$nvcc" ]]; then
+  echo "-- where nvcc is installed, check compiles the kernels with it too: what only the CPU backend takes is named"
+  cp "$lesson1/reduce.cuh" "$scratch/solved.cuh"
+  printf '%s\n' 'inline int twice(int x) { return 2 * x; }' \
+    '__global__ void calls_a_host_function(int* out) { out[0] = twice(1); }' >> "$lesson1/reduce.cuh"
+  if "${W[@]}" check 1 > "$out" 2>&1; then cat "$out"; fail "a kernel calling a host function passes"; fi
+  expect "nvcc, which builds your kernels for a GPU, rejects them" "$out"
+  expect "lessons/01-interleaved-divergent/reduce.cuh" "$out"
+  expect 'calling a __host__ function("twice(int)") from a __global__ function' "$out"
+  cp "$scratch/solved.cuh" "$lesson1/reduce.cuh"
+fi
 
 echo "-- a compile error shows the compiler's message about the learner's file"
 echo "this is not C++;" >> "$lesson1/reduce.cuh"
