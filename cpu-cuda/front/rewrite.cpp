@@ -348,18 +348,40 @@ class Rewriter {
     }
 
     // ---- __shared__ ----
+    // `__shared__` may stand anywhere among the declaration's specifiers:
+    // `extern __shared__ float s[]` and `extern float __shared__ s[]` alike.
     void shared_variable(std::size_t marker) {
-        if (marker > 0 && is(marker - 1, "extern")) {
-            dynamic_shared(marker - 1);
-        } else if (marker > 0 && is(marker - 1, "static")) {
+        const std::size_t first = declaration_start(marker);
+        const std::size_t stop = declarator_end(marker + 1);
+        if (has_specifier(first, stop, "extern")) {
+            dynamic_shared(first, marker);
+        } else if (has_specifier(first, stop, "static")) {
             replace(marker, marker, "thread_local");
         } else {
             replace(marker, marker, "static thread_local");
         }
     }
 
-    // extern __shared__ [attributes] T name[];
-    void dynamic_shared(std::size_t first) {
+    // The first token of the declaration that holds token `marker`.
+    std::size_t declaration_start(std::size_t marker) const {
+        std::size_t k = marker;
+        while (k > 0 && !is(k - 1, ";") && !is(k - 1, "{") && !is(k - 1, "}") &&
+               tokens_[k - 1].kind != Kind::directive) {
+            --k;
+        }
+        return k;
+    }
+
+    bool has_specifier(std::size_t first, std::size_t stop, std::string_view specifier) const {
+        for (std::size_t k = first; k < stop; ++k) {
+            if (is(k, specifier)) return true;
+        }
+        return false;
+    }
+
+    // extern __shared__ [attributes] T name[]; from `first` (the declaration's
+    // first token) with the marker at `marker`.
+    void dynamic_shared(std::size_t first, std::size_t marker) {
         std::size_t end = first;
         while (end < tokens_.size() && !is(end, ";")) ++end;
         const bool shape = end >= 5 && is(end - 1, "]") && is(end - 2, "[") && is_identifier(end - 3);
@@ -375,21 +397,23 @@ class Rewriter {
                             "[] at namespace scope; declare it inside the kernel or function that uses it");
             return;
         }
-        const std::string type = without_attributes(first + 2, end - 4);
+        const std::string type = element_type(first, end - 4, marker);
         replace(
             first, end,
             type + " (&" + name + ")[] = ::warpdrill::cpu::detail::dynamic_shared_array<" + type + ">();");
     }
 
-    // The tokens from `first` to `last` without alignment attributes (the
-    // dynamic shared memory is aligned to 16 bytes anyway).
-    std::string without_attributes(std::size_t first, std::size_t last) const {
+    // The array's element type: the tokens from `first` to `last` without
+    // `extern`, the marker and alignment attributes (the dynamic shared memory
+    // is aligned to 16 bytes anyway).
+    std::string element_type(std::size_t first, std::size_t last, std::size_t marker) const {
         std::string out;
         for (std::size_t k = first; k <= last && k < tokens_.size(); ++k) {
             if ((is(k, "__attribute__") || is(k, "alignas")) && is(k + 1, "(")) {
                 k = closing(k + 1);
                 continue;
             }
+            if (k == marker || is(k, "extern")) continue;
             if (!out.empty()) out += ' ';
             out += text(k);
         }

@@ -31,9 +31,10 @@ __global__ void scaled_copy(const T* in, T* out, int n, const T* bias = NULL) {
 }
 
 // Each block stages its slice in dynamic shared memory of type T, backwards.
+// (__shared__ may follow the type, as NVIDIA's samples write it.)
 template <class T>
 __global__ void reverse_each_block(const T* in, T* out) {
-    extern __shared__ T staged[];
+    extern T __shared__ staged[];
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     staged[blockDim.x - 1 - threadIdx.x] = in[i];
     __syncthreads();
