@@ -74,7 +74,7 @@ __global__ void write_past_table(int index) {
 
 __global__ void device_math(const float* in, float* out) {
     const float x = in[threadIdx.x];
-    out[threadIdx.x] = abs(x) + max(x, 0) + min(2u, 3);  // abs of a float is a float, as in CUDA
+    out[threadIdx.x] = abs(x) + max(x, 0.0f) + min(2u, 3);  // abs of a float is a float, as in CUDA
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // CUDA's device functions that plain C++ lacks or spells otherwise: the
-// overloads CUDA gives the math functions (abs of a float is a float, min and
-// max of any two arithmetic types), the intrinsics, the bit operations and the
+// overloads CUDA gives the math functions (abs of a float is a float; min and
+// max of CUDA's pairs of types), the intrinsics, the bit operations and the
 // cache-hinted loads and stores. Included by cuda_runtime.h.
 //
 // The fast-math intrinsics (__expf, __logf, __sinf, ...) are approximations
@@ -17,27 +17,45 @@
 #include <math.h>  // abs, fabs, fmin ... of every type in the global namespace, as CUDA has them
 #include <type_traits>
 
-// ---- min and max: CUDA declares them for every pair of arithmetic types ---------
-// The usual arithmetic conversions pick the type, as CUDA's overloads do
-// (min(int, unsigned) is unsigned; any float makes it a float comparison).
-template <class A, class B>
-requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B> std::common_type_t<A, B> min(A a, B b) {
-    using T = std::common_type_t<A, B>;
-    if constexpr (std::is_floating_point_v<T>) {
-        return std::fmin(static_cast<T>(a), static_cast<T>(b));
-    } else {
-        return static_cast<T>(a) < static_cast<T>(b) ? static_cast<T>(a) : static_cast<T>(b);
-    }
+// ---- min and max: CUDA's overloads, and no others ---------------------------------
+// For int, long and long long, signed and unsigned (a mixed pair compares as
+// the unsigned type), and float and double (a mixed pair as double): so
+// max(x, 0) with a float x is ambiguous here as it is under nvcc.
+namespace warpdrill::cpu::detail {
+template <class T>
+T smaller(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) return std::fmin(a, b);  // a NaN loses, as in fminf
+    else return a < b ? a : b;
 }
-template <class A, class B>
-requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B> std::common_type_t<A, B> max(A a, B b) {
-    using T = std::common_type_t<A, B>;
-    if constexpr (std::is_floating_point_v<T>) {
-        return std::fmax(static_cast<T>(a), static_cast<T>(b));
-    } else {
-        return static_cast<T>(a) > static_cast<T>(b) ? static_cast<T>(a) : static_cast<T>(b);
-    }
+template <class T>
+T larger(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) return std::fmax(a, b);
+    else return a > b ? a : b;
 }
+}  // namespace warpdrill::cpu::detail
+
+#define WARPDRILL_MIN_MAX(Result, A, B)                                                          \
+    inline Result min(A a, B b) {                                                                \
+        return warpdrill::cpu::detail::smaller(static_cast<Result>(a), static_cast<Result>(b)); \
+    }                                                                                            \
+    inline Result max(A a, B b) {                                                                \
+        return warpdrill::cpu::detail::larger(static_cast<Result>(a), static_cast<Result>(b));  \
+    }
+// One integer width: the signed pair, the unsigned pair, the two mixed pairs.
+#define WARPDRILL_MIN_MAX_INTEGERS(Signed, Unsigned) \
+    WARPDRILL_MIN_MAX(Signed, Signed, Signed)        \
+    WARPDRILL_MIN_MAX(Unsigned, Unsigned, Unsigned)  \
+    WARPDRILL_MIN_MAX(Unsigned, Signed, Unsigned)    \
+    WARPDRILL_MIN_MAX(Unsigned, Unsigned, Signed)
+WARPDRILL_MIN_MAX_INTEGERS(int, unsigned int)
+WARPDRILL_MIN_MAX_INTEGERS(long, unsigned long)
+WARPDRILL_MIN_MAX_INTEGERS(long long, unsigned long long)
+WARPDRILL_MIN_MAX(float, float, float)
+WARPDRILL_MIN_MAX(double, double, double)
+WARPDRILL_MIN_MAX(double, float, double)
+WARPDRILL_MIN_MAX(double, double, float)
+#undef WARPDRILL_MIN_MAX_INTEGERS
+#undef WARPDRILL_MIN_MAX
 
 // ---- single-precision intrinsics ----------------------------------------------------
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
