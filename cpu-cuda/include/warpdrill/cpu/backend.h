@@ -77,7 +77,7 @@ struct LaunchStats {
     std::uint64_t block_barriers = 0;
     std::uint64_t warp_syncs = 0;
     std::uint64_t shuffles = 0;
-    std::uint64_t votes = 0;
+    std::uint64_t votes = 0;            // __ballot_sync, __any_sync, __all_sync, __match_*_sync
     std::uint64_t atomics = 0;  // one per thread that calls an atomic
     std::uint64_t warp_reductions = 0;  // __reduce_*_sync
     std::uint64_t grid_syncs = 0;       // this_grid().sync(), once per block that passes it
