@@ -64,7 +64,7 @@ class ScopedStreamOrder {
 // How many times the host has waited for the GPUs so far: each
 // cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, and
 // each copy or memset that returns only when it is done (cudaMemcpy,
-// cudaMemcpyPeer, cudaMemset, a cudaMemcpyAsync to host memory).
+// cudaMemcpyPeer, cudaMemset, a cudaMemcpyAsync to pageable host memory).
 std::uint64_t host_waits();
 
 // Counts for one launch. Collective operations count once per completion:
