@@ -154,6 +154,9 @@ class Rewriter {
                 shared_variable(i);
             } else if (is(i, "__cudacc_device__") || is(i, "__cudacc_constant__")) {
                 device_declaration(i);
+            } else if ((is(i, "cudaLaunchKernel") || is(i, "cudaLaunchCooperativeKernel")) &&
+                       is(i + 1, "(")) {
+                drop_void_pointer_cast(i + 2);
             }
         }
         return applied();
@@ -345,6 +348,37 @@ class Rewriter {
                exact + "; }) return " + address + exact +
                "); "
                "else return nullptr; }";
+    }
+
+    // ---- cudaLaunchKernel((void*)kernel, ...) ----
+    // NVIDIA's samples cast the kernel to void*, which loses the parameter
+    // types that the backend reads the argument pointers as: the cast goes.
+    void drop_void_pointer_cast(std::size_t first) {
+        if (is(first, "(")) {  // (void*)kernel, (const void *)kernel
+            const std::size_t close = closing(first);
+            if (close < tokens_.size() && is_void_pointer(first + 1, close)) replace(first, close, "");
+        } else if (is(first, "reinterpret_cast") && is(first + 1, "<")) {  // reinterpret_cast<void*>(kernel)
+            const std::size_t angle = closing(first + 1);
+            if (angle >= tokens_.size() || !is_void_pointer(first + 2, angle) || !is(angle + 1, "(")) return;
+            replace(first, angle + 1, "");
+            const std::size_t paren = closing(angle + 1);
+            if (paren < tokens_.size()) replace(paren, paren, "");
+        }
+    }
+
+    // Whether the tokens from `first` up to `end` spell void* or const void*
+    // (in either order of const and void).
+    bool is_void_pointer(std::size_t first, std::size_t end) const {
+        if (end < first + 2 || !is(end - 1, "*")) return false;
+        bool named_void = false;
+        for (std::size_t k = first; k + 1 < end; ++k) {
+            if (is(k, "void") && !named_void) {
+                named_void = true;
+            } else if (!is(k, "const")) {
+                return false;
+            }
+        }
+        return named_void;
     }
 
     // ---- __shared__ ----

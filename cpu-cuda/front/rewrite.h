@@ -17,7 +17,11 @@
 //       a reference to device memory that the backend allocates for the
 //       variable and names in faults;
 //   __shared__ T name[n];
-//       static thread_local: one copy per block, as before.
+//       static thread_local: one copy per block, as before;
+//   cudaLaunchKernel((void*)kernel, ...)   cudaLaunchCooperativeKernel(...)
+//       the same call without the cast to void* or const void* (a C-style
+//       cast or a reinterpret_cast), so that the overload that knows the
+//       kernel's parameter types takes it (cooperative_launch.h).
 //
 // What it cannot translate becomes a static_assert at that line, whose
 // message says what is not supported.

@@ -27,6 +27,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "device.h"
 #include "device_memory.h"
 #include "profile.h"
 #include "program.h"
@@ -43,7 +44,7 @@ constexpr std::uintptr_t kSharedMargin = 64;
 // The most dynamic shared memory a block of an H100 may have (227 KB, with
 // cudaFuncAttributeMaxDynamicSharedMemorySize set): every address up to this
 // far past the start of a block's dynamic shared memory is in it.
-constexpr std::size_t kMaxDynamicSharedBytes = 227 * 1024;
+constexpr std::size_t kMaxDynamicSharedBytes = kSharedMemoryPerBlockOptin;
 
 enum class AccessKind : std::uint8_t { read, write, atomic_read, atomic_write };
 

@@ -1,12 +1,13 @@
 // The imitated GPUs' answers: how many there are and which is current,
-// peer access, device attributes, occupancy, and whether a cooperative or
-// cluster launch fits.
+// peer access, occupancy, and whether a cooperative or cluster launch fits
+// (their properties: device_properties.cpp).
 #include "device.h"
 
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdlib>
+#include <functional>
 #include <string_view>
 #include <thread>
 
@@ -17,12 +18,6 @@
 namespace warpdrill::cpu::detail {
 namespace {
 
-// An sm_90 SM (CUDA C++ Programming Guide, "Technical Specifications per
-// Compute Capability").
-constexpr int kThreadsPerSm = 2048;
-constexpr int kBlocksPerSm = 32;
-constexpr std::size_t kSharedMemoryPerSm = 228 * 1024;
-constexpr std::size_t kSharedMemoryReservedPerBlock = 1024;  // the system's share of each block's
 constexpr unsigned kMaxPortableClusterBlocks = 8;
 // A cooperative launch keeps every resident thread's fiber alive at once,
 // 2048 an SM, each with a stack of its own (two memory maps each): past 8
@@ -40,10 +35,7 @@ thread_local int this_thread_device = 0;
 // peer_access[d][p]: kernels on GPU d may touch GPU p's memory.
 std::array<std::array<std::atomic<bool>, kMaxDevices>, kMaxDevices> peer_access{};
 
-cudaError_t record(cudaError_t error) {
-    if (error != cudaSuccess) set_last_error(error);
-    return error;
-}
+bool valid_occupancy_flags(unsigned flags) { return (flags & ~cudaOccupancyDisableCachingOverride) == 0; }
 
 }  // namespace
 
@@ -87,17 +79,6 @@ int multiprocessor_count() {
 
 int coresident_multiprocessors() { return std::min(multiprocessor_count(), static_cast<int>(kMaxSms)); }
 
-void describe_multiprocessors(cudaDeviceProp* prop) {
-    prop->multiProcessorCount = multiprocessor_count();
-    prop->major = compute_capability() / 10;
-    prop->minor = compute_capability() % 10;
-    prop->maxThreadsPerMultiProcessor = kThreadsPerSm;
-    prop->maxBlocksPerMultiProcessor = kBlocksPerSm;
-    prop->sharedMemPerMultiprocessor = kSharedMemoryPerSm;
-    prop->cooperativeLaunch = 1;
-    prop->clusterLaunch = compute_capability() >= 90;
-}
-
 int compute_capability() {
     const char* env = std::getenv("WARPDRILL_CPU_COMPUTE_CAPABILITY");
     const int value = env ? std::atoi(env) : 0;
@@ -134,9 +115,41 @@ cudaError_t check_group_launch(dim3 grid, dim3 block, std::size_t dynamic_smem_b
     return cudaSuccess;
 }
 
-cudaError_t occupancy_blocks_per_sm(int* blocks, int block_size, std::size_t dynamic_smem_bytes) {
-    if (!blocks || block_size <= 0 || block_size > 1024) return record(cudaErrorInvalidValue);
+cudaError_t occupancy_blocks_per_sm(int* blocks, int block_size, std::size_t dynamic_smem_bytes,
+                                    unsigned flags) {
+    if (!blocks || block_size <= 0 || block_size > 1024 || !valid_occupancy_flags(flags)) {
+        return record(cudaErrorInvalidValue);
+    }
     *blocks = max_active_blocks_per_sm(block_size, dynamic_smem_bytes);
+    return cudaSuccess;
+}
+
+// Tries every block size from the limit down, a warp at a time, as CUDA's own
+// cudaOccupancyMaxPotentialBlockSize does; measured on an H100: 1024 threads
+// and a grid of 264 with no shared memory, 128 threads with 8 KB a block and
+// at most 200 threads.
+cudaError_t occupancy_block_size(int* min_grid_size, int* block_size,
+                                 const std::function<std::size_t(int)>& smem_for_block_size,
+                                 int block_size_limit, unsigned flags) {
+    if (!min_grid_size || !block_size || block_size_limit < 0 || !valid_occupancy_flags(flags)) {
+        return record(cudaErrorInvalidValue);
+    }
+    constexpr int kWarp = 32;
+    const int limit =
+        block_size_limit == 0 ? kMaxThreadsPerBlock : std::min(block_size_limit, kMaxThreadsPerBlock);
+    int best_threads = 0, best_size = 0, best_blocks = 0;
+    for (int aligned = (limit + kWarp - 1) / kWarp * kWarp; aligned > 0 && best_threads < kThreadsPerSm;
+         aligned -= kWarp) {
+        const int size = std::min(limit, aligned);
+        const int blocks = max_active_blocks_per_sm(size, smem_for_block_size(size));
+        if (blocks * size > best_threads) {
+            best_threads = blocks * size;
+            best_size = size;
+            best_blocks = blocks;
+        }
+    }
+    *block_size = best_size;
+    *min_grid_size = best_blocks * multiprocessor_count();
     return cudaSuccess;
 }
 
@@ -179,25 +192,3 @@ void set_multiprocessor_count(int count) { detail::imitated_multiprocessors = co
 void set_register_limited_blocks(int blocks) { detail::register_limited_blocks = blocks; }
 
 }  // namespace warpdrill::cpu
-
-using namespace warpdrill::cpu::detail;
-
-cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device) {
-    if (!value) return record(cudaErrorInvalidValue);
-    if (!valid_device(device)) return record(cudaErrorInvalidDevice);
-    const int capability = compute_capability();
-    switch (attribute) {
-        case cudaDevAttrMultiProcessorCount: *value = multiprocessor_count(); break;
-        case cudaDevAttrMaxThreadsPerMultiProcessor: *value = kThreadsPerSm; break;
-        case cudaDevAttrComputeCapabilityMajor: *value = capability / 10; break;
-        case cudaDevAttrComputeCapabilityMinor: *value = capability % 10; break;
-        case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
-            *value = static_cast<int>(kSharedMemoryPerSm);
-            break;
-        case cudaDevAttrCooperativeLaunch: *value = 1; break;
-        case cudaDevAttrMaxBlocksPerMultiprocessor: *value = kBlocksPerSm; break;
-        case cudaDevAttrClusterLaunch: *value = capability >= 90; break;
-        default: return record(cudaErrorInvalidValue);
-    }
-    return cudaSuccess;
-}

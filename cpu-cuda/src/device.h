@@ -15,6 +15,18 @@ namespace warpdrill::cpu::detail {
 
 inline constexpr int kMaxDevices = 16;
 
+// An H100's SM and block (measured: cpu-cuda/tests/gpu/runtime_probe.cu).
+inline constexpr int kMaxThreadsPerBlock = 1024;
+inline constexpr int kThreadsPerSm = 2048;
+inline constexpr int kBlocksPerSm = 32;
+inline constexpr std::size_t kSharedMemoryPerSm = 228 * 1024;
+// A block's shared memory on an H100: 48 KB unless the kernel opts in to more
+// (cudaFuncAttributeMaxDynamicSharedMemorySize), at most 227 KB; and the
+// system's share of each block's that an SM holds.
+inline constexpr std::size_t kSharedMemoryPerBlock = 48 * 1024;
+inline constexpr std::size_t kSharedMemoryPerBlockOptin = 227 * 1024;
+inline constexpr std::size_t kSharedMemoryReservedPerBlock = 1024;
+
 // How many GPUs the machine seems to have: WARPDRILL_CPU_DEVICES (1 to 16), default 4.
 int device_count();
 bool valid_device(int device);
@@ -37,11 +49,16 @@ int multiprocessor_count();
 // The SMs whose blocks a cooperative launch may keep resident, all their
 // fibers alive at once: multiprocessor_count(), at most 8.
 int coresident_multiprocessors();
-// Fills the fields of cudaDeviceProp that describe the SMs.
-void describe_multiprocessors(cudaDeviceProp* prop);
+// What cudaGetDeviceProperties reports: an H100's figures, with
+// multiprocessor_count() SMs (device_properties.cpp).
+cudaDeviceProp device_properties();
 // 90, or what WARPDRILL_CPU_COMPUTE_CAPABILITY says (80 imitates an A100, to
 // see how code behaves on a GPU without clusters).
 int compute_capability();
+
+// The most dynamic shared memory a launch of `kernel` may ask: 48 KB, or what
+// cudaFuncSetAttribute allowed it (kernel_attributes.cpp). nullptr: 48 KB.
+std::size_t max_dynamic_shared_bytes(const void* kernel);
 
 // The blocks of `block_size` threads and that much dynamic shared memory one
 // SM holds at once. Registers are not modelled: a GPU may hold fewer.

@@ -110,7 +110,7 @@ void install_crash_handler() {
     sigaltstack(&stack, nullptr);
 }
 
-cudaError_t check_config(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes) {
+cudaError_t check_config(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const void* kernel) {
     // The answers a GPU gives (measured on an H100 with CUDA 13.0: see
     // cpu-cuda/tests/data/shuffle_truth.txt and results/gpu-check-h100.md).
     if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaErrorInvalidValue;
@@ -118,7 +118,7 @@ cudaError_t check_config(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes) 
     const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
     if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64) return cudaErrorInvalidValue;
     if (grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu) return cudaErrorInvalidValue;
-    if (dynamic_smem_bytes > 48 * 1024) return cudaErrorInvalidValue;
+    if (dynamic_smem_bytes > max_dynamic_shared_bytes(kernel)) return cudaErrorInvalidValue;
     return cudaSuccess;
 }
 
@@ -174,7 +174,7 @@ uint3 block_index(std::uint64_t linear, dim3 grid) {
 // What CUDA answers a launch before it runs: a bad shape, a group launch the
 // GPU cannot hold, or a stream of another GPU than the current one.
 cudaError_t check_launch(const GridLaunch& launch, cudaStream_t stream) {
-    cudaError_t error = check_config(launch.grid, launch.block, launch.dynamic_smem_bytes);
+    cudaError_t error = check_config(launch.grid, launch.block, launch.dynamic_smem_bytes, launch.kernel);
     if (error == cudaSuccess) error = check_group_launch(launch.grid, launch.block, launch.dynamic_smem_bytes, launch.groups);
     if (error == cudaSuccess) error = check_stream(stream);
     if (error == cudaSuccess && device_of(stream) != current_device()) error = cudaErrorInvalidResourceHandle;

@@ -1,6 +1,6 @@
 // The runtime API on the CPU: device memory is host memory (device_memory.h),
-// copies are memcpy, queued on streams as kernels are (streams.h); the GPUs
-// the backend imitates (device.h).
+// and so is pinned memory (host_memory.h); copies are memcpy, queued on
+// streams as kernels are (streams.h); the GPUs the backend imitates (device.h).
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +10,7 @@
 
 #include "device.h"
 #include "device_memory.h"
+#include "host_memory.h"
 #include "state.h"
 #include "streams.h"
 
@@ -17,12 +18,13 @@ namespace warpdrill::cpu::detail {
 namespace {
 std::atomic<cudaError_t> last_error{cudaSuccess};
 
-cudaError_t record(cudaError_t error) {
-    if (error != cudaSuccess) last_error = error;
-    return error;
-}
-
 bool in_device_memory(const void* ptr) { return is_device_address(reinterpret_cast<std::uintptr_t>(ptr)); }
+
+// Memory that a GPU's copy engine reaches itself, device memory and pinned
+// host memory: an asynchronous copy reads and writes it when its turn comes.
+// Pageable host memory goes through a staging buffer instead, when the copy
+// is queued.
+bool reached_by_copy_engine(const void* ptr) { return in_device_memory(ptr) || is_pinned(ptr); }
 
 // As CUDA answers a copy or memset that reaches past its buffer, or into one
 // that was freed: cudaErrorInvalidValue. Host memory is not checked.
@@ -48,20 +50,20 @@ cudaError_t check_peer(const void* ptr, int device) {
     return allocation && allocation->device != device ? cudaErrorInvalidValue : cudaSuccess;
 }
 
-// The copy as a piece of stream work. A source in host memory is read now,
-// as CUDA reads pageable host memory before the call returns.
+// The copy as a piece of stream work. A source in pageable host memory is
+// read now, as CUDA reads it before the call returns.
 std::function<void()> copy_work(void* dst, const void* src, std::size_t bytes) {
-    if (in_device_memory(src)) return [=] { std::memmove(dst, src, bytes); };
+    if (reached_by_copy_engine(src)) return [=] { std::memmove(dst, src, bytes); };
     auto staged = std::make_shared<std::vector<std::byte>>(static_cast<const std::byte*>(src),
                                                            static_cast<const std::byte*>(src) + bytes);
     return [=] { std::memcpy(dst, staged->data(), bytes); };
 }
 
-// Queues the copy on `stream`; a copy into host memory returns only when
-// done, as CUDA's into pageable memory does.
+// Queues the copy on `stream`; a copy into pageable host memory returns only
+// when done, as CUDA's does.
 void queue_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
     const WorkSerial serial = enqueue(stream, copy_work(dst, src, bytes));
-    if (!in_device_memory(dst)) {
+    if (!reached_by_copy_engine(dst)) {
         count_host_wait();
         finish(serial);
     }
@@ -69,7 +71,7 @@ void queue_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stre
 
 }  // namespace
 
-void set_last_error(cudaError_t error) { record(error); }
+void set_last_error(cudaError_t error) { last_error = error; }
 
 }  // namespace warpdrill::cpu::detail
 
@@ -107,11 +109,41 @@ void* allocate_device_variable(std::size_t bytes, std::size_t element_bytes, con
 
 const int warpSize = 32;
 
-// As on a GPU, freeing waits for the work queued before.
+// As on a GPU, freeing waits for the work queued before. The error codes of
+// a pointer of the wrong kind are an H100's (cpu-cuda/tests/gpu/runtime_probe.cu).
 cudaError_t cudaFree(void* ptr) {
     if (!ptr) return cudaSuccess;
+    if (is_pinned(ptr)) return record(cudaErrorInvalidValue);
     finish_all();
     return free_device(ptr) ? cudaSuccess : record(cudaErrorInvalidDevicePointer);
+}
+
+cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags) {
+    constexpr unsigned kKnownFlags = cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
+    if (!ptr || (flags & ~kKnownFlags) != 0) return record(cudaErrorInvalidValue);
+    *ptr = nullptr;
+    if (bytes == 0) return cudaSuccess;
+    void* memory = allocate_pinned(bytes);
+    if (!memory) return record(cudaErrorMemoryAllocation);
+    *ptr = memory;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
+    return cudaHostAlloc(ptr, bytes, cudaHostAllocDefault);
+}
+
+cudaError_t cudaFreeHost(void* ptr) {
+    if (!ptr) return cudaSuccess;
+    if (!is_pinned(ptr)) return record(cudaErrorInvalidValue);
+    finish_all();  // queued copies may still read or write it
+    return free_pinned(ptr) ? cudaSuccess : record(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags) {
+    if (!device_ptr || flags != 0 || !is_pinned(host_ptr)) return record(cudaErrorInvalidValue);
+    *device_ptr = host_ptr;
+    return cudaSuccess;
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
@@ -188,6 +220,7 @@ const char* cudaGetErrorName(cudaError_t error) {
         case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
         case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
         case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+        case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
         case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
         case cudaErrorPeerAccessUnsupported: return "cudaErrorPeerAccessUnsupported";
         case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
@@ -210,6 +243,7 @@ const char* cudaGetErrorString(cudaError_t error) {
         case cudaErrorMemoryAllocation: return "out of memory";
         case cudaErrorInvalidConfiguration: return "invalid configuration argument";
         case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+        case cudaErrorInvalidDeviceFunction: return "invalid device function";
         case cudaErrorInvalidDevice: return "invalid device ordinal";
         case cudaErrorPeerAccessUnsupported: return "peer access is not supported between these two devices";
         case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
@@ -247,17 +281,7 @@ cudaError_t cudaSetDevice(int device) {
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     if (!prop) return record(cudaErrorInvalidValue);
     if (!valid_device(device)) return record(cudaErrorInvalidDevice);
-    *prop = {};
-    std::strncpy(prop->name, "warpdrill CPU backend", sizeof prop->name - 1);
-    describe_multiprocessors(prop);
-    prop->warpSize = 32;
-    prop->maxThreadsPerBlock = 1024;
-    prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024;
-    prop->maxThreadsDim[2] = 64;
-    prop->maxGridSize[0] = 0x7fffffff;
-    prop->maxGridSize[1] = prop->maxGridSize[2] = 65535;
-    prop->sharedMemPerBlock = 48 * 1024;
-    prop->totalGlobalMem = std::size_t{1} << 32;
+    *prop = device_properties();
     return cudaSuccess;
 }
 

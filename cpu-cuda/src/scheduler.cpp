@@ -52,6 +52,8 @@ const char* name_of(SyncKind kind) {
         case SyncKind::ballot: return "__ballot_sync()";
         case SyncKind::any: return "__any_sync()";
         case SyncKind::all: return "__all_sync()";
+        case SyncKind::match_any: return "__match_any_sync()";
+        case SyncKind::match_all: return "__match_all_sync()";
         case SyncKind::reduce_add: return "__reduce_add_sync()";
         case SyncKind::reduce_min: return "__reduce_min_sync()";
         case SyncKind::reduce_max: return "__reduce_max_sync()";
@@ -437,6 +439,9 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
     for (int lane = 0; lane < kWarpSize; ++lane) {
         if (mask >> lane & 1u && threads_[base + lane].sync.param) votes |= 1u << lane;
     }
+    // __match_all_sync: the mask if every lane holds the first lane's value.
+    const unsigned all_match =
+        first.kind == SyncKind::match_all && lanes_holding(base, mask, first.bits) == mask ? mask : 0;
     // __reduce_*_sync: the first lane's value, then the others'.
     std::uint32_t reduced = static_cast<std::uint32_t>(first.bits);
     for (int lane = std::countr_zero(mask) + 1; is_reduction(first.kind) && lane < kWarpSize; ++lane) {
@@ -451,6 +456,8 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
             case SyncKind::ballot: thread.result = votes; break;
             case SyncKind::any: thread.result = votes != 0; break;
             case SyncKind::all: thread.result = votes == mask; break;
+            case SyncKind::match_any: thread.result = lanes_holding(base, mask, thread.sync.bits); break;
+            case SyncKind::match_all: thread.result = all_match; break;
             case SyncKind::syncwarp: thread.result = 0; break;
             case SyncKind::reduce_add:
             case SyncKind::reduce_min:
@@ -473,6 +480,15 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
         ++stats_.warp_reductions;
     else
         ++stats_.votes;
+}
+
+// The lanes of `mask` that brought exactly these bits to a match.
+unsigned BlockRunner::lanes_holding(int base, unsigned mask, std::uint64_t bits) const {
+    unsigned lanes = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (mask >> lane & 1u && threads_[base + lane].sync.bits == bits) lanes |= 1u << lane;
+    }
+    return lanes;
 }
 
 // Reading a lane that is not in the mask is undefined in CUDA (the lane may

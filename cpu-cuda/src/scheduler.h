@@ -127,6 +127,7 @@ class BlockRunner {
     bool complete_warp_syncs();
     bool complete_warp_sync_from(int rank);
     void complete_warp_sync(int base, unsigned mask);
+    unsigned lanes_holding(int base, unsigned mask, std::uint64_t bits) const;
     bool complete_block_barrier();
     [[noreturn]] void report_deadlock() const;
     [[noreturn]] void report_spin_deadlock() const;

@@ -34,11 +34,6 @@ namespace {
 std::atomic<StreamOrder> order{StreamOrder::latest_first};
 std::atomic<std::uint64_t> waits{0};
 
-cudaError_t record(cudaError_t error) {
-    if (error != cudaSuccess) set_last_error(error);
-    return error;
-}
-
 struct Work {
     int device = 0;
     std::vector<WorkSerial> after;

@@ -64,7 +64,7 @@ class ScopedStreamOrder {
 // How many times the host has waited for the GPUs so far: each
 // cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, and
 // each copy or memset that returns only when it is done (cudaMemcpy,
-// cudaMemcpyPeer, cudaMemset, a cudaMemcpyAsync to host memory).
+// cudaMemcpyPeer, cudaMemset, a cudaMemcpyAsync to pageable host memory).
 std::uint64_t host_waits();
 
 // Counts for one launch. Collective operations count once per completion:
@@ -77,7 +77,7 @@ struct LaunchStats {
     std::uint64_t block_barriers = 0;
     std::uint64_t warp_syncs = 0;
     std::uint64_t shuffles = 0;
-    std::uint64_t votes = 0;
+    std::uint64_t votes = 0;            // __ballot_sync, __any_sync, __all_sync, __match_*_sync
     std::uint64_t atomics = 0;  // one per thread that calls an atomic
     std::uint64_t warp_reductions = 0;  // __reduce_*_sync
     std::uint64_t grid_syncs = 0;       // this_grid().sync(), once per block that passes it

@@ -1,7 +1,7 @@
-// The CPU backend's cooperative and cluster launches, spelled as CUDA's
-// runtime API spells them: cudaLaunchCooperativeKernel, cudaLaunchKernelEx
-// with launch attributes, and the device and occupancy queries that size
-// such grids. Included by cuda_runtime.h.
+// The CPU backend's launches through CUDA's runtime API: cudaLaunchKernel,
+// cudaLaunchCooperativeKernel, cudaLaunchKernelEx with launch attributes
+// (cooperative, cluster), and the device and cluster queries that size such
+// grids. Included by cuda_runtime.h.
 #pragma once
 
 #include <cstddef>
@@ -41,28 +41,56 @@ struct cudaLaunchConfig_t {
     unsigned numAttrs;
 };
 
+// CUDA's numbers. The clock rates are here only: CUDA 13's cudaDeviceProp
+// has no field for them.
 enum cudaDeviceAttr {
+    cudaDevAttrMaxThreadsPerBlock = 1,
+    cudaDevAttrMaxBlockDimX = 2,
+    cudaDevAttrMaxBlockDimY = 3,
+    cudaDevAttrMaxBlockDimZ = 4,
+    cudaDevAttrMaxGridDimX = 5,
+    cudaDevAttrMaxGridDimY = 6,
+    cudaDevAttrMaxGridDimZ = 7,
+    cudaDevAttrMaxSharedMemoryPerBlock = 8,
+    cudaDevAttrTotalConstantMemory = 9,
+    cudaDevAttrWarpSize = 10,
+    cudaDevAttrMaxRegistersPerBlock = 12,
+    cudaDevAttrClockRate = 13,  // kHz
     cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrIntegrated = 18,
+    cudaDevAttrCanMapHostMemory = 19,
+    cudaDevAttrConcurrentKernels = 31,
+    cudaDevAttrEccEnabled = 32,
+    cudaDevAttrMemoryClockRate = 36,  // kHz
+    cudaDevAttrGlobalMemoryBusWidth = 37,
+    cudaDevAttrL2CacheSize = 38,
     cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+    cudaDevAttrAsyncEngineCount = 40,
+    cudaDevAttrUnifiedAddressing = 41,
     cudaDevAttrComputeCapabilityMajor = 75,
     cudaDevAttrComputeCapabilityMinor = 76,
     cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+    cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+    cudaDevAttrManagedMemory = 83,
     cudaDevAttrCooperativeLaunch = 95,
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
     cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+    cudaDevAttrMaxPersistingL2CacheSize = 108,
+    cudaDevAttrReservedSharedMemoryPerBlock = 111,
     cudaDevAttrClusterLaunch = 120,
 };
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device);
 
 namespace warpdrill::cpu::detail {
 
-cudaError_t occupancy_blocks_per_sm(int* blocks, int block_size, std::size_t dynamic_smem_bytes);
 cudaError_t occupancy_clusters(int* clusters, const cudaLaunchConfig_t* config);
 // The attributes a launch honours (cooperative, cluster dimension); an
 // error for a missing config or an attribute this backend does not know.
 cudaError_t read_launch_attributes(const cudaLaunchConfig_t* config, GroupLaunch* groups);
 
-// A kernel's arguments as cudaLaunchCooperativeKernel receives them: one
-// pointer per parameter, each to a value of exactly the parameter's type.
+// A kernel's arguments as cudaLaunchKernel and cudaLaunchCooperativeKernel
+// receive them: one pointer per parameter, each to a value of exactly the
+// parameter's type.
 template <class... Params, std::size_t... I>
 cudaError_t launch_from_pointers(void (*kernel)(Params...), dim3 grid, dim3 block,
                                  std::size_t dynamic_smem_bytes, cudaStream_t stream, void** args,
@@ -71,7 +99,26 @@ cudaError_t launch_from_pointers(void (*kernel)(Params...), dim3 grid, dim3 bloc
                       std::tuple<std::decay_t<Params>...>(*static_cast<std::decay_t<Params>*>(args[I])...), groups);
 }
 
+// A kernel cast to void* has lost the parameter types that its argument
+// pointers are read as, and the CPU backend cannot find them again: such a
+// launch does not compile. In a .cu file cudacc drops the cast itself.
+template <class UntypedKernel>
+cudaError_t refuse_untyped_kernel() {
+    static_assert(sizeof(UntypedKernel) == 0,
+                  "the CPU backend launches a kernel through its type: pass the kernel itself, as in "
+                  "cudaLaunchKernel(kernel, grid, block, args, ...), not a void* that holds it (in a .cu "
+                  "file, a cast such as (void*)kernel in the call is dropped for you)");
+    return cudaErrorInvalidDeviceFunction;
+}
+
 }  // namespace warpdrill::cpu::detail
+
+template <class... Params>
+cudaError_t cudaLaunchKernel(void (*kernel)(Params...), dim3 grid, dim3 block, void** args,
+                             std::size_t dynamic_smem_bytes = 0, cudaStream_t stream = nullptr) {
+    return warpdrill::cpu::detail::launch_from_pointers(kernel, grid, block, dynamic_smem_bytes, stream, args,
+                                                        {}, std::index_sequence_for<Params...>{});
+}
 
 template <class... Params>
 cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(Params...), dim3 grid, dim3 block, void** args,
@@ -79,6 +126,17 @@ cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(Params...), dim3 grid, di
     return warpdrill::cpu::detail::launch_from_pointers(kernel, grid, block, dynamic_smem_bytes, stream, args,
                                                         {.cooperative = true},
                                                         std::index_sequence_for<Params...>{});
+}
+
+// Templates, so that the refusal fires only where one is called.
+template <class Untyped = const void*>
+cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, std::size_t = 0, cudaStream_t = nullptr) {
+    return warpdrill::cpu::detail::refuse_untyped_kernel<Untyped>();
+}
+template <class Untyped = const void*>
+cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, std::size_t = 0,
+                                        cudaStream_t = nullptr) {
+    return warpdrill::cpu::detail::refuse_untyped_kernel<Untyped>();
 }
 
 template <class... ExpTypes, class... ActTypes>
@@ -93,12 +151,6 @@ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(
 
 #pragma pop_macro("gridDim")
 #pragma pop_macro("blockDim")
-
-template <class Kernel>
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, Kernel, int block_size,
-                                                          std::size_t dynamic_smem_bytes) {
-    return warpdrill::cpu::detail::occupancy_blocks_per_sm(blocks, block_size, dynamic_smem_bytes);
-}
 
 template <class Kernel>
 cudaError_t cudaOccupancyMaxActiveClusters(int* clusters, Kernel, const cudaLaunchConfig_t* config) {

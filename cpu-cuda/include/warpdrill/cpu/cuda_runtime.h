@@ -91,6 +91,7 @@ enum cudaError_t {
     cudaErrorMemoryAllocation = 2,
     cudaErrorInvalidConfiguration = 9,
     cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidDeviceFunction = 98,
     cudaErrorInvalidDevice = 101,
     cudaErrorPeerAccessUnsupported = 217,
     cudaErrorInvalidResourceHandle = 400,
@@ -119,20 +120,43 @@ inline constexpr unsigned cudaStreamNonBlocking = 0x01;  // does not
 inline constexpr unsigned cudaEventDefault = 0x00;
 inline constexpr unsigned cudaEventDisableTiming = 0x02;
 
+// The fields of CUDA 13's cudaDeviceProp that describe the GPU a program
+// sizes its work for (CUDA 13 removed clockRate and memoryClockRate: ask
+// cudaDeviceGetAttribute). The values are an H100's (device.cpp).
 struct cudaDeviceProp {
     char name[256];
-    int multiProcessorCount;
+    std::size_t totalGlobalMem;
+    std::size_t sharedMemPerBlock;
+    int regsPerBlock;
     int warpSize;
+    std::size_t memPitch;
     int maxThreadsPerBlock;
     int maxThreadsDim[3];
     int maxGridSize[3];
-    std::size_t sharedMemPerBlock;
-    std::size_t totalGlobalMem;
+    std::size_t totalConstMem;
     int major, minor;
+    std::size_t textureAlignment;
+    int multiProcessorCount;
+    int integrated;
+    int canMapHostMemory;
+    int concurrentKernels;
+    int ECCEnabled;
+    int asyncEngineCount;
+    int unifiedAddressing;
+    int memoryBusWidth;
+    int l2CacheSize;
+    int persistingL2CacheMaxSize;
     int maxThreadsPerMultiProcessor;
-    int maxBlocksPerMultiProcessor;
+    int streamPrioritiesSupported;
+    int globalL1CacheSupported;
+    int localL1CacheSupported;
     std::size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor;
+    int managedMemory;
     int cooperativeLaunch;
+    std::size_t sharedMemPerBlockOptin;
+    std::size_t reservedSharedMemPerBlock;
+    int maxBlocksPerMultiProcessor;
     int clusterLaunch;
 };
 
@@ -156,6 +180,29 @@ cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
     return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
 }
 cudaError_t cudaFree(void* ptr);
+
+// Pinned (page-locked) host memory. On a GPU it is mapped into the device's
+// address space (unified addressing), so kernels may read it, and an
+// asynchronous copy from or to it does not wait for the host: the copy reads
+// and writes it when it runs, as the GPU's copy engine would. The flags are
+// accepted and change nothing else here.
+inline constexpr unsigned cudaHostAllocDefault = 0x00;
+inline constexpr unsigned cudaHostAllocPortable = 0x01;
+inline constexpr unsigned cudaHostAllocMapped = 0x02;
+inline constexpr unsigned cudaHostAllocWriteCombined = 0x04;
+cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags);
+cudaError_t cudaMallocHost(void** ptr, std::size_t bytes);
+template <class T>
+cudaError_t cudaMallocHost(T** ptr, std::size_t bytes, unsigned flags = cudaHostAllocDefault) {
+    return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+template <class T>
+cudaError_t cudaHostAlloc(T** ptr, std::size_t bytes, unsigned flags) {
+    return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+cudaError_t cudaFreeHost(void* ptr);
+// The device's address of pinned memory: the same address (flags must be 0).
+cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags);
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes);
 cudaError_t cudaDeviceSynchronize();
@@ -236,6 +283,8 @@ enum class SyncKind : std::uint8_t {
     ballot,
     any,
     all,
+    match_any,
+    match_all,
     reduce_add,
     reduce_min,
     reduce_max,
@@ -437,6 +486,36 @@ inline int __all_sync(unsigned mask, int predicate,
     using namespace warpdrill::cpu::detail;
     return static_cast<int>(warp_sync(SyncKind::all, mask, warpSize, predicate != 0, 0, where));
 }
+
+// The lanes of the mask whose value has the same bits as the caller's
+// (-0.0 and +0.0 differ; a NaN matches the same NaN), as match.sync compares:
+// __match_any_sync returns them; __match_all_sync returns the mask and sets
+// *pred when every lane of the mask holds the caller's value, else 0 and 0.
+#define WARPDRILL_WARP_MATCH(T)                                                                      \
+    inline unsigned __match_any_sync(unsigned mask, T value,                                         \
+                                     std::source_location where = std::source_location::current()) { \
+        using namespace warpdrill::cpu::detail;                                                      \
+        return static_cast<unsigned>(                                                                \
+            warp_sync(SyncKind::match_any, mask, warpSize, 0, to_bits(value), where));               \
+    }                                                                                                \
+    inline unsigned __match_all_sync(unsigned mask, T value, int* pred,                              \
+                                     std::source_location where = std::source_location::current()) { \
+        using namespace warpdrill::cpu::detail;                                                      \
+        const auto all = static_cast<unsigned>(                                                      \
+            warp_sync(SyncKind::match_all, mask, warpSize, 0, to_bits(value), where));               \
+        *pred = all != 0;                                                                            \
+        return all;                                                                                  \
+    }
+WARPDRILL_WARP_MATCH(int)
+WARPDRILL_WARP_MATCH(unsigned)
+WARPDRILL_WARP_MATCH(long)
+WARPDRILL_WARP_MATCH(unsigned long)
+WARPDRILL_WARP_MATCH(long long)
+WARPDRILL_WARP_MATCH(unsigned long long)
+WARPDRILL_WARP_MATCH(float)
+WARPDRILL_WARP_MATCH(double)
+#undef WARPDRILL_WARP_MATCH
+
 // The lanes of this warp that have not exited (the CPU backend has no notion
 // of divergence between sync points).
 inline unsigned __activemask() { return warpdrill::cpu::detail::active_mask(); }
@@ -527,5 +606,6 @@ WARPDRILL_ATOMIC_CAS(unsigned long long)
 // ---- nvcc's syntax: <<<>>>, extern __shared__, __device__ variables ----------------
 #include "warpdrill/cpu/nvcc_syntax.h"
 
-// ---- cooperative and cluster launches -----------------------------------------------------
+// ---- launches through the runtime API, kernel attributes, occupancy ---------------------
 #include "warpdrill/cpu/cooperative_launch.h"
+#include "warpdrill/cpu/kernel_attributes.h"

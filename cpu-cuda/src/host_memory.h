@@ -1,0 +1,17 @@
+// Pinned host memory (cudaMallocHost, cudaHostAlloc): host memory that the
+// runtime remembers, so that it can tell it from pageable memory. Internal
+// to the backend.
+#pragma once
+
+#include <cstddef>
+
+namespace warpdrill::cpu::detail {
+
+// nullptr when the machine has no memory left; bytes > 0.
+void* allocate_pinned(std::size_t bytes);
+// false when `ptr` is not the start of a live pinned allocation.
+bool free_pinned(void* ptr);
+// Whether `ptr` lies inside a live pinned allocation.
+bool is_pinned(const void* ptr);
+
+}  // namespace warpdrill::cpu::detail
