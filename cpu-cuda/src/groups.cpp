@@ -147,15 +147,15 @@ std::string tile_text(int first, int width) {
 
 // A collective of a tile of several warps completes when every thread of the
 // tile waits at it; a shfl gives each the value of the rank it asked for.
+// Only the tile's first thread looks (it must be there too), so that a
+// round costs one pass over each tile. A tile that can never complete is
+// reported with the deadlock (report_tile_mismatch).
 bool BlockRunner::complete_tile_collective_from(int rank) {
     const SyncPoint& mine = threads_[rank].sync;
     const int first = rank / mine.width * mine.width;
+    if (rank != first) return false;
     for (int member = first; member < first + mine.width; ++member) {
         const FiberThread& other = threads_[member];
-        if (other.state == ThreadState::exited) {
-            fault(describe_wait(rank) + ", which every thread of " + tile_text(first, mine.width) +
-                  " must reach, but " + describe_thread(member) + " has already returned from the kernel");
-        }
         if (other.state != ThreadState::waiting || !same_tile_collective(mine, other.sync)) return false;
     }
     for (int member = first; member < first + mine.width; ++member) {
@@ -177,15 +177,21 @@ void BlockRunner::order_tile_accesses(int first, int width) {
 }
 
 // No thread can move, and `rank` waits at a tile collective: name the thread
-// of its tile that is somewhere else.
+// of its tile that has returned, or waits somewhere else.
 void BlockRunner::report_tile_mismatch(int rank) const {
     const SyncPoint& mine = threads_[rank].sync;
     const int first = rank / mine.width * mine.width;
+    const std::string tile = tile_text(first, mine.width);
     for (int member = first; member < first + mine.width; ++member) {
-        if (same_tile_collective(mine, threads_[member].sync)) continue;
-        fault("the threads of one tile disagree: " + describe_wait(rank) + " (" + tile_text(first, mine.width) +
-              "), but " + describe_wait(member) +
-              ": every thread of a tile must reach each of its collectives, and the same one");
+        const FiberThread& other = threads_[member];
+        if (other.state == ThreadState::exited) {
+            fault(describe_wait(rank) + ", which every thread of " + tile + " must reach, but " +
+                  describe_thread(member) + " has already returned from the kernel");
+        }
+        if (!same_tile_collective(mine, other.sync)) {
+            fault("the threads of one tile disagree: " + describe_wait(rank) + " (" + tile + "), but " +
+                  describe_wait(member) + ": every thread of a tile must reach each of its collectives, and the same one");
+        }
     }
 }
 

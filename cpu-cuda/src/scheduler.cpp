@@ -46,8 +46,8 @@ const char* name_of(SyncKind kind) {
         case SyncKind::cluster_sync: return "this_cluster().sync()";
         case SyncKind::syncwarp: return "__syncwarp()";
         case SyncKind::coalesce: return "cg::coalesced_threads()";
-        case SyncKind::tile_sync: return "sync() of a thread_block_tile of several warps";
-        case SyncKind::tile_shfl: return "a collective (shfl, any, all, reduce, scan) of a thread_block_tile of several warps";
+        case SyncKind::tile_sync: return "a multi-warp tile's sync()";
+        case SyncKind::tile_shfl: return "a multi-warp tile's shfl(), any(), all(), reduce or scan";
         case SyncKind::shfl_idx: return "__shfl_sync()";
         case SyncKind::shfl_up: return "__shfl_up_sync()";
         case SyncKind::shfl_down: return "__shfl_down_sync()";
