@@ -185,8 +185,10 @@ __global__ void aggregated_slots(const int* in, int* counter, int* slot_of) {
 // ---- tiles of several warps ---------------------------------------------------------------
 // Per thread: rank, size, meta_group_rank/size, the value of rank 5 of the
 // tile, any and all, the int sum, the inclusive and exclusive scans, and
-// the value the tile's next warp wrote to shared memory before a sync().
-constexpr int kBigTileFields = 10;
+// the value the tile's next warp wrote to shared memory before a sync(),
+// the maximum, and the ranks in the tile's halves (tiles of a tile), through
+// thread_block_tile<Size> without its parent's type.
+constexpr int kBigTileFields = 11;
 template <unsigned kSize>
 __global__ void big_tile_facts(const int* in, int* out) {
     __shared__ cg::block_tile_memory<1024> scratch;
@@ -209,6 +211,9 @@ __global__ void big_tile_facts(const int* in, int* out) {
     const unsigned first = t - tile.thread_rank();
     mine[8] = written[first + (tile.thread_rank() + kWarp) % kSize];
     mine[9] = cg::reduce(tile, value, cg::greater<int>());
+    const cg::thread_block_tile<kSize / 2> half = cg::tiled_partition<kSize / 2>(tile);
+    const cg::thread_block_tile<kSize / 2> plain = half;
+    mine[10] = static_cast<int>(plain.meta_group_rank() * 10000 + plain.meta_group_size() * 1000 + plain.thread_rank());
 }
 
 template <unsigned kSize>
@@ -235,6 +240,7 @@ void check_big_tile(unsigned block_threads) {
         CHECK(mine[7] == std::accumulate(begin, begin + rank, 0));
         CHECK(mine[8] == in[first + (rank + kWarp) % kSize]);
         CHECK(mine[9] == *std::max_element(begin, begin + kSize));
+        CHECK(mine[10] == static_cast<int>(rank / (kSize / 2) * 10000 + 2 * 1000 + rank % (kSize / 2)));
     }
 }
 
