@@ -77,7 +77,7 @@ void check_tile_memory(unsigned max_block_size, Where where) {
     }
 }
 
-void fault_partition(const char* group, Where where) {
+[[noreturn]] void fault_partition(const char* group, Where where) {
     block_of_caller().fault_here(std::string("cg::tiled_partition() at ") + where_text(where) + " of " + group +
                                  ": CUDA partitions only a thread_block, a thread_block_tile or a coalesced_group "
                                  "(tiles of anything else are undefined)");

@@ -135,16 +135,13 @@ inline coalesced_group tiled_partition(const coalesced_group& parent, unsigned t
 
 inline thread_group tiled_partition(const thread_group& parent, unsigned tile_size,
                                     std::source_location where = std::source_location::current()) {
-    switch (parent.kind_) {
-        case thread_group::Kind::block: return tiled_partition(this_thread_block(), tile_size, where);
-        case thread_group::Kind::lanes: {
-            const coalesced_group lanes(parent.lanes_, parent.meta_rank_, parent.meta_size_, parent.tiled_);
-            return tiled_partition(lanes, tile_size, where);
-        }
-        case thread_group::Kind::grid: warpdrill::cpu::detail::fault_partition("the grid", where); break;
-        case thread_group::Kind::cluster: warpdrill::cpu::detail::fault_partition("a cluster", where); break;
+    using Kind = thread_group::Kind;
+    if (parent.kind_ == Kind::block) return tiled_partition(this_thread_block(), tile_size, where);
+    if (parent.kind_ == Kind::lanes) {
+        const coalesced_group lanes(parent.lanes_, parent.meta_rank_, parent.meta_size_, parent.tiled_);
+        return tiled_partition(lanes, tile_size, where);
     }
-    return parent;
+    warpdrill::cpu::detail::fault_partition(parent.kind_ == Kind::grid ? "the grid" : "a cluster", where);
 }
 
 }  // namespace cooperative_groups
