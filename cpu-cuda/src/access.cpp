@@ -170,6 +170,8 @@ BlockAccesses::BlockAccesses(BlockRunner& runner, GridAccesses& grid, int thread
       grid_(grid),
       threads_(threads),
       clocks_(static_cast<std::size_t>(threads) * kWarpSize),
+      warps_((threads + kWarpSize - 1) / kWarpSize),
+      tile_clocks_(static_cast<std::size_t>(warps_) * warps_),
       dynamic_bytes_(dynamic_smem_bytes),
       dynamic_shadow_(make_shadow((dynamic_smem_bytes + kWord - 1) / kWord)) {
     const std::uintptr_t tls = tls_block();
@@ -195,6 +197,9 @@ void BlockAccesses::start_block(std::uint32_t linear_block, std::uintptr_t dynam
     // at clock 1 until its first __syncwarp().
     std::ranges::fill(clocks_, 0u);
     for (int rank = 0; rank < threads_; ++rank) clocks_[static_cast<std::size_t>(rank) * kWarpSize + rank % kWarpSize] = 1;
+    // The same for warps and the barriers of tiles of several warps.
+    std::ranges::fill(tile_clocks_, 0u);
+    for (int warp = 0; warp < warps_; ++warp) tile_clocks_[static_cast<std::size_t>(warp) * warps_ + warp] = 1;
 }
 
 void BlockAccesses::warp_barrier(int base, unsigned mask) {
@@ -210,6 +215,19 @@ void BlockAccesses::warp_barrier(int base, unsigned mask) {
         std::uint32_t* view = &clocks_[static_cast<std::size_t>(base + lane) * kWarpSize];
         std::copy(joined, joined + kWarpSize, view);
         ++view[lane];
+    }
+}
+
+void BlockAccesses::tile_barrier(int first_warp, int warps) {
+    std::vector<std::uint32_t> joined(static_cast<std::size_t>(warps_));
+    for (int warp = first_warp; warp < first_warp + warps; ++warp) {
+        const std::uint32_t* view = &tile_clocks_[static_cast<std::size_t>(warp) * warps_];
+        for (int other = 0; other < warps_; ++other) joined[other] = std::max(joined[other], view[other]);
+    }
+    for (int warp = first_warp; warp < first_warp + warps; ++warp) {
+        std::uint32_t* view = &tile_clocks_[static_cast<std::size_t>(warp) * warps_];
+        std::ranges::copy(joined, view);
+        ++view[warp];
     }
 }
 
@@ -235,6 +253,7 @@ Access BlockAccesses::record(AccessKind kind, std::uint32_t code, std::uintptr_t
     access.block = block_;
     access.epoch = epoch_;
     access.clock = clocks_[static_cast<std::size_t>(rank) * kWarpSize + rank % kWarpSize];
+    access.tile_clock = tile_clocks_[static_cast<std::size_t>(rank / kWarpSize) * warps_ + rank / kWarpSize];
     access.fences = grid_.fences(block_);
     access.grid_syncs = grid_syncs_;
     access.cluster_syncs = cluster_syncs_;
@@ -253,7 +272,11 @@ bool BlockAccesses::ordered(const Access& before, const Access& now) const {
         return grid_.acquired(now.block, before.block, before.fences);
     }
     if (before.thread == now.thread || before.epoch < now.epoch) return true;
-    if (before.thread / kWarpSize != now.thread / kWarpSize) return false;
+    const int before_warp = before.thread / kWarpSize, now_warp = now.thread / kWarpSize;
+    if (before_warp != now_warp) {
+        // After a tile barrier of both warps, this warp's view of the other covers the clock it accessed at.
+        return tile_clocks_[static_cast<std::size_t>(now_warp) * warps_ + before_warp] >= before.tile_clock;
+    }
     // After a __syncwarp() of both lanes, this lane's view of the other covers the clock it accessed at.
     return clocks_[static_cast<std::size_t>(now.thread) * kWarpSize + before.thread % kWarpSize] >= before.clock;
 }

@@ -54,6 +54,7 @@ struct Access {
     std::uint32_t block = 0;   // linear block index in the grid
     std::uint32_t epoch = 0;   // the block's completed __syncthreads() before it
     std::uint32_t clock = 0;   // the lane's __syncwarp() clock before it
+    std::uint32_t tile_clock = 0;  // its warp's clock of tile barriers (a multi-warp tile's sync) before it
     std::uint32_t fences = 0;  // the block's __threadfence() count before it
     std::uint32_t grid_syncs = 0;     // the this_grid().sync() its block had passed
     std::uint32_t cluster_syncs = 0;  // the this_cluster().sync() its block had passed
@@ -132,6 +133,9 @@ class BlockAccesses {
     // everything before it.
     void group_barrier(SyncKind kind);
     void warp_barrier(int base, unsigned mask);
+    // The warps first_warp to first_warp + warps - 1 met at a barrier of a
+    // tile of several warps (cooperative groups): each has seen what the others did.
+    void tile_barrier(int first_warp, int warps);
     void fence(bool device_scope);
     // A volatile access to global memory counts as an atomic one (a flag between
     // blocks); to shared memory, as a plain one (the pre-Volta warp unroll).
@@ -229,6 +233,8 @@ class BlockAccesses {
     std::uint32_t cluster_syncs_ = 0;
     std::uint64_t generation_ = 0;
     std::vector<std::uint32_t> clocks_;  // thread t's view of its warp's 32 lanes: clocks_[t * 32 + lane]
+    int warps_;
+    std::vector<std::uint32_t> tile_clocks_;  // warp w's view of the block's warps: tile_clocks_[w * warps_ + v]
     std::uintptr_t dynamic_start_ = 0;
     std::size_t dynamic_bytes_ = 0;
     ShadowCells dynamic_shadow_;

@@ -1,10 +1,17 @@
 // The device side of cooperative groups where it needs the scheduler: grid
-// and cluster barriers, the cluster's shape, distributed shared memory and
-// the check that a group splits into whole tiles.
+// and cluster barriers, the cluster's shape, distributed shared memory,
+// coalesced_threads(), the collectives of tiles of several warps, and the
+// checks on tile sizes.
+#include <bit>
+
+#include "access.h"
 #include "coresident.h"
 #include "scheduler.h"
 
 namespace warpdrill::cpu::detail {
+namespace {
+constexpr int kWarpSize = 32;
+}  // namespace
 
 void wait_for_other_blocks(BlockRunner& block, SyncKind kind, Where where) {
     const GridShape& shape = block.shape();
@@ -45,6 +52,146 @@ void check_tile(unsigned tile_size, unsigned parent_threads, Where where) {
             " splits a group of " + std::to_string(parent_threads) +
             " threads: its last tile would be partial, and that tile's shuffles and syncs would name threads "
             "that do not exist");
+    }
+}
+
+void check_runtime_tile(unsigned tile_size, Where where) {
+    if (tile_size == 0 || tile_size > 32 || !std::has_single_bit(tile_size)) {
+        block_of_caller().fault_here(
+            "cg::tiled_partition(group, " + std::to_string(tile_size) + ") at " + where_text(where) +
+            ": a tile size given at run time must be a power of two from 1 to 32 (CUDA's cooperative groups "
+            "trap on any other, and the kernel stops with an unspecified launch failure)");
+    }
+}
+
+void check_tile_memory(unsigned max_block_size, Where where) {
+    const BlockRunner& block = block_of_caller();
+    const dim3 shape = block.shape().block;
+    const unsigned block_threads = shape.x * shape.y * shape.z;
+    if (block_threads > max_block_size) {
+        block.fault_here(
+            "this_thread_block(block_tile_memory<" + std::to_string(max_block_size) + ">) at " +
+            where_text(where) + " in a block of " + std::to_string(block_threads) +
+            " threads: block_tile_memory's MaxBlockSize is the most threads the block may have, and the scratch "
+            "it reserves is too small for more");
+    }
+}
+
+[[noreturn]] void fault_partition(const char* group, Where where) {
+    block_of_caller().fault_here(std::string("cg::tiled_partition() at ") + where_text(where) + " of " + group +
+                                 ": CUDA partitions only a thread_block, a thread_block_tile or a coalesced_group "
+                                 "(tiles of anything else are undefined)");
+}
+
+unsigned coalesce(Where where) { return static_cast<unsigned>(block_of_caller().group_sync(SyncKind::coalesce, 0, 0, 0, where)); }
+
+std::uint64_t tile_collective(SyncKind kind, unsigned tile_size, unsigned source_rank, std::uint64_t bits,
+                              Where where) {
+    BlockRunner& block = block_of_caller();
+    if (source_rank >= tile_size) {
+        block.fault_here(std::string(name_of(kind)) + " at " + where_text(where) + " reads thread rank " +
+                         std::to_string(source_rank) + " of a tile of " + std::to_string(tile_size) +
+                         " threads: the rank must be less than the tile's size (on a GPU it reads another tile's "
+                         "scratch memory)");
+    }
+    return block.group_sync(kind, static_cast<int>(tile_size), static_cast<int>(source_rank), bits, where);
+}
+
+std::uint64_t BlockRunner::group_sync(SyncKind kind, int width, int param, std::uint64_t bits, Where where) {
+    if (accesses_) accesses_->settle_pending_write();
+    FiberThread& self = *running_;
+    self.sync = {kind, 0, width, param, bits, where};
+    yield(self);
+    return self.result;
+}
+
+// A GPU runs the lanes of a warp that took the same path together, and
+// coalesced_threads() names them (__activemask()). The fibers of a warp run one
+// at a time, so the group is found when no lane of the warp can run any more:
+// the lanes that wait at this same call are the ones that got there together;
+// the others took another path (and wait elsewhere, or have returned).
+bool BlockRunner::complete_coalesce_from(int rank) {
+    const int base = rank / kWarpSize * kWarpSize;
+    const unsigned live = live_lanes(rank / kWarpSize);
+    unsigned together = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (!(live >> lane & 1u)) continue;
+        const FiberThread& other = threads_[base + lane];
+        if (other.state != ThreadState::waiting) return false;  // may still get here
+        if (other.sync.kind == SyncKind::coalesce && same_place(other.sync.where, threads_[rank].sync.where)) {
+            together |= 1u << lane;
+        }
+    }
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (!(together >> lane & 1u)) continue;
+        threads_[base + lane].result = together;
+        threads_[base + lane].state = ThreadState::ready;
+    }
+    return true;
+}
+
+namespace {
+
+// The same collective of the same tile: syncs meet anywhere (as __syncwarp()
+// does), other collectives at one line.
+bool same_tile_collective(const SyncPoint& a, const SyncPoint& b) {
+    return a.kind == b.kind && a.width == b.width && (a.kind == SyncKind::tile_sync || same_place(a.where, b.where));
+}
+
+std::string tile_text(int first, int width) {
+    return "its tile of " + std::to_string(width) + " threads (threads " + std::to_string(first) + "-" +
+           std::to_string(first + width - 1) + ")";
+}
+
+}  // namespace
+
+// A collective of a tile of several warps completes when every thread of the
+// tile waits at it; a shfl gives each the value of the rank it asked for.
+// Only the tile's first thread looks (it must be there too), so that a
+// round costs one pass over each tile. A tile that can never complete is
+// reported with the deadlock (report_tile_mismatch).
+bool BlockRunner::complete_tile_collective_from(int rank) {
+    const SyncPoint& mine = threads_[rank].sync;
+    const int first = rank / mine.width * mine.width;
+    if (rank != first) return false;
+    for (int member = first; member < first + mine.width; ++member) {
+        const FiberThread& other = threads_[member];
+        if (other.state != ThreadState::waiting || !same_tile_collective(mine, other.sync)) return false;
+    }
+    for (int member = first; member < first + mine.width; ++member) {
+        FiberThread& thread = threads_[member];
+        thread.result = threads_[first + thread.sync.param].sync.bits;
+    }
+    for (int member = first; member < first + mine.width; ++member) threads_[member].state = ThreadState::ready;
+    order_tile_accesses(first, mine.width);
+    return true;
+}
+
+// What the tile's threads did before the collective happens before what they
+// do after it, for the race checks: between its warps, and between the lanes
+// of each.
+void BlockRunner::order_tile_accesses(int first, int width) {
+    if (!accesses_) return;
+    accesses_->tile_barrier(first / kWarpSize, width / kWarpSize);
+    for (int base = first; base < first + width; base += kWarpSize) accesses_->warp_barrier(base, ~0u);
+}
+
+// No thread can move, and `rank` waits at a tile collective: name the thread
+// of its tile that has returned, or waits somewhere else.
+void BlockRunner::report_tile_mismatch(int rank) const {
+    const SyncPoint& mine = threads_[rank].sync;
+    const int first = rank / mine.width * mine.width;
+    const std::string tile = tile_text(first, mine.width);
+    for (int member = first; member < first + mine.width; ++member) {
+        const FiberThread& other = threads_[member];
+        if (other.state == ThreadState::exited) {
+            fault(describe_wait(rank) + ", which every thread of " + tile + " must reach, but " +
+                  describe_thread(member) + " has already returned from the kernel");
+        }
+        if (!same_tile_collective(mine, other.sync)) {
+            fault("the threads of one tile disagree: " + describe_wait(rank) + " (" + tile + "), but " +
+                  describe_wait(member) + ": every thread of a tile must reach each of its collectives, and the same one");
+        }
     }
 }
 

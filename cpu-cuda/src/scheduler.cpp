@@ -45,6 +45,9 @@ const char* name_of(SyncKind kind) {
         case SyncKind::grid_sync: return "this_grid().sync()";
         case SyncKind::cluster_sync: return "this_cluster().sync()";
         case SyncKind::syncwarp: return "__syncwarp()";
+        case SyncKind::coalesce: return "cg::coalesced_threads()";
+        case SyncKind::tile_sync: return "a multi-warp tile's sync()";
+        case SyncKind::tile_shfl: return "a multi-warp tile's shfl(), any(), all(), reduce or scan";
         case SyncKind::shfl_idx: return "__shfl_sync()";
         case SyncKind::shfl_up: return "__shfl_up_sync()";
         case SyncKind::shfl_down: return "__shfl_down_sync()";
@@ -65,13 +68,13 @@ std::string where_text(Where where) {
     return std::string(where.file_name()) + ":" + std::to_string(where.line());
 }
 
-namespace {
-
 bool same_place(const Where& a, const Where& b) {
     // One file's name is usually one string literal: compare pointers first.
     return a.line() == b.line() &&
            (a.file_name() == b.file_name() || std::string_view(a.file_name()) == b.file_name());
 }
+
+namespace {
 
 bool same_intrinsic(const SyncPoint& a, const SyncPoint& b) {
     return a.kind == b.kind && a.mask == b.mask && a.width == b.width &&
@@ -406,7 +409,12 @@ bool BlockRunner::complete_warp_syncs() {
     bool progressed = false;
     for (int rank = 0; rank < thread_count_; ++rank) {
         const FiberThread& thread = threads_[rank];
-        if (thread.state == ThreadState::waiting && !is_block_kind(thread.sync.kind)) {
+        if (thread.state != ThreadState::waiting || is_block_kind(thread.sync.kind)) continue;
+        if (thread.sync.kind == SyncKind::coalesce) {
+            progressed |= complete_coalesce_from(rank);  // groups.cpp
+        } else if (is_tile_collective(thread.sync.kind)) {
+            progressed |= complete_tile_collective_from(rank);  // groups.cpp
+        } else {
             progressed |= complete_warp_sync_from(rank);
         }
     }
@@ -584,6 +592,7 @@ std::string BlockRunner::describe_exit_before_barrier(const std::vector<int>& ex
 void BlockRunner::report_deadlock() const {
     for (const FiberThread& thread : threads_) {
         if (thread.state != ThreadState::waiting || is_block_kind(thread.sync.kind)) continue;
+        if (is_tile_collective(thread.sync.kind)) report_tile_mismatch(thread.rank);  // groups.cpp
         const SyncPoint& mine = thread.sync;
         const int base = thread.rank / kWarpSize * kWarpSize;
         for (int lane = 0; lane < kWarpSize; ++lane) {

@@ -101,6 +101,8 @@ class BlockRunner {
     unsigned block_sync(SyncKind kind, int predicate, Where where);
     std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
                             Where where);
+    // A coalesced_threads() call or a collective of a tile of several warps (groups.cpp).
+    std::uint64_t group_sync(SyncKind kind, int width, int param, std::uint64_t bits, Where where);
     unsigned active_mask() const;
     void count_atomic() { ++stats_.atomics; }
     void count_wide_access() { ++stats_.wide_accesses; }
@@ -128,6 +130,11 @@ class BlockRunner {
     bool complete_warp_sync_from(int rank);
     void complete_warp_sync(int base, unsigned mask);
     unsigned lanes_holding(int base, unsigned mask, std::uint64_t bits) const;
+    // Cooperative groups (groups.cpp).
+    bool complete_coalesce_from(int rank);
+    bool complete_tile_collective_from(int rank);
+    void order_tile_accesses(int first, int width);
+    void report_tile_mismatch(int rank) const;
     bool complete_block_barrier();
     [[noreturn]] void report_deadlock() const;
     [[noreturn]] void report_spin_deadlock() const;
@@ -163,6 +170,10 @@ class BlockRunner {
     int spinners_ = 0;  // threads that yielded from a spin in this round
     std::chrono::steady_clock::time_point spinning_since_{};  // when only spinners began to run
 };
+
+inline bool is_tile_collective(SyncKind kind) { return kind == SyncKind::tile_sync || kind == SyncKind::tile_shfl; }
+// Whether two sync points are the same line of source.
+bool same_place(const Where& a, const Where& b);
 
 // Text for diagnostics: "__syncthreads()", "file.cu:12", "(1,0,0)".
 const char* name_of(SyncKind kind);

@@ -1,5 +1,5 @@
 // A tile of 3 threads: nvcc rejects it (tiles are powers of two), and so must
-// the CPU backend, which also has no tiles larger than a warp.
+// the CPU backend.
 #include "warpdrill/cuda.h"
 
 namespace cg = cooperative_groups;

@@ -1,40 +1,110 @@
-// warpdrill's CPU backend: the part of CUDA's cooperative groups
-// (<cooperative_groups.h>; cg::reduce is in cooperative_groups_reduce.h) that the course
-// uses, with CUDA's names and semantics. Thread-block tiles are the warp
-// intrinsics with the tile's mask and width; grid and cluster barriers are
-// block barriers that then wait for the other blocks. Every sync point takes
-// the caller's source location, as the intrinsics do, so that a mistake is
-// reported at the learner's line. Include <cooperative_groups.h>, not this file.
+// warpdrill's CPU backend: CUDA's cooperative groups (<cooperative_groups.h>;
+// cg::reduce and the scans are in cooperative_groups_reduce.h and
+// cooperative_groups_scan.h), with CUDA's names and semantics. This file has
+// thread_group, the type every group converts to, and the block, grid and
+// cluster; the tiles are in cooperative_groups_tiles.h, coalesced groups and
+// tiles sized at run time in cooperative_groups_coalesced.h. Tiles of a warp
+// or less are the warp intrinsics with the tile's mask and width; grid and
+// cluster barriers are block barriers that then wait for the other blocks.
+// Every sync point takes the caller's source location, as the intrinsics do,
+// so that a mistake is reported at the learner's line. Include
+// <cooperative_groups.h>, not this file.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <source_location>
 
 #include "warpdrill/cpu/cuda_runtime.h"
 
 namespace warpdrill::cpu::detail {
 
+inline constexpr unsigned kLanesPerWarp = 32;
+
 inline unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
 inline unsigned rank_in_block() {
     return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
+inline unsigned lane_of_caller() { return rank_in_block() % kLanesPerWarp; }
 inline unsigned long long block_rank_in_grid() {
     return blockIdx.x + static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + gridDim.y * blockIdx.z);
 }
+// The lowest `count` bits (count up to 32).
+inline unsigned low_bits(unsigned count) { return count >= 32 ? ~0u : (1u << count) - 1; }
 
 // Implemented with the scheduler (groups.cpp).
 dim3 cluster_dims();  // (1,1,1) when the launch has no clusters
 bool is_cooperative_launch();
 std::uintptr_t map_shared_rank(std::uintptr_t address, std::size_t bytes, int rank, Where where);
+// Fault when a group of parent_threads does not split into whole tiles,
+// when a tile size given at run time is not one CUDA has, when the block has
+// more threads than its block_tile_memory was made for, and when a group
+// CUDA cannot partition is partitioned.
 void check_tile(unsigned tile_size, unsigned parent_threads, Where where);
+void check_runtime_tile(unsigned tile_size, Where where);
+void check_tile_memory(unsigned max_block_size, Where where);
+[[noreturn]] void fault_partition(const char* group, Where where);
+// coalesced_threads(): the lanes of the caller's warp that reach this call
+// together with it.
+unsigned coalesce(Where where);
+// One collective (SyncKind::tile_sync or tile_shfl) of the caller's tile of
+// tile_size threads (several warps): waits for every thread of the tile and
+// returns the bits that the thread of rank source_rank in the tile brought.
+std::uint64_t tile_collective(SyncKind kind, unsigned tile_size, unsigned source_rank, std::uint64_t bits,
+                              Where where);
+
+// A value of any trivially copyable type through a warp shuffle, 8 bytes at a
+// time: CUDA's group shuffles take any such type (the intrinsics, 8 bytes at most).
+template <class T, class ShuffleWord>
+T shuffle_words(const T& value, ShuffleWord shuffle_word) {
+    static_assert(std::is_trivially_copyable_v<T>, "a group shuffles only trivially copyable types");
+    std::uint64_t words[(sizeof(T) + 7) / 8] = {};
+    std::memcpy(words, &value, sizeof(T));
+    for (std::uint64_t& word : words) word = shuffle_word(word);
+    T result = value;
+    std::memcpy(&result, words, sizeof(T));
+    return result;
+}
 
 }  // namespace warpdrill::cpu::detail
 
 namespace cooperative_groups {
 
+class thread_block;
+class grid_group;
+class cluster_group;
+class coalesced_group;
+
+// ---- the group every group converts to -------------------------------------------------
+// A copy of the group it was made from (a block, grid, cluster, or some lanes
+// of one warp: a coalesced group or a tile of at most 32 threads), which
+// forwards each call to that group's own.
+class thread_group {
+  public:
+    unsigned long long num_threads() const;
+    unsigned long long size() const { return num_threads(); }
+    unsigned long long thread_rank() const;
+    void sync(std::source_location where = std::source_location::current()) const;
+
+  protected:
+    enum class Kind : std::uint8_t { block, grid, cluster, lanes };
+    explicit thread_group(Kind kind) : kind_(kind) {}
+    thread_group(unsigned lanes, unsigned meta_rank, unsigned meta_size, bool tiled)
+        : kind_(Kind::lanes), lanes_(lanes), meta_rank_(meta_rank), meta_size_(meta_size), tiled_(tiled) {}
+    friend thread_group tiled_partition(const thread_group& parent, unsigned tile_size, std::source_location where);
+
+    Kind kind_;
+    unsigned lanes_ = 0;  // Kind::lanes: the caller's warp's lanes in the group
+    // Which group of its partition this is, and of how many (coalesced groups and tiles).
+    unsigned meta_rank_ = 0;
+    unsigned meta_size_ = 1;
+    bool tiled_ = false;  // made by tiled_partition: consecutive ranks of the block
+};
+
 // ---- the block ----------------------------------------------------------------------
-class thread_block {
+class thread_block : public thread_group {
   public:
     static void sync(std::source_location where = std::source_location::current()) {
         __syncthreads(where);
@@ -46,96 +116,19 @@ class thread_block {
     static dim3 thread_index() { return threadIdx; }
     static dim3 dim_threads() { return blockDim; }
     static dim3 group_dim() { return blockDim; }
+
+  private:
+    thread_block() : thread_group(Kind::block) {}
+    friend thread_block this_thread_block();
 };
 inline thread_block this_thread_block() { return {}; }
 
-// ---- tiles: a warp, or a power-of-two part of one ---------------------------------------
-template <unsigned Size, class ParentT = void>
-class thread_block_tile;
-
-// The parent (the block, or a larger tile) split into tiles of Size threads;
-// the parent's size must be a multiple of Size.
-template <unsigned Size, class ParentT>
-thread_block_tile<Size, ParentT> tiled_partition(
-    const ParentT& parent, std::source_location where = std::source_location::current());
-
-template <unsigned Size, class ParentT>
-class thread_block_tile {
-    static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
-                  "cg::tiled_partition<Size>: warpdrill's CPU backend has tiles of 1, 2, 4, 8, 16 or 32 "
-                  "threads (a power of two, at most one warp)");
-    using Where = std::source_location;
-
-  public:
-    // The same tile with its parent's type forgotten, as CUDA allows:
-    // thread_block_tile<32> warp = tiled_partition<32>(block).
-    template <class OtherParent>
-    thread_block_tile(const thread_block_tile<Size, OtherParent>& other)
-        : parent_threads_(other.parent_threads_) {}
-
-    static constexpr unsigned num_threads() { return Size; }
-    static constexpr unsigned size() { return Size; }
-    static unsigned thread_rank() { return warpdrill::cpu::detail::rank_in_block() % Size; }
-    // Which tile of the parent group this is, and how many there are.
-    unsigned meta_group_rank() const {
-        return warpdrill::cpu::detail::rank_in_block() % parent_threads_ / Size;
-    }
-    unsigned meta_group_size() const { return parent_threads_ / Size; }
-
-    void sync(Where where = Where::current()) const { __syncwarp(mask(), where); }
-
-    template <class T>
-    T shfl(T var, int src_rank, Where where = Where::current()) const {
-        return __shfl_sync(mask(), var, src_rank, Size, where);
-    }
-    template <class T>
-    T shfl_up(T var, unsigned delta, Where where = Where::current()) const {
-        return __shfl_up_sync(mask(), var, delta, Size, where);
-    }
-    template <class T>
-    T shfl_down(T var, unsigned delta, Where where = Where::current()) const {
-        return __shfl_down_sync(mask(), var, delta, Size, where);
-    }
-    template <class T>
-    T shfl_xor(T var, unsigned lane_mask, Where where = Where::current()) const {
-        return __shfl_xor_sync(mask(), var, static_cast<int>(lane_mask), Size, where);
-    }
-    int any(int predicate, Where where = Where::current()) const {
-        return __any_sync(mask(), predicate, where);
-    }
-    int all(int predicate, Where where = Where::current()) const {
-        return __all_sync(mask(), predicate, where);
-    }
-    // Bit k is thread k of the tile.
-    unsigned ballot(int predicate, Where where = Where::current()) const {
-        return __ballot_sync(mask(), predicate, where) >> first_lane();
-    }
-
-  private:
-    template <unsigned, class>
-    friend class thread_block_tile;
-    template <unsigned S, class P>
-    friend thread_block_tile<S, P> tiled_partition(const P&, std::source_location);
-
-    explicit thread_block_tile(unsigned parent_threads) : parent_threads_(parent_threads) {}
-    static unsigned first_lane() { return warpdrill::cpu::detail::rank_in_block() % warpSize / Size * Size; }
-    static unsigned mask() { return Size == 32 ? 0xffffffffu : ((1u << Size) - 1) << first_lane(); }
-
-    unsigned parent_threads_;
-};
-
-template <unsigned Size, class ParentT>
-thread_block_tile<Size, ParentT> tiled_partition(const ParentT& parent, std::source_location where) {
-    warpdrill::cpu::detail::check_tile(Size, parent.num_threads(), where);
-    return thread_block_tile<Size, ParentT>(parent.num_threads());
-}
-
 // ---- the grid of a cooperative launch ------------------------------------------------------
-class grid_group {
+class grid_group : public thread_group {
   public:
     // Only a cooperative launch may sync its grid.
     bool is_valid() const { return warpdrill::cpu::detail::is_cooperative_launch(); }
-    void sync(std::source_location where = std::source_location::current()) const {
+    static void sync(std::source_location where = std::source_location::current()) {
         warpdrill::cpu::detail::block_sync(warpdrill::cpu::detail::SyncKind::grid_sync, 0, where);
     }
     static unsigned long long thread_rank() {
@@ -151,11 +144,15 @@ class grid_group {
     static dim3 block_index() { return blockIdx; }
     static dim3 dim_blocks() { return gridDim; }
     static dim3 group_dim() { return gridDim; }
+
+  private:
+    grid_group() : thread_group(Kind::grid) {}
+    friend grid_group this_grid();
 };
 inline grid_group this_grid() { return {}; }
 
 // ---- the cluster of a cluster launch (a block is a cluster of one without) -----------------
-class cluster_group {
+class cluster_group : public thread_group {
   public:
     static void sync(std::source_location where = std::source_location::current()) {
         warpdrill::cpu::detail::block_sync(warpdrill::cpu::detail::SyncKind::cluster_sync, 0, where);
@@ -187,13 +184,59 @@ class cluster_group {
         return reinterpret_cast<T*>(warpdrill::cpu::detail::map_shared_rank(
             reinterpret_cast<std::uintptr_t>(address), sizeof(T), rank, where));
     }
+
+  private:
+    cluster_group() : thread_group(Kind::cluster) {}
+    friend cluster_group this_cluster();
 };
 inline cluster_group this_cluster() { return {}; }
 
-// CUDA's free function: g.sync().
+// ---- thread_group forwards to the group it was made from --------------------------------
+inline unsigned long long thread_group::num_threads() const {
+    switch (kind_) {
+        case Kind::block: return thread_block::num_threads();
+        case Kind::grid: return grid_group::num_threads();
+        case Kind::cluster: return cluster_group::num_threads();
+        case Kind::lanes: break;
+    }
+    return static_cast<unsigned>(std::popcount(lanes_));
+}
+
+inline unsigned long long thread_group::thread_rank() const {
+    using warpdrill::cpu::detail::lane_of_caller;
+    switch (kind_) {
+        case Kind::block: return thread_block::thread_rank();
+        case Kind::grid: return grid_group::thread_rank();
+        case Kind::cluster: return cluster_group::thread_rank();
+        case Kind::lanes: break;
+    }
+    return static_cast<unsigned>(std::popcount(lanes_ & warpdrill::cpu::detail::low_bits(lane_of_caller())));
+}
+
+inline void thread_group::sync(std::source_location where) const {
+    switch (kind_) {
+        case Kind::block: return thread_block::sync(where);
+        case Kind::grid: return grid_group::sync(where);
+        case Kind::cluster: return cluster_group::sync(where);
+        case Kind::lanes: return __syncwarp(lanes_, where);
+    }
+}
+
+// ---- CUDA's free functions: g.sync(), g.thread_rank(), g.num_threads() ---------------------
 template <class Group>
 void sync(const Group& group, std::source_location where = std::source_location::current()) {
     group.sync(where);
 }
+template <class Group>
+auto thread_rank(const Group& group) -> decltype(group.thread_rank()) {
+    return group.thread_rank();
+}
+template <class Group>
+auto group_size(const Group& group) -> decltype(group.num_threads()) {
+    return group.num_threads();
+}
 
 }  // namespace cooperative_groups
+
+#include "warpdrill/cpu/cooperative_groups_coalesced.h"
+#include "warpdrill/cpu/cooperative_groups_tiles.h"

@@ -267,7 +267,9 @@ extern const int warpSize;
 namespace warpdrill::cpu::detail {
 
 // The first six are block barriers (the last two then wait for the other
-// blocks of the grid or the cluster), the rest warp intrinsics.
+// blocks of the grid or the cluster), the rest warp intrinsics, and the
+// cooperative groups' collectives that are neither (groups.cpp): a
+// coalesced_threads() call, and the collectives of a tile of several warps.
 enum class SyncKind : std::uint8_t {
     syncthreads,
     syncthreads_count,
@@ -276,6 +278,9 @@ enum class SyncKind : std::uint8_t {
     grid_sync,
     cluster_sync,
     syncwarp,
+    coalesce,
+    tile_sync,
+    tile_shfl,
     shfl_idx,
     shfl_up,
     shfl_down,
