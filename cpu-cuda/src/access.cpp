@@ -467,14 +467,15 @@ void BlockAccesses::settle(const PendingWrite& write) {
     if (std::memcmp(reinterpret_cast<const void*>(write.address), write.earlier.data(), write.bytes) != 0) {
         race(write.element, write.before, write.now);
     }
-    const std::vector<SourcePlace> places = source_places({write.before.code, write.now.code});
-    warn("same value " + place_with_text(places[1]),
-         "lanes of one warp wrote the same value to " + name_of(write.element) + " with nothing ordering the "
-             "writes: " + describe(write.now) + " at " + place_with_text(places[1]) + ", after " +
-             describe(write.before) + " at " + place_with_text(places[0]) +
-             ". The word holds that value whichever write lands last, so the result is the GPU's (and "
-             "compute-sanitizer's racecheck reports no hazard), but were the values ever to differ it would "
-             "be a race: let one lane write it");
+    warn("same value " + std::to_string(write.before.code) + " " + std::to_string(write.now.code), [&] {
+        const std::vector<SourcePlace> places = source_places({write.before.code, write.now.code});
+        return "lanes of one warp wrote the same value to " + name_of(write.element) +
+               " with nothing ordering the writes: " + describe(write.now) + " at " + place_with_text(places[1]) +
+               ", after " + describe(write.before) + " at " + place_with_text(places[0]) +
+               ". The word holds that value whichever write lands last, so the result is the GPU's (and "
+               "compute-sanitizer's racecheck reports no hazard), but were the values ever to differ it would "
+               "be a race: let one lane write it";
+    });
 }
 
 void BlockAccesses::race(const Element& element, const Access& before, const Access& now) {

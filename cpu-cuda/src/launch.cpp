@@ -284,7 +284,7 @@ void run_grid(const GridLaunch& launch, int device) {
                          "\nwarpdrill: the kernel has not finished after %lld s\nstill running:%s\n"
                          "a loop that never ends? (WARPDRILL_KERNEL_TIMEOUT_S sets the limit)\n",
                          static_cast<long long>(kernel_time_limit().count()), where.c_str());
-            std::fflush(stderr);
+            std::fflush(nullptr);
             std::_Exit(124);
         }
     }
@@ -318,6 +318,7 @@ std::terminate_handler previous_terminate = nullptr;
     try {
         if (std::current_exception()) std::rethrow_exception(std::current_exception());
     } catch (const KernelFault& fault) {
+        std::fflush(nullptr);  // what the program printed before comes first
         std::fprintf(stderr, "warpdrill's CPU backend stopped the program: a kernel broke a rule of CUDA's\n%s\n",
                      fault.what());
         std::_Exit(1);

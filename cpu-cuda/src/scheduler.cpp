@@ -331,12 +331,13 @@ std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, in
     // the same intrinsic"); only a read from one is undefined (fault_source_lane).
     const unsigned missing = mask & ~existing_lanes(self.rank / kWarpSize);
     if (missing) {
-        warn("missing lanes " + where_text(where),
-             call() + " names lanes that do not exist (mask " + hex(mask) + ", missing " + hex(missing) +
-                 "): the block has " + std::to_string(thread_count_) +
-                 " threads, so its last warp is partial. A GPU runs it, and so does the CPU backend, but NVIDIA's "
-                 "CUDA C++ guidelines (rule 2.1, advisory) say: \"only include device-threads participating in a "
-                 "warp collective operation in the mask parameter\"");
+        warn("missing lanes " + where_text(where), [&] {
+            return call() + " names lanes that do not exist (mask " + hex(mask) + ", missing " + hex(missing) +
+                   "): the block has " + std::to_string(thread_count_) +
+                   " threads, so its last warp is partial. A GPU runs it, and so does the CPU backend, but "
+                   "NVIDIA's CUDA C++ guidelines (rule 2.1, advisory) say: \"only include device-threads "
+                   "participating in a warp collective operation in the mask parameter\"";
+        });
         mask &= ~missing;
     }
     if (is_shuffle(kind) && (width < 1 || width > kWarpSize || !std::has_single_bit(static_cast<unsigned>(width)))) {
@@ -708,6 +709,11 @@ void check_alignment(const void* address, std::size_t alignment, Where where) {
                                      std::to_string(alignment) +
                                      " (a GPU stops the kernel with cudaErrorMisalignedAddress)");
     }
+}
+
+void trap(Where where) {
+    block_of_caller().fault_here("__trap() at " + where_text(where) +
+                                 ": the kernel stops here (a GPU ends it with cudaErrorIllegalInstruction)");
 }
 
 }  // namespace warpdrill::cpu::detail

@@ -13,9 +13,9 @@ namespace {
 
 class Warnings {
   public:
-    void add(const std::string& key, const std::string& message) {
+    void add(const std::string& key, const std::function<std::string()>& message) {
         std::lock_guard lock(mutex_);
-        if (told_.insert(key).second) pending_.push_back(message);
+        if (told_.insert(key).second) pending_.push_back(message());
     }
     std::vector<std::string> take() {
         std::lock_guard lock(mutex_);
@@ -42,7 +42,7 @@ Warnings& warnings() {
 std::vector<std::string> take_warnings() { return warnings().take(); }
 
 namespace detail {
-void warn(const std::string& key, const std::string& message) { warnings().add(key, message); }
+void warn(const std::string& key, const std::function<std::string()>& message) { warnings().add(key, message); }
 }  // namespace detail
 
 }  // namespace warpdrill::cpu

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <vector>
 
+#include <cuda.h>
+#include <math_constants.h>
+
 #include "fault_of.h"
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
@@ -77,6 +80,19 @@ __global__ void device_math(const float* in, float* out) {
     out[threadIdx.x] = abs(x) + max(x, 0.0f) + min(2u, 3);  // abs of a float is a float, as in CUDA
 }
 
+// A block's maximum, from CUDART_INF_F's negative; a negative input traps.
+__global__ void block_max_or_trap(const float* in, float* out) {
+#if CUDA_VERSION >= 12000 && CUDART_VERSION >= 12000  // as code that needs a recent CUDA tests it
+    __shared__ float largest;
+    if (threadIdx.x == 0) largest = -CUDART_INF_F;
+    __syncthreads();
+    if (in[threadIdx.x] < 0.0f) __trap();
+    atomicMax(reinterpret_cast<int*>(&largest), __float_as_int(in[threadIdx.x]));  // non-negative floats
+    __syncthreads();
+    if (threadIdx.x == 0) *out = largest;
+#endif
+}
+
 }  // namespace
 
 TEST_CASE("kernel<<<>>>: a template deduced from the arguments, NULL for a pointer, a default argument",
@@ -132,6 +148,15 @@ TEST_CASE("a ticket counter kept in a __device__ variable is device memory: no r
         sum_with_ticket<<<blocks, block, block * sizeof(float)>>>(in.data(), total.data());
         CHECK(total.download().front() == static_cast<float>(expected));
     }
+}
+
+TEST_CASE("CUDA_VERSION, <math_constants.h> and __trap()", "[nvcc-syntax]") {
+    DeviceBuffer<float> in(std::vector<float>{0.5f, 3.0f, 2.0f, 0.0f}), out(1);
+    block_max_or_trap<<<1, 4>>>(in.data(), out.data());
+    CHECK(out.download()[0] == 3.0f);
+    DeviceBuffer<float> negative(std::vector<float>{0.5f, -3.0f, 2.0f, 0.0f});
+    const std::string message = fault_of([&] { block_max_or_trap<<<1, 4>>>(negative.data(), out.data()); });
+    CHECK(contains(message, "thread 1 (warp 0, lane 1): __trap() at cpu-cuda/tests/nvcc_syntax.cu:"));
 }
 
 TEST_CASE("a write past a __device__ array names the variable", "[nvcc-syntax]") {

@@ -25,6 +25,9 @@
 // cudacc (cpu-cuda/front) defines __device__, __constant__ and __shared__ to
 // markers of its own while it reads a .cu file, to tell a __device__ variable
 // (device memory) from a __device__ function; elsewhere they are these.
+// The CUDA release whose runtime this imitates (13.0), as cuda_runtime_api.h spells it.
+#define CUDART_VERSION 13000
+
 #define __global__
 #ifndef __device__
 #define __device__
@@ -312,6 +315,7 @@ std::byte* dynamic_shared_memory();
 // Faults the kernel (a KernelFault naming the thread) when a 16-byte access is
 // misaligned, as a GPU would stop with cudaErrorMisalignedAddress.
 void check_alignment(const void* address, std::size_t alignment, Where where);
+[[noreturn]] void trap(Where where);
 
 // A pointer argument of a launch, so that a fault can name the buffer as the
 // kernel does ("partials[3]").
@@ -524,6 +528,9 @@ WARPDRILL_WARP_MATCH(double)
 // The lanes of this warp that have not exited (the CPU backend has no notion
 // of divergence between sync points).
 inline unsigned __activemask() { return warpdrill::cpu::detail::active_mask(); }
+[[noreturn]] inline void __trap(std::source_location where = std::source_location::current()) {
+    warpdrill::cpu::detail::trap(where);
+}
 
 // The pre-CUDA-9 shuffles and votes without a mask are gone since Volta: nvcc
 // rejects them for sm_70 and later, and so does this backend.
