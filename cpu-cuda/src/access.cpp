@@ -284,7 +284,7 @@ bool BlockAccesses::ordered(const Access& before, const Access& now) const {
 std::optional<Access> BlockAccesses::check(Element& element, const Access& now) {
     ShadowCell& cell = *element.cell;
     const std::uint64_t generation = element.global ? grid_.launch() : generation_;
-    if (cell.generation != generation) cell = ShadowCell{generation, {}, {}, {}, {}};
+    if (cell.generation != generation) cell = ShadowCell{generation, 0, {}, {}, {}, {}};
     const auto conflicts = [&](const Access& before) {
         return before.overlaps(now) && !(is_atomic(before.kind) && is_atomic(now.kind)) && !ordered(before, now);
     };
@@ -433,6 +433,9 @@ void BlockAccesses::check_access(std::uintptr_t address, std::size_t bytes, Acce
         conflict.reset();
     }
     if (conflict) race(element, *conflict, now);  // the lock is released: this never returns
+    if (!element.global && shared_bytes_unwritten(element, address, bytes, is_write(kind))) {
+        uninitialized_read(element, now);
+    }
     if (element.global && is_atomic(kind) && is_write(kind)) grid_.atomic(address, block_);
 }
 
@@ -475,6 +478,38 @@ void BlockAccesses::settle(const PendingWrite& write) {
                ". The word holds that value whichever write lands last, so the result is the GPU's (and "
                "compute-sanitizer's racecheck reports no hazard), but were the values ever to differ it would "
                "be a race: let one lane write it";
+    });
+}
+
+// Whether a read of `bytes` of shared memory at `address` touches a byte no
+// thread of the block has written; a write (`writing`) marks its bytes
+// instead. The first word's cell was updated by check(); a wider access
+// spans the cells after it.
+bool BlockAccesses::shared_bytes_unwritten(const Element& element, std::uintptr_t address, std::size_t bytes,
+                                           bool writing) {
+    const std::uintptr_t first_word = address / kWord;
+    const std::uintptr_t last_word = (address + bytes - 1) / kWord;
+    bool unwritten = false;
+    for (std::uintptr_t word = first_word; word <= last_word; ++word) {
+        ShadowCell& cell = element.cell[word - first_word];
+        if (cell.generation != generation_) cell = ShadowCell{generation_, 0, {}, {}, {}, {}};
+        const std::uintptr_t from = std::max(address, word * kWord), to = std::min(address + bytes, (word + 1) * kWord);
+        const auto touched = static_cast<std::uint8_t>(((1u << (to - from)) - 1) << (from % kWord));
+        if (writing) cell.written |= touched;
+        unwritten |= (touched & ~cell.written) != 0;
+    }
+    return unwritten;
+}
+
+void BlockAccesses::uninitialized_read(const Element& element, const Access& now) {
+    warn("uninitialized " + std::to_string(now.code), [&] {
+        const std::vector<SourcePlace> places = source_places({now.code});
+        return describe(now) + " read " + name_of(element) + " at " + place_with_text(places[0]) + " in block " +
+               dims(block_of(now.block, grid_.grid())) +
+               ", which no thread of the block has written: shared memory starts undefined (on a GPU it holds "
+               "whatever an earlier kernel or block left there, often zeros; the CPU backend fills it with a "
+               "poison pattern), so the value read is garbage, and so may be the result. compute-sanitizer's "
+               "initcheck looks at global memory only";
     });
 }
 

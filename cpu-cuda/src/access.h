@@ -75,6 +75,7 @@ struct Access {
 // write must be ordered after all of them).
 struct ShadowCell {
     std::uint64_t generation = 0;  // a launch (global memory) or a block's run (shared memory)
+    std::uint8_t written = 0;      // the bytes of the word any write of this generation touched
     Access write;
     Access other_write;
     Access read;
@@ -221,6 +222,9 @@ class BlockAccesses {
     // This thread's access now, of `bytes` at `address` (its byte mask in its word).
     Access record(AccessKind kind, std::uint32_t code, std::uintptr_t address = 0, std::size_t bytes = 4) const;
     [[noreturn]] void race(const Element& element, const Access& before, const Access& now);
+    // A read of shared memory that no thread of the block has written: a warning.
+    bool shared_bytes_unwritten(const Element& element, std::uintptr_t address, std::size_t bytes, bool writing);
+    void uninitialized_read(const Element& element, const Access& now);
     [[noreturn]] void out_of_bounds(std::size_t bytes, AccessKind kind, std::uint32_t code, const std::string& what);
     std::string describe(const Access& access) const;
 

@@ -46,12 +46,15 @@ std::uintptr_t map_shared_rank(std::uintptr_t address, std::size_t bytes, int ra
 }
 
 void check_tile(unsigned tile_size, unsigned parent_threads, Where where) {
-    if (parent_threads % tile_size != 0) {
+    // A tile of one warp or less may be partial (a block of 4 threads split
+    // into tiles of 32): its missing lanes count as exited, as a partial
+    // warp's do. A tile of several warps waits at its barrier for them all.
+    if (tile_size > static_cast<unsigned>(kWarpSize) && parent_threads % tile_size != 0) {
         block_of_caller().fault_here(
             "tiled_partition<" + std::to_string(tile_size) + ">() at " + where_text(where) +
             " splits a group of " + std::to_string(parent_threads) +
-            " threads: its last tile would be partial, and that tile's shuffles and syncs would name threads "
-            "that do not exist");
+            " threads: its last tile would be partial, and a tile of several warps syncs all its threads, "
+            "which that one does not have");
     }
 }
 

@@ -422,24 +422,38 @@ bool BlockRunner::complete_warp_syncs() {
     return progressed;
 }
 
-// Completes the warp intrinsic `rank` waits at if every lane of its mask is
-// there too; faults when a lane of the mask can never join it.
+// Completes the warp intrinsic `rank` waits at once every lane of its mask
+// is there too or has returned: the Programming Guide asks "all non-exited
+// threads named in mask" to execute it, so a lane that returned takes no
+// part (only a shuffle that reads it is undefined: fault_source_lane).
 bool BlockRunner::complete_warp_sync_from(int rank) {
     const SyncPoint& mine = threads_[rank].sync;
     const int base = rank / kWarpSize * kWarpSize;
+    unsigned arrived = 0;
     for (int lane = 0; lane < kWarpSize; ++lane) {
         if (!(mine.mask >> lane & 1u)) continue;
         const FiberThread& other = threads_[base + lane];
-        if (other.state == ThreadState::exited) {
-            fault(describe_wait(rank) + " names lane " + std::to_string(lane) + " in its mask " + hex(mine.mask) + ", but " +
-                  describe_thread(base + lane) + " has already returned from the kernel");
-        }
+        if (other.state == ThreadState::exited) continue;
         if (other.state != ThreadState::waiting) return false;  // still running (spinning)
         if (is_block_kind(other.sync.kind)) return false;     // may still arrive, or a deadlock
         if (!same_intrinsic(mine, other.sync)) return false;  // may still arrive, or a mismatch
+        arrived |= 1u << lane;
     }
-    complete_warp_sync(base, mine.mask);
+    if (arrived != mine.mask) warn_returned_lanes(rank, mine.mask & ~arrived);
+    complete_warp_sync(base, arrived);
     return true;
+}
+
+void BlockRunner::warn_returned_lanes(int rank, unsigned returned) const {
+    const SyncPoint& sync = threads_[rank].sync;
+    warn("returned lanes " + where_text(sync.where), [&] {
+        return describe_wait(rank) + " names lanes that have returned from the kernel (mask " + hex(sync.mask) +
+               ", returned " + hex(returned) +
+               "). They take no part, as the Programming Guide has it (\"all non-exited threads named in mask "
+               "must execute the same intrinsic\"), and a shuffle that reads one is stopped; NVIDIA's CUDA C++ "
+               "guidelines (rule 2.1, advisory) say: \"only include device-threads participating in a warp "
+               "collective operation in the mask parameter\"";
+    });
 }
 
 void BlockRunner::complete_warp_sync(int base, unsigned mask) {
@@ -473,7 +487,7 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
             case SyncKind::reduce_max: thread.result = reduced; break;
             default: {
                 const int source = shuffle_source_lane(first.kind, lane, thread.sync.param, first.width);
-                if (!(mask >> source & 1u)) fault_source_lane(base + lane, source, mask);
+                if (!(mask >> source & 1u)) fault_source_lane(base + lane, source);
                 thread.result = threads_[base + source].sync.bits;
             }
         }
@@ -500,17 +514,23 @@ unsigned BlockRunner::lanes_holding(int base, unsigned mask, std::uint64_t bits)
     return lanes;
 }
 
-// Reading a lane that is not in the mask is undefined in CUDA (the lane may
-// not be there, or hold anything): a fault, not a made-up value.
-void BlockRunner::fault_source_lane(int rank, int source, unsigned mask) const {
+// Reading a lane that takes no part in the shuffle is undefined in CUDA (the
+// lane may not be there, or hold anything): a fault, not a made-up value.
+void BlockRunner::fault_source_lane(int rank, int source) const {
     const SyncPoint& sync = threads_[rank].sync;
-    const bool exists = existing_lanes(rank / kWarpSize) >> source & 1u;
-    const std::string lane = exists ? ", which is not in the mask"
-                                    : ", which does not exist (the block has " + std::to_string(thread_count_) +
-                                          " threads, so its last warp is partial)";
-    fault(describe_wait(rank) + " with mask " + hex(mask) + ", width " + std::to_string(sync.width) +
+    const int base = rank / kWarpSize * kWarpSize;
+    std::string lane = ", which has returned from the kernel (" + describe_thread(base + source) + ")";
+    if (!(existing_lanes(rank / kWarpSize) >> source & 1u)) {
+        lane = ", which does not exist (the block has " + std::to_string(thread_count_) +
+               " threads, so its last warp is partial)";
+    } else if (!(sync.mask >> source & 1u)) {
+        lane = ", which is not in the mask";
+    }
+    fault(describe_wait(rank) + " with mask " + hex(sync.mask) + ", width " + std::to_string(sync.width) +
           " and parameter " + std::to_string(sync.param) + ", so it reads lane " + std::to_string(source) + lane +
-          ": the value it gets is undefined on a GPU. Every lane a shuffle reads must be in its mask and running");
+          ". The Programming Guide: \"Threads may only read data from another thread which is actively "
+          "participating in the __shfl_sync() command. If the target thread is inactive, the retrieved value "
+          "is undefined.\"");
 }
 
 bool BlockRunner::complete_block_barrier() {

@@ -138,7 +138,8 @@ class BlockRunner {
     bool complete_block_barrier();
     [[noreturn]] void report_deadlock() const;
     [[noreturn]] void report_spin_deadlock() const;
-    [[noreturn]] void fault_source_lane(int rank, int source, unsigned mask) const;
+    [[noreturn]] void fault_source_lane(int rank, int source) const;
+    void warn_returned_lanes(int rank, unsigned returned) const;
     std::string describe_exit_before_barrier(const std::vector<int>& exited, const std::vector<int>& waiting) const;
     void bury_callback_fibers();
     [[noreturn]] void fault(const std::string& what) const;

@@ -292,6 +292,17 @@ __global__ void ordered_groups(unsigned lanes, const float* floats, const Affine
     float_out[3 * t + 2] = cg::inclusive_scan(tile, floats[t], cg::plus<float>());
 }
 
+// A histogram of labels 0-3 with one atomic per label per warp: the lanes of
+// a label meet in labeled_partition, and its rank 0 adds their count; the
+// odd labels' lanes also split by binary_partition and record its size.
+__global__ void histogram_by_label(const int* labels, int* counts, int* halves) {
+    const int label = labels[blockIdx.x * blockDim.x + threadIdx.x];
+    const cg::coalesced_group same = cg::labeled_partition(cg::coalesced_threads(), label);
+    if (same.thread_rank() == 0) atomicAdd(&counts[label], static_cast<int>(same.size()));
+    const cg::coalesced_group half = cg::binary_partition(cg::coalesced_threads(), threadIdx.x % 2 == 1);
+    halves[blockIdx.x * blockDim.x + threadIdx.x] = static_cast<int>(half.size());
+}
+
 std::vector<Affine> some_maps(std::size_t count) {
     std::vector<Affine> maps(count);
     for (std::size_t i = 0; i < count; ++i) maps[i] = {i % 3 == 0 ? -1.0 : 1.0, static_cast<double>(i % 5)};
@@ -453,6 +464,20 @@ TEST_CASE("coalesced_threads(): warp-aggregated atomics hand out every slot once
     std::vector<int> every(static_cast<std::size_t>(taken));
     std::iota(every.begin(), every.end(), 0);
     CHECK(got == every);
+}
+
+TEST_CASE("labeled_partition and binary_partition: the threads of one label or predicate", "[cooperative]") {
+    constexpr unsigned kThreads = 2 * 80;  // each block's last warp is partial
+    std::vector<int> labels(kThreads);
+    for (unsigned i = 0; i < kThreads; ++i) labels[i] = static_cast<int>((i * 7 + i / 5) % 4);
+    DeviceBuffer<int> d_labels{std::span<const int>(labels)}, counts(std::vector<int>(4, 0)), halves(kThreads);
+    launch(histogram_by_label, {2, 80}, d_labels.data(), counts.data(), halves.data());
+    check_launch();
+    std::vector<int> want(4, 0);
+    for (const int label : labels) ++want[static_cast<std::size_t>(label)];
+    CHECK(counts.download() == want);
+    const std::vector<int> got = halves.download();
+    for (unsigned i = 0; i < kThreads; ++i) CHECK(got[i] == (i % 80 < 64 ? 16 : 8));
 }
 
 TEST_CASE("tiles of 64 to 1024 threads: ranks, shfl, any, all, sync, reduce and scans", "[cooperative]") {

@@ -167,7 +167,41 @@ __global__ void own_small_elements(short* out, int early) {
     out[tid] = static_cast<short>(flags[63 - tid] + seen);
 }
 
+// Each warp's lane 0 writes its warp's sum to sums[warp]; then warp 0 sums
+// all 32 elements of sums, where only `warps` were written (a block of
+// 4 warps leaves sums[4..31] as they were).
+__global__ void sum_of_warp_sums(const int* in, int* out) {
+    __shared__ int sums[32];
+    int value = in[threadIdx.x];
+    for (int offset = 16; offset > 0; offset /= 2) value += __shfl_xor_sync(kFull, value, offset);
+    if (threadIdx.x % 32 == 0) sums[threadIdx.x / 32] = value;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        value = sums[threadIdx.x];
+        for (int offset = 16; offset > 0; offset /= 2) value += __shfl_xor_sync(kFull, value, offset);
+        if (threadIdx.x == 0) *out = value;
+    }
+}
+
 }  // namespace
+
+TEST_CASE("reading shared memory that no thread of the block wrote is a warning beside the result",
+          "[diagnostics][uninitialized]") {
+    warpdrill::cpu::take_warnings();
+    const std::vector<int> host(128, 1);
+    DeviceBuffer<int> in{std::span<const int>(host)}, out(1);
+    launch(sum_of_warp_sums, {1, 128}, in.data(), out.data());
+    warpdrill::check_launch();
+    const std::vector<std::string> warnings = warpdrill::cpu::take_warnings();
+    REQUIRE(warnings.size() == 1);
+    CHECK(contains(warnings[0], "thread 4 (warp 0, lane 4) read sums[4] at cpu-cuda/tests/diagnostics.cu:"));
+    CHECK(contains(warnings[0], "which no thread of the block has written"));
+
+    launch(sum_of_warp_sums, {1, 1024}, DeviceBuffer<int>(std::vector<int>(1024, 1)).data(), out.data());
+    warpdrill::check_launch();
+    CHECK(out.download()[0] == 1024);
+    CHECK(warpdrill::cpu::take_warnings().empty());
+}
 
 TEST_CASE("threads writing neighbouring bytes of one word do not race; reading one before the barrier does",
           "[diagnostics][race]") {

@@ -33,6 +33,16 @@ cudaError_t launch_cooperative(void (*kernel)(Params...), unsigned blocks, unsig
 
 __global__ void all_blocks_see_all(unsigned* slots, unsigned* seen);
 
+// A tile of 32 of a block of 4 threads, as NVIDIA's reduction sample makes
+// one for its last pass: shuffles within the 4 threads are defined; the
+// tree from offset 16 reads lanes the tile does not have.
+__global__ void warp_tile_of_four_threads(int* out, int tree) {
+    const cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+    int value = tile.shfl_xor(static_cast<int>(threadIdx.x), 1);
+    for (unsigned offset = tile.size() / 2; tree && offset > 0; offset /= 2) value += tile.shfl_down(value, offset);
+    out[threadIdx.x] = value;
+}
+
 // How many blocks of `threads` a cooperative launch may have.
 int resident_blocks(unsigned threads) {
     int per_sm = 0;
@@ -177,6 +187,17 @@ TEST_CASE("thread_block_tile: ranks, shuffles, ballot and cg::reduce for every t
     check_tile_facts<8>();
     check_tile_facts<16>();
     check_tile_facts<32>();
+}
+
+TEST_CASE("a tile of 32 of a smaller block is partial: its missing lanes count as exited",
+          "[backend][groups][diagnostics]") {
+    DeviceBuffer<int> out(4);
+    warpdrill::launch(warp_tile_of_four_threads, {1, 4}, out.data(), 0);
+    check_launch();
+    CHECK(out.download() == std::vector<int>{1, 0, 3, 2});
+    const std::string message = fault_of([&] { warpdrill::launch(warp_tile_of_four_threads, {1, 4}, out.data(), 1); });
+    INFO(message);
+    CHECK(contains(message, "so it reads lane 16, which does not exist (the block has 4 threads"));
 }
 
 TEST_CASE("__reduce_add_sync, __reduce_min_sync and __reduce_max_sync", "[backend][groups]") {
@@ -367,8 +388,8 @@ __global__ void map_global_memory(int* out) {
     out[blockIdx.x] = *cg::this_cluster().map_shared_rank(out, 1);
 }
 
-__global__ void tiles_of_32_in_48_threads(int* out) {
-    const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+__global__ void tiles_of_64_in_96_threads(int* out) {
+    const auto tile = cg::tiled_partition<64>(cg::this_thread_block());
     out[threadIdx.x] = static_cast<int>(tile.thread_rank());
 }
 
@@ -455,11 +476,11 @@ TEST_CASE("a block that returns while another may still read its shared memory",
                    "block's shared memory"));
 }
 
-TEST_CASE("tiles that do not divide the block", "[backend][groups][diagnostics]") {
-    DeviceBuffer<int> out(48);
+TEST_CASE("tiles of several warps that do not divide the block", "[backend][groups][diagnostics]") {
+    DeviceBuffer<int> out(96);
     const std::string message = fault_of([&] {
-        warpdrill::launch(tiles_of_32_in_48_threads, {1, 48}, out.data());
+        warpdrill::launch(tiles_of_64_in_96_threads, {1, 96}, out.data());
     });
-    CHECK(contains(message, "tiled_partition<32>() at cpu-cuda/tests/test_cooperative.cpp:"));
-    CHECK(contains(message, "splits a group of 48 threads"));
+    CHECK(contains(message, "tiled_partition<64>() at cpu-cuda/tests/test_cooperative.cpp:"));
+    CHECK(contains(message, "splits a group of 96 threads"));
 }

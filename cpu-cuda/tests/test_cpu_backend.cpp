@@ -111,6 +111,13 @@ __global__ void shuffle_with_exited_lane(int* out) {
     out[threadIdx.x] = __shfl_down_sync(kFull, static_cast<int>(threadIdx.x), 1);
 }
 
+// Lanes 8-31 return; lanes 0-7 shuffle within groups of 8 with a full mask
+// (OneFlow's warp softmax does so when a warp's last rows are past the end).
+__global__ void shuffle_in_groups_after_others_returned(int* out) {
+    if (threadIdx.x >= 8) return;
+    out[threadIdx.x] = __shfl_xor_sync(kFull, static_cast<int>(threadIdx.x), 1, 8);
+}
+
 __global__ void shuffle_against_barrier(int* out) {
     int v = threadIdx.x;
     if (threadIdx.x < 16) v = __shfl_down_sync(kFull, v, 1);
@@ -409,14 +416,24 @@ TEST_CASE("a thread that returns while others wait at a barrier", "[backend][dia
     CHECK(contains(message, "(`if (i >= n) return;`)"));
 }
 
-TEST_CASE("a shuffle whose mask names a lane that returned", "[backend][diagnostics]") {
+TEST_CASE("lanes of a mask that returned take no part; a shuffle that reads one is named",
+          "[backend][diagnostics]") {
+    warpdrill::cpu::take_warnings();
     DeviceBuffer<int> out(32);
+    launch(shuffle_in_groups_after_others_returned, {1, 32}, out.data());
+    warpdrill::check_launch();
+    const std::vector<int> got = out.download();
+    for (int lane = 0; lane < 8; ++lane) CHECK(got[lane] == (lane ^ 1));
+    const std::vector<std::string> warnings = warpdrill::cpu::take_warnings();
+    REQUIRE(warnings.size() == 1);
+    CHECK(contains(warnings[0], "names lanes that have returned from the kernel (mask 0xffffffff, returned "
+                                "0xffffff00)"));
+
     const std::string message = fault_of([&] { launch(shuffle_with_exited_lane, {1, 32}, out.data()); });
     INFO(message);
     CHECK(contains(message, "__shfl_down_sync() at cpu-cuda/tests/test_cpu_backend.cpp:"));
-    CHECK(contains(
-        message,
-        "names lane 31 in its mask 0xffffffff, but thread 31 (warp 0, lane 31) has already returned"));
+    CHECK(contains(message, "so it reads lane 31, which has returned from the kernel (thread 31 (warp 0, lane 31))"));
+    CHECK(contains(message, "If the target thread is inactive, the retrieved value is undefined."));
 }
 
 TEST_CASE("a shuffle whose other lanes wait at __syncthreads()", "[backend][diagnostics]") {

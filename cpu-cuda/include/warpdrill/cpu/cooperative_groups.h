@@ -38,7 +38,8 @@ inline unsigned low_bits(unsigned count) { return count >= 32 ? ~0u : (1u << cou
 dim3 cluster_dims();  // (1,1,1) when the launch has no clusters
 bool is_cooperative_launch();
 std::uintptr_t map_shared_rank(std::uintptr_t address, std::size_t bytes, int rank, Where where);
-// Fault when a group of parent_threads does not split into whole tiles,
+// Fault when a group of parent_threads does not split into whole tiles of
+// several warps,
 // when a tile size given at run time is not one CUDA has, when the block has
 // more threads than its block_tile_memory was made for, and when a group
 // CUDA cannot partition is partitioned.

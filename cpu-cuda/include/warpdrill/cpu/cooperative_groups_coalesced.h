@@ -59,6 +59,7 @@ class coalesced_group : public thread_group {
     friend coalesced_group tiled_partition(const coalesced_group& parent, unsigned tile_size,
                                            std::source_location where);
     friend thread_group tiled_partition(const thread_group& parent, unsigned tile_size, std::source_location where);
+    friend coalesced_group labeled_partition(const coalesced_group& parent, int label, std::source_location where);
 
     coalesced_group(unsigned lanes, unsigned meta_rank, unsigned meta_size, bool tiled)
         : thread_group(lanes, meta_rank, meta_size, tiled) {}
@@ -142,6 +143,18 @@ inline thread_group tiled_partition(const thread_group& parent, unsigned tile_si
         return tiled_partition(lanes, tile_size, where);
     }
     warpdrill::cpu::detail::fault_partition(parent.kind_ == Kind::grid ? "the grid" : "a cluster", where);
+}
+
+// ---- partitions by value: labeled_partition and binary_partition -----------------------
+// The threads of `parent` that hold the same label (the same predicate), as
+// __match_any_sync finds them; every thread of the parent must call it.
+inline coalesced_group labeled_partition(const coalesced_group& parent, int label,
+                                         std::source_location where = std::source_location::current()) {
+    return coalesced_group(__match_any_sync(parent.lanes_, label, where), 0, 1, false);
+}
+inline coalesced_group binary_partition(const coalesced_group& parent, bool predicate,
+                                        std::source_location where = std::source_location::current()) {
+    return labeled_partition(parent, predicate ? 1 : 0, where);
 }
 
 }  // namespace cooperative_groups
