@@ -82,11 +82,15 @@ class CachingDeviceAllocator {
         return DeviceAllocate(current_device(), d_ptr, bytes, active_stream);
     }
 
-    // Gives back a block that DeviceAllocate gave: cached if its bin has room, else freed.
+    // Gives back a block that DeviceAllocate gave: cached if its bin has
+    // room, else freed. As in CUB, a pointer it did not give goes to cudaFree.
     cudaError_t DeviceFree(int device, void* d_ptr) {
         const std::lock_guard lock(mutex_);
         const auto live = live_.find(d_ptr);
-        if (live == live_.end() || live->second.device != device) return cudaErrorInvalidValue;
+        if (live == live_.end() || live->second.device != device) {
+            const DeviceScope scope(device);
+            return cudaFree(d_ptr);
+        }
         const Block block = live->second;
         live_.erase(live);
         const bool cacheable = block.size.bin != INVALID_BIN;
