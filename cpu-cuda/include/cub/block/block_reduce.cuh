@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "cub/thread/thread_reduce.cuh"
 #include "cub/warp/warp_reduce.cuh"
 
 namespace cub {
@@ -62,13 +63,12 @@ class BlockReduce {
     __device__ T Reduce(T input, ReductionOp reduction_op, Where where = Where::current()) {
         return Reduce(input, reduction_op, kThreads, where);
     }
-    // Each thread contributes its ITEMS_PER_THREAD consecutive items.
+    // Each thread contributes its ITEMS_PER_THREAD consecutive items, which
+    // it reduces first in cub::ThreadReduce's order (a float sum: a pairwise tree).
     template <int ITEMS_PER_THREAD, typename ReductionOp>
     __device__ T Reduce(T (&inputs)[ITEMS_PER_THREAD], ReductionOp reduction_op,
                         Where where = Where::current()) {
-        T partial = inputs[0];
-        for (int i = 1; i < ITEMS_PER_THREAD; ++i) partial = reduction_op(partial, inputs[i]);
-        return Reduce(partial, reduction_op, where);
+        return Reduce(ThreadReduce(inputs, reduction_op), reduction_op, where);
     }
     // Only threads 0 .. num_valid-1 contribute.
     template <typename ReductionOp>

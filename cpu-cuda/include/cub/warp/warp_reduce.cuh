@@ -2,7 +2,8 @@
 // subset of CUB that warpdrill's CPU backend provides, written for the
 // backend from CUB's documented API (not CUB's code). A warp reduces with
 // __shfl_down_sync, so TempStorage is empty. Also the warp step that
-// cub::BlockReduce shares (cub::detail::reduce_lanes).
+// cub::BlockReduce shares (cub::detail::reduce_lanes), and what cub::WarpScan
+// shares with it.
 //
 // Every call takes the caller's source location, as the backend's intrinsics
 // do, so that a mistake (a call that only part of a warp or block reaches) is
@@ -36,6 +37,13 @@ __device__ inline int block_rank() {
 constexpr unsigned kFullWarp = 0xffffffffu;
 // The mask of lanes 0 .. lanes-1.
 constexpr unsigned first_lanes(int lanes) { return lanes >= kWarpThreads ? kFullWarp : (1u << lanes) - 1; }
+
+// The lanes of the calling thread's logical warp of kWidth lanes.
+template <int kWidth>
+__device__ unsigned logical_warp_mask() {
+    const int first_lane = block_rank() % kWarpThreads / kWidth * kWidth;
+    return first_lanes(kWidth) << first_lane;
+}
 
 // Reduces `value` over the first `valid_lanes` lanes of a logical warp of
 // kWidth lanes, whose lanes are `mask`: every lane of the mask must call it.
@@ -91,16 +99,8 @@ class WarpReduce {
     }
     template <typename ReductionOp>
     __device__ T Reduce(T input, ReductionOp reduction_op, int valid_items, Where where = Where::current()) {
-        return detail::reduce_lanes<LOGICAL_WARP_THREADS>(input, reduction_op, valid_items,
-                                                          logical_warp_mask(), where);
-    }
-
-  private:
-    // The lanes of the calling thread's logical warp.
-    __device__ static unsigned logical_warp_mask() {
-        const int first_lane =
-            detail::block_rank() % detail::kWarpThreads / LOGICAL_WARP_THREADS * LOGICAL_WARP_THREADS;
-        return detail::first_lanes(LOGICAL_WARP_THREADS) << first_lane;
+        return detail::reduce_lanes<LOGICAL_WARP_THREADS>(
+            input, reduction_op, valid_items, detail::logical_warp_mask<LOGICAL_WARP_THREADS>(), where);
     }
 };
 
