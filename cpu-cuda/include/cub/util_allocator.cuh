@@ -20,6 +20,8 @@
 #include <map>
 #include <mutex>
 
+#include "cub/util_debug.cuh"  // CubDebug and CubDebugExit, which CUB's allocator header brings too
+
 namespace cub {
 
 class CachingDeviceAllocator {
