@@ -17,6 +17,7 @@
 
 #include <cub/cub.cuh>
 
+#include "affine_maps.cuh"
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/data.h"
@@ -41,19 +42,6 @@ struct AbsMax {
     __device__ T operator()(const T& a, const T& b) const { return fabs(a) < fabs(b) ? fabs(b) : fabs(a); }
 };
 
-// The map x -> a * x + b modulo a prime. ThenApply(f, g) is "f, then g": it is
-// associative but not commutative, so a reduction that changes the items'
-// order gives another map.
-constexpr unsigned kPrime = 65521;  // below 2^16, so that g.a * f.b + g.b fits in 32 bits
-struct Affine {
-    unsigned a, b;
-    bool operator==(const Affine&) const = default;
-};
-struct ThenApply {
-    __host__ __device__ Affine operator()(const Affine& f, const Affine& g) const {
-        return {g.a * f.a % kPrime, (g.a * f.b + g.b) % kPrime};
-    }
-};
 
 using Plus = cuda::std::plus<>;
 

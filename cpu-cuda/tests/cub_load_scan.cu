@@ -16,6 +16,7 @@
 
 #include <cub/cub.cuh>
 
+#include "affine_maps.cuh"
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/data.h"
@@ -290,20 +291,6 @@ void check_block_stores() {
 using Plus = cuda::std::plus<>;
 using Max = cuda::maximum<>;
 
-// The map x -> a * x + b modulo a prime. ThenApply(f, g) is "f, then g": it is
-// associative but not commutative, so a scan that changes the items' order,
-// or the operands' order, gives other maps.
-constexpr unsigned kPrime = 65521;  // below 2^16, so that g.a * f.b + g.b fits in 32 bits
-struct Affine {
-    unsigned a, b;
-    bool operator==(const Affine&) const = default;
-};
-struct ThenApply {
-    __host__ __device__ Affine operator()(const Affine& f, const Affine& g) const {
-        return {g.a * f.a % kPrime, (g.a * f.b + g.b) % kPrime};
-    }
-};
-constexpr Affine kIdentity{1, 0};
 
 template <class T>
 std::vector<T> random_items(std::size_t n, std::uint64_t seed) {
@@ -319,7 +306,6 @@ std::vector<T> random_items(std::size_t n, std::uint64_t seed) {
     return items;
 }
 
-std::ostream& operator<<(std::ostream& out, const Affine& map) { return out << map.a << " * x + " << map.b; }
 
 // Which scan a test calls: the Sum forms for cuda::std::plus<>, the Scan forms for any operator.
 enum class Scan { exclusive, inclusive };

@@ -1,0 +1,24 @@
+// The test operator that is associative but not commutative: the map
+// x -> a * x + b modulo a prime, and ThenApply(f, g), "f, then g". A
+// reduction or a scan that changes the items' order, or the operands'
+// order, gives another map, so the checks see CUB's and CUDA's order.
+#pragma once
+
+#include <ostream>
+
+#include "warpdrill/cuda.h"
+
+constexpr unsigned kPrime = 65521;  // below 2^16, so that g.a * f.b + g.b fits in 32 bits
+struct Affine {
+    unsigned a, b;
+    bool operator==(const Affine&) const = default;
+};
+struct ThenApply {
+    __host__ __device__ Affine operator()(const Affine& f, const Affine& g) const {
+        return {g.a * f.a % kPrime, (g.a * f.b + g.b) % kPrime};
+    }
+};
+constexpr Affine kIdentity{1, 0};  // x -> x
+
+// "3 * x + 7", as a failing check shows a map.
+inline std::ostream& operator<<(std::ostream& out, const Affine& map) { return out << map.a << " * x + " << map.b; }
