@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `warpdrill cc` and `warpdrill run` on CUDA programs written for nvcc
-# (cpu-cuda/tests/programs/): one builds and gives the reference's sum, one
+# (cpu-cuda/tests/programs/): one builds and gives the reference's sum (its
+# own kernel's and cub::DeviceReduce's), one
 # with a missing barrier is stopped with the race named at its line, and an
 # nvcc option the CPU backend does not know is named.
 set -euo pipefail
@@ -15,6 +16,7 @@ fail() { echo "FAILED: $*" >&2; exit 1; }
 "$warpdrill" --root "$root" cc -O2 -arch=sm_90 -lineinfo "$programs/ticket_sum.cu" -o ticket_sum
 ./ticket_sum 777 > cc.txt || fail "the program built by warpdrill cc: $(cat cc.txt)"
 grep -qE "^sum (-?[0-9.]+) reference \1$" cc.txt || fail "warpdrill cc's program printed: $(cat cc.txt)"
+grep -qE "^cub sum (-?[0-9.]+) reference \1$" cc.txt || fail "CUB's sum in warpdrill cc's program: $(cat cc.txt)"
 
 "$warpdrill" --root "$root" run "$programs/ticket_sum.cu" -- 999 > run.txt 2>&1 || fail "warpdrill run: $(cat run.txt)"
 grep -q "^sum " run.txt || fail "warpdrill run printed: $(cat run.txt)"

@@ -3,10 +3,13 @@
 // and the GPU build compiles it with nvcc. One launch sums n floats scaled
 // by a __constant__: each block reduces its slice in dynamic shared memory,
 // and the last block to take a ticket (a __device__ variable) adds the
-// block sums in block order. Prints the sum and the float64 reference.
+// block sums in block order. Prints the sum and the float64 reference, then
+// CUB's DeviceReduce::Sum of the unscaled input (its two-call protocol).
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cuda_runtime.h>
+
+#include <cub/cub.cuh>
 
 #include <cmath>
 #include <cstdio>
@@ -77,7 +80,18 @@ int main(int argc, char** argv) {
     float sum = 0.0f;
     check(cudaMemcpy(&sum, out, sizeof sum, cudaMemcpyDeviceToHost), "cudaMemcpy");
     std::printf("sum %.4f reference %.4f\n", sum, reference);
+
+    std::size_t temp_bytes = 0;
+    check(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, out, n), "cub::DeviceReduce::Sum (sizing)");
+    void* temp = nullptr;
+    check(cudaMalloc(&temp, temp_bytes), "cudaMalloc");
+    check(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n), "cub::DeviceReduce::Sum");
+    float cub_sum = 0.0f;
+    check(cudaMemcpy(&cub_sum, out, sizeof cub_sum, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    std::printf("cub sum %.4f reference %.4f\n", cub_sum, 2.0 * reference);
+    cudaFree(temp);
     cudaFree(in);
     cudaFree(out);
-    return std::fabs(sum - reference) <= 1e-5 * n ? 0 : 1;
+    const bool right = std::fabs(sum - reference) <= 1e-5 * n && std::fabs(cub_sum - 2.0 * reference) <= 2e-5 * n;
+    return right ? 0 : 1;
 }
