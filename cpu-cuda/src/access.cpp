@@ -560,6 +560,18 @@ void BlockAccesses::out_of_bounds(std::size_t bytes, AccessKind kind, std::uint3
                          "reads another variable's data)");
 }
 
+void BlockAccesses::misaligned(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction) {
+    const std::uint32_t code = code_offset(instruction);
+    const std::vector<SourcePlace> places = source_places({code});
+    std::ostringstream hex_address;
+    hex_address << std::hex << "0x" << address;
+    runner_.fail_running("misaligned " + std::to_string(bytes) + "-byte " + (is_write(kind) ? "write" : "read") +
+                         " by " + describe(record(kind, code)) + " at " + place_with_text(places[0]) +
+                         ": the address " + hex_address.str() + " is not a multiple of " + std::to_string(bytes) +
+                         " (a GPU stops the kernel with cudaErrorMisalignedAddress; compute-sanitizer's memcheck "
+                         "reports the misaligned address)");
+}
+
 void BlockAccesses::array_index_out_of_bounds(const std::string& array_type, long long index, const char* file,
                                               unsigned line) {
     const SourcePlace place{file ? file : "", line, "", ""};

@@ -159,6 +159,8 @@ class BlockAccesses {
         }
     }
     void array_index_out_of_bounds(const std::string& array_type, long long index, const char* file, unsigned line);
+    // A load or store of `bytes` at an address that is not a multiple of them.
+    [[noreturn]] void misaligned(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction);
     // Decides a write that waited for its value (PendingWrite): called before
     // each access the block's checks see, at each sync point and at each
     // thread's end, when the waiting write is done.

@@ -17,8 +17,12 @@ namespace {
 // instruction after the access.
 #define WARPDRILL_CALLER_CODE __builtin_return_address(0)
 
+// `natural`: the compiler's access assumes the type's own alignment (the
+// __tsan_readN forms, not __tsan_unaligned_readN), as a GPU's load or store
+// of that width requires: a misaligned address is the GPU's
+// cudaErrorMisalignedAddress.
 inline void note(const volatile void* address, std::size_t bytes, AccessKind kind, const void* code,
-                 bool is_volatile = false) {
+                 bool is_volatile = false, bool natural = false) {
     const auto where = reinterpret_cast<std::uintptr_t>(address);
     const bool reads = kind == AccessKind::read || kind == AccessKind::atomic_read;
     if (auto* accesses = active_accesses) {
@@ -26,6 +30,7 @@ inline void note(const volatile void* address, std::size_t bytes, AccessKind kin
         // may call instrumented copies of inline library functions that the
         // linker took from a kernel's object file: those are not the kernel's.
         active_accesses = nullptr;
+        if (natural && where % bytes != 0) accesses->misaligned(where, bytes, kind, code);
         accesses->access(where, bytes, kind, code, is_volatile);
         active_accesses = accesses;
     } else if (warpdrill::cpu::detail::memory_on_several_devices.load(std::memory_order_relaxed)) {
@@ -49,8 +54,12 @@ void __tsan_vptr_update(void**, void*) {}
 void __tsan_vptr_read(void**) {}
 
 #define WARPDRILL_PLAIN_ACCESS(bytes)                                                                     \
-    void __tsan_read##bytes(void* address) { note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE); } \
-    void __tsan_write##bytes(void* address) { note(address, bytes, AccessKind::write, WARPDRILL_CALLER_CODE); } \
+    void __tsan_read##bytes(void* address) {                                                              \
+        note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE, false, true);                        \
+    }                                                                                                     \
+    void __tsan_write##bytes(void* address) {                                                             \
+        note(address, bytes, AccessKind::write, WARPDRILL_CALLER_CODE, false, true);                       \
+    }                                                                                                     \
     void __tsan_unaligned_read##bytes(void* address) {                                                    \
         note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE);                                     \
     }                                                                                                     \
@@ -59,10 +68,10 @@ void __tsan_vptr_read(void**) {}
     }
 #define WARPDRILL_VOLATILE_ACCESS(bytes)                                                                  \
     void __tsan_volatile_read##bytes(void* address) {                                                      \
-        note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE, true);                                \
+        note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE, true, true);                          \
     }                                                                                                     \
     void __tsan_volatile_write##bytes(void* address) {                                                     \
-        note(address, bytes, AccessKind::write, WARPDRILL_CALLER_CODE, true);                               \
+        note(address, bytes, AccessKind::write, WARPDRILL_CALLER_CODE, true, true);                         \
     }
 WARPDRILL_VOLATILE_ACCESS(1)
 WARPDRILL_VOLATILE_ACCESS(2)

@@ -183,7 +183,26 @@ __global__ void sum_of_warp_sums(const int* in, int* out) {
     }
 }
 
+// Reads float4s from `in + offset`: misaligned unless offset is a multiple of 4.
+__global__ void float4_from(const float* in, float* out, int offset) {
+    const float4 v = reinterpret_cast<const float4*>(in + offset)[threadIdx.x];
+    out[threadIdx.x] = v.x + v.y + v.z + v.w;
+}
+
 }  // namespace
+
+TEST_CASE("a float4 load from an address that is not a multiple of 16 is the GPU's misaligned address",
+          "[diagnostics][alignment]") {
+    auto in = ones(4 * 33);
+    DeviceBuffer<float> out(32);
+    launch(float4_from, {1, 32}, in.data(), out.data(), 4);
+    warpdrill::check_launch();
+    for (const float value : out.download()) CHECK(value == 4.0f);
+    const std::string message = fault_of([&] { launch(float4_from, {1, 32}, in.data(), out.data(), 1); });
+    INFO(message);
+    CHECK(contains(message, "misaligned 16-byte read by thread 0 (warp 0, lane 0) at cpu-cuda/tests/diagnostics.cu:"));
+    CHECK(contains(message, "is not a multiple of 16 (a GPU stops the kernel with cudaErrorMisalignedAddress"));
+}
 
 TEST_CASE("reading shared memory that no thread of the block wrote is a warning beside the result",
           "[diagnostics][uninitialized]") {
