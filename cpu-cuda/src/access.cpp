@@ -358,6 +358,10 @@ BlockAccesses::Element BlockAccesses::classify(std::uintptr_t address, std::size
     DeviceAllocation* allocation = device_allocation_at(address);
     if (!allocation || address + bytes > allocation->start + allocation->bytes) {
         std::string what = "no cudaMalloc'd buffer";
+        if (const std::optional<FreedBuffer> freed = freed_buffer_at(address)) {
+            what = "byte " + std::to_string(address - freed->start) + " of a buffer of " +
+                   std::to_string(freed->bytes) + " bytes that cudaFree has released (a use after free)";
+        }
         if (allocation) {
             const std::string element = grid_.element_name(address, *allocation);
             what = (element.empty() ? "" : element + ", ") + "byte " + std::to_string(address - allocation->start) +

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -49,6 +50,7 @@ class DeviceArena {
         auto* allocation = new DeviceAllocation{.start = start, .bytes = bytes, .serial = ++serial_, .device = device,
                                                 .shadow = nullptr, .shadow_made = {}};
         for (std::size_t g = first; g < first + granules; ++g) owner_[g] = allocation;
+        forget_freed(start, granules * kGranule);
         next_ = first + granules;
         devices_used_ |= 1u << device;
         if (std::popcount(devices_used_) > 1) memory_on_several_devices = true;
@@ -64,6 +66,7 @@ class DeviceArena {
         if (!allocation || allocation->start != address) return false;
         const std::size_t granules = round_up(allocation->bytes, kGranule) / kGranule;
         for (std::size_t g = first; g < first + granules; ++g) owner_[g] = nullptr;
+        freed_[address] = allocation->bytes;
         // Give the memory back; the pages stay reserved and fault if touched.
         mmap(ptr, round_up(allocation->bytes, kPage), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
              -1, 0);
@@ -73,7 +76,24 @@ class DeviceArena {
 
     bool contains(std::uintptr_t address) const { return address - base_ < kReservedBytes; }
 
+    std::optional<FreedBuffer> freed_at(std::uintptr_t address) {
+        std::lock_guard lock(mutex_);
+        auto after = freed_.upper_bound(address);
+        if (after == freed_.begin()) return std::nullopt;
+        const auto [start, bytes] = *std::prev(after);
+        if (address >= start + round_up(bytes, kGranule)) return std::nullopt;
+        return FreedBuffer{start, bytes};
+    }
+
   private:
+    // A buffer allocated over granules that freed ones held: they are no
+    // longer anyone's freed memory.
+    void forget_freed(std::uintptr_t start, std::size_t bytes) {
+        auto first = freed_.lower_bound(start);
+        if (first != freed_.begin() && std::prev(first)->first + std::prev(first)->second > start) --first;
+        freed_.erase(first, freed_.lower_bound(start + bytes));
+    }
+
     // Next fit: freed granules are reused only after the rest of the range,
     // so a stale pointer keeps faulting for a long while.
     std::size_t find_free_run(std::size_t granules) {
@@ -93,6 +113,7 @@ class DeviceArena {
     std::size_t next_ = 0;
     std::uint64_t serial_ = 0;
     unsigned devices_used_ = 0;  // one bit per GPU that ever had a buffer
+    std::map<std::uintptr_t, std::size_t> freed_;  // start -> bytes of each freed buffer not yet reused
 };
 
 DeviceArena& arena() {
@@ -107,5 +128,6 @@ std::atomic<bool> memory_on_several_devices{false};
 
 void* allocate_device(std::size_t bytes, int device) { return arena().allocate(bytes, device); }
 bool free_device(void* ptr) { return arena().free(ptr); }
+std::optional<FreedBuffer> freed_buffer_at(std::uintptr_t address) { return arena().freed_at(address); }
 
 }  // namespace warpdrill::cpu::detail

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <atomic>
+#include <optional>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -43,6 +44,13 @@ struct DeviceAllocation {
 void* allocate_device(std::size_t bytes, int device);
 // false when `ptr` is not the start of a live allocation.
 bool free_device(void* ptr);
+// The freed buffer whose memory holds `address`, while no new buffer has
+// taken it: what a stale pointer points into.
+struct FreedBuffer {
+    std::uintptr_t start;
+    std::size_t bytes;
+};
+std::optional<FreedBuffer> freed_buffer_at(std::uintptr_t address);
 
 // Where the reserved range lies, and the owner of each of its granules: set
 // once, when the first buffer is allocated. Until then the range is empty.

@@ -191,6 +191,17 @@ __global__ void float4_from(const float* in, float* out, int offset) {
 
 }  // namespace
 
+TEST_CASE("a buffer read after cudaFree is named as freed", "[diagnostics][free]") {
+    DeviceBuffer<float> out(32);
+    float* stale = nullptr;
+    check_cuda(cudaMalloc(&stale, 64 * sizeof(float)));
+    check_cuda(cudaFree(stale));
+    const std::string message = fault_of([&] { launch(float4_from, {1, 4}, stale, out.data(), 0); });
+    INFO(message);
+    CHECK(contains(message, "out-of-bounds read of 16 bytes by thread 0 (warp 0, lane 0) at cpu-cuda/tests/diagnostics.cu:"));
+    CHECK(contains(message, "byte 0 of a buffer of 256 bytes that cudaFree has released (a use after free)"));
+}
+
 TEST_CASE("a float4 load from an address that is not a multiple of 16 is the GPU's misaligned address",
           "[diagnostics][alignment]") {
     auto in = ones(4 * 33);
