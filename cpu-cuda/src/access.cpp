@@ -246,6 +246,22 @@ void BlockAccesses::fence(bool device_scope) {
     if (device_scope) grid_.fence(block_);
 }
 
+namespace {
+
+// The bits of `count` bytes from byte `offset` of a word (bit i: byte i).
+std::uint8_t byte_mask(std::size_t offset, std::size_t count) {
+    return static_cast<std::uint8_t>(((1u << count) - 1) << offset);
+}
+
+// The cell as this generation (a launch, or a block's run) sees it: empty if
+// an earlier one last touched it.
+ShadowCell& current(ShadowCell& cell, std::uint64_t generation) {
+    if (cell.generation != generation) cell = ShadowCell{generation, 0, {}, {}, {}, {}};
+    return cell;
+}
+
+}  // namespace
+
 Access BlockAccesses::record(AccessKind kind, std::uint32_t code, std::uintptr_t address, std::size_t bytes) const {
     const int rank = runner_.running()->rank;
     Access access;
@@ -259,8 +275,7 @@ Access BlockAccesses::record(AccessKind kind, std::uint32_t code, std::uintptr_t
     access.cluster_syncs = cluster_syncs_;
     access.thread = static_cast<std::uint16_t>(rank);
     access.kind = kind;
-    const std::size_t offset = address % kWord;
-    access.bytes = bytes >= kWord ? 0xf : static_cast<std::uint8_t>(((1u << bytes) - 1) << offset);
+    access.bytes = bytes >= kWord ? 0xf : byte_mask(address % kWord, bytes);
     return access;
 }
 
@@ -282,9 +297,7 @@ bool BlockAccesses::ordered(const Access& before, const Access& now) const {
 }
 
 std::optional<Access> BlockAccesses::check(Element& element, const Access& now) {
-    ShadowCell& cell = *element.cell;
-    const std::uint64_t generation = element.global ? grid_.launch() : generation_;
-    if (cell.generation != generation) cell = ShadowCell{generation, 0, {}, {}, {}, {}};
+    ShadowCell& cell = current(*element.cell, element.global ? grid_.launch() : generation_);
     const auto conflicts = [&](const Access& before) {
         return before.overlaps(now) && !(is_atomic(before.kind) && is_atomic(now.kind)) && !ordered(before, now);
     };
@@ -495,10 +508,9 @@ bool BlockAccesses::shared_bytes_unwritten(const Element& element, std::uintptr_
     const std::uintptr_t last_word = (address + bytes - 1) / kWord;
     bool unwritten = false;
     for (std::uintptr_t word = first_word; word <= last_word; ++word) {
-        ShadowCell& cell = element.cell[word - first_word];
-        if (cell.generation != generation_) cell = ShadowCell{generation_, 0, {}, {}, {}, {}};
+        ShadowCell& cell = current(element.cell[word - first_word], generation_);
         const std::uintptr_t from = std::max(address, word * kWord), to = std::min(address + bytes, (word + 1) * kWord);
-        const auto touched = static_cast<std::uint8_t>(((1u << (to - from)) - 1) << (from % kWord));
+        const std::uint8_t touched = byte_mask(from % kWord, to - from);
         if (writing) cell.written |= touched;
         unwritten |= (touched & ~cell.written) != 0;
     }

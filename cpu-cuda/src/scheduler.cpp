@@ -2,7 +2,6 @@
 
 #include <sys/mman.h>
 
-
 #include "access.h"
 #include "device_memory.h"
 #include "profile.h"
@@ -75,6 +74,11 @@ bool same_place(const Where& a, const Where& b) {
 }
 
 namespace {
+
+// What the two warnings about lanes in a mask that take no part quote.
+const std::string kMaskGuideline =
+    "NVIDIA's CUDA C++ guidelines (rule 2.1, advisory) say: \"only include device-threads participating in a "
+    "warp collective operation in the mask parameter\"";
 
 bool same_intrinsic(const SyncPoint& a, const SyncPoint& b) {
     return a.kind == b.kind && a.mask == b.mask && a.width == b.width &&
@@ -334,9 +338,8 @@ std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, in
         warn("missing lanes " + where_text(where), [&] {
             return call() + " names lanes that do not exist (mask " + hex(mask) + ", missing " + hex(missing) +
                    "): the block has " + std::to_string(thread_count_) +
-                   " threads, so its last warp is partial. A GPU runs it, and so does the CPU backend, but "
-                   "NVIDIA's CUDA C++ guidelines (rule 2.1, advisory) say: \"only include device-threads "
-                   "participating in a warp collective operation in the mask parameter\"";
+                   " threads, so its last warp is partial. A GPU runs it, and so does the CPU backend, but " +
+                   kMaskGuideline;
         });
         mask &= ~missing;
     }
@@ -450,9 +453,8 @@ void BlockRunner::warn_returned_lanes(int rank, unsigned returned) const {
         return describe_wait(rank) + " names lanes that have returned from the kernel (mask " + hex(sync.mask) +
                ", returned " + hex(returned) +
                "). They take no part, as the Programming Guide has it (\"all non-exited threads named in mask "
-               "must execute the same intrinsic\"), and a shuffle that reads one is stopped; NVIDIA's CUDA C++ "
-               "guidelines (rule 2.1, advisory) say: \"only include device-threads participating in a warp "
-               "collective operation in the mask parameter\"";
+               "must execute the same intrinsic\"), and a shuffle that reads one is stopped; " +
+               kMaskGuideline;
     });
 }
 
@@ -519,12 +521,14 @@ unsigned BlockRunner::lanes_holding(int base, unsigned mask, std::uint64_t bits)
 void BlockRunner::fault_source_lane(int rank, int source) const {
     const SyncPoint& sync = threads_[rank].sync;
     const int base = rank / kWarpSize * kWarpSize;
-    std::string lane = ", which has returned from the kernel (" + describe_thread(base + source) + ")";
+    std::string lane;
     if (!(existing_lanes(rank / kWarpSize) >> source & 1u)) {
         lane = ", which does not exist (the block has " + std::to_string(thread_count_) +
                " threads, so its last warp is partial)";
     } else if (!(sync.mask >> source & 1u)) {
         lane = ", which is not in the mask";
+    } else {
+        lane = ", which has returned from the kernel (" + describe_thread(base + source) + ")";
     }
     fault(describe_wait(rank) + " with mask " + hex(sync.mask) + ", width " + std::to_string(sync.width) +
           " and parameter " + std::to_string(sync.param) + ", so it reads lane " + std::to_string(source) + lane +
