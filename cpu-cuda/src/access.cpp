@@ -23,8 +23,13 @@ constexpr std::size_t kRaceCheckedBytes = std::size_t{256} << 10;
 
 std::atomic<std::uint64_t> block_runs{0};
 
-bool is_write(AccessKind kind) { return kind == AccessKind::write || kind == AccessKind::atomic_write; }
-bool is_atomic(AccessKind kind) { return kind == AccessKind::atomic_read || kind == AccessKind::atomic_write; }
+bool is_write(AccessKind kind) {
+    return kind == AccessKind::write || kind == AccessKind::atomic_write || kind == AccessKind::atomic_store;
+}
+bool is_atomic(AccessKind kind) {
+    return kind == AccessKind::atomic_read || kind == AccessKind::atomic_write || kind == AccessKind::atomic_store;
+}
+bool reads_value(AccessKind kind) { return kind != AccessKind::write && kind != AccessKind::atomic_store; }
 
 // "read it", "wrote it", ... with what the access was.
 const char* verb(AccessKind kind) {
@@ -32,7 +37,8 @@ const char* verb(AccessKind kind) {
         case AccessKind::read: return "read it";
         case AccessKind::write: return "wrote it";
         case AccessKind::atomic_read: return "read it (atomic or volatile)";
-        case AccessKind::atomic_write: return "updated it (atomic or volatile)";
+        case AccessKind::atomic_write: return "updated it (atomic)";
+        case AccessKind::atomic_store: return "wrote it (atomic or volatile)";
     }
     return "?";
 }
@@ -53,10 +59,10 @@ std::string place_with_text(const SourcePlace& place) {
 
 void foreign_memory(BlockRunner& runner, const std::string& thread, std::size_t bytes, AccessKind kind,
                     std::uint32_t code, const std::string& what, int owner) {
-    const std::vector<SourcePlace> places = source_places({code});
+    const SourcePlace place = running_place(code);
     const std::string device = std::to_string(runner.shape().device), other = std::to_string(owner);
     runner.fail_running((is_write(kind) ? "write" : "read") + std::string(" of ") + std::to_string(bytes) +
-                        " bytes by " + thread + " at " + place_with_text(places[0]) + ": the address is " + what +
+                        " bytes by " + thread + " at " + place_with_text(place) + ": the address is " + what +
                         ", in the memory of GPU " + other + ", but the kernel runs on GPU " + device +
                         ", and GPU " + device + " has no peer access to GPU " + other +
                         " (cudaDeviceEnablePeerAccess was not called for it; on a GPU the kernel stops with "
@@ -137,6 +143,12 @@ bool GridAccesses::acquired(std::uint32_t block, std::uint32_t writer, std::uint
 bool GridAccesses::took_atomic(std::uint32_t block) const {
     std::lock_guard lock(sync_mutex_);
     return acquired_.contains(block);
+}
+
+void GridAccesses::hold_fault(std::string message) {
+    std::lock_guard lock(sync_mutex_);
+    if (has_held_fault_.exchange(true)) return;
+    held_fault_ = std::move(message);
 }
 
 std::string GridAccesses::element_name(std::uintptr_t address, const DeviceAllocation& allocation) const {
@@ -387,10 +399,13 @@ BlockAccesses::Element BlockAccesses::classify(std::uintptr_t address, std::size
         foreign_memory(runner_, describe(record(kind, code)), bytes, kind, code,
                        element.empty() ? "a cudaMalloc'd buffer" : element, allocation->device);
     }
+    check_written(*allocation, address, bytes, kind, code);
     // Races are looked for in buffers of up to 64 Ki words: outputs,
     // partial sums, counters. Larger ones are inputs, read by everyone; their
-    // bounds are still checked.
+    // bounds (and, until every byte is written, their initialisation) are
+    // still checked.
     if (allocation->bytes > kRaceCheckedBytes) {
+        if (!fully_written(*allocation)) return {};
         unchecked_start_ = allocation->start;
         unchecked_bytes_ = allocation->bytes;
         return {};
@@ -433,7 +448,7 @@ void BlockAccesses::check_access(std::uintptr_t address, std::size_t bytes, Acce
     Element element = classify(address, bytes, kind, code);
     if (profile_) profile(element, address, bytes, kind, code);
     if (!element.cell) return;
-    if (is_volatile && element.global) kind = is_write(kind) ? AccessKind::atomic_write : AccessKind::atomic_read;
+    if (is_volatile && element.global) kind = is_write(kind) ? AccessKind::atomic_store : AccessKind::atomic_read;
     const Access now = record(kind, code, address, bytes);
     element.size = bytes;
     std::optional<Access> conflict;
@@ -519,8 +534,7 @@ bool BlockAccesses::shared_bytes_unwritten(const Element& element, std::uintptr_
 
 void BlockAccesses::uninitialized_read(const Element& element, const Access& now) {
     warn("uninitialized " + std::to_string(now.code), [&] {
-        const std::vector<SourcePlace> places = source_places({now.code});
-        return describe(now) + " read " + name_of(element) + " at " + place_with_text(places[0]) + " in block " +
+        return describe(now) + " read " + name_of(element) + " at " + place_with_text(running_place(now.code)) + " in block " +
                dims(block_of(now.block, grid_.grid())) +
                ", which no thread of the block has written: shared memory starts undefined (on a GPU it holds "
                "whatever an earlier kernel or block left there, often zeros; the CPU backend fills it with a "
@@ -530,11 +544,11 @@ void BlockAccesses::uninitialized_read(const Element& element, const Access& now
 }
 
 void BlockAccesses::race(const Element& element, const Access& before, const Access& now) {
-    const std::vector<SourcePlace> places = source_places({before.code, now.code});
+    const SourcePlace earlier = source_places({before.code})[0];
     std::ostringstream text;
     text << "race on " << name_of(element) << ": " << describe(now) << " " << verb(now.kind) << " at "
-         << place_with_text(places[1]) << "\n  after " << describe(before) << " " << verb(before.kind) << " at "
-         << place_with_text(places[0]) << "\n  and nothing orders the two: ";
+         << place_with_text(running_place(now.code)) << "\n  after " << describe(before) << " " << verb(before.kind)
+         << " at " << place_with_text(earlier) << "\n  and nothing orders the two: ";
     if (before.block != now.block) {
         const std::string writer = dims(block_of(is_write(before.kind) ? before.block : now.block, grid_.grid()));
         if (!is_write(before.kind)) {
@@ -568,21 +582,50 @@ void BlockAccesses::race(const Element& element, const Access& before, const Acc
 }
 
 void BlockAccesses::out_of_bounds(std::size_t bytes, AccessKind kind, std::uint32_t code, const std::string& what) {
-    const std::vector<SourcePlace> places = source_places({code});
+    const SourcePlace place = running_place(code);
     runner_.fail_running("out-of-bounds " + std::string(is_write(kind) ? "write" : "read") + " of " +
                          std::to_string(bytes) + " bytes by " + describe(record(kind, code)) + " at " +
-                         place_with_text(places[0]) + ": the address is " + what +
+                         place_with_text(place) + ": the address is " + what +
                          " (on a GPU, compute-sanitizer's memcheck reports an invalid access here, or the kernel "
                          "reads another variable's data)");
 }
 
+void BlockAccesses::check_written(DeviceAllocation& allocation, std::uintptr_t address, std::size_t bytes,
+                                  AccessKind kind, std::uint32_t code) {
+    const std::size_t offset = address - allocation.start;
+    if (reads_value(kind) && !fully_written(allocation) && !grid_.holds_fault()) {
+        const std::size_t unwritten = allocation.written.first_unwritten(offset, bytes);
+        if (unwritten < bytes) uninitialized_global_read(allocation, address + unwritten, bytes, kind, code);
+    }
+    if (is_write(kind)) allocation.written.mark(offset, bytes);
+}
+
+void BlockAccesses::uninitialized_global_read(const DeviceAllocation& allocation, std::uintptr_t address,
+                                              std::size_t bytes, AccessKind kind, std::uint32_t code) {
+    const SourcePlace place = running_place(code);
+    const std::string element = grid_.element_name(address, allocation);
+    const std::string what = (element.empty() ? "" : element + ", ") + "byte " +
+                             std::to_string(address - allocation.start) + " of " + buffer_description(allocation);
+    const std::string hint =
+        is_atomic(kind) ? " (an atomicAdd adds to the value already there: cudaMemset an accumulator first)" : "";
+    grid_.hold_fault("in block " + dims(block_of(block_, grid_.grid())) + ": uninitialized " +
+                     (is_atomic(kind) ? "atomic or volatile " : "") + "read of " + std::to_string(bytes) +
+                     " bytes by " + describe(record(kind, code)) + " at " + place_with_text(place) + ": " + what +
+                     " has never been written: no cudaMemset or cudaMemcpy put a value there, and no store of this "
+                     "or an earlier kernel wrote it" +
+                     hint +
+                     ". On a GPU the value is whatever the memory last held (compute-sanitizer's initcheck reports "
+                     "an uninitialized __global__ memory read); the CPU backend's fresh memory is zeros, which "
+                     "would have hidden it");
+}
+
 void BlockAccesses::misaligned(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction) {
     const std::uint32_t code = code_offset(instruction);
-    const std::vector<SourcePlace> places = source_places({code});
+    const SourcePlace place = running_place(code);
     std::ostringstream hex_address;
     hex_address << std::hex << "0x" << address;
     runner_.fail_running("misaligned " + std::to_string(bytes) + "-byte " + (is_write(kind) ? "write" : "read") +
-                         " by " + describe(record(kind, code)) + " at " + place_with_text(places[0]) +
+                         " by " + describe(record(kind, code)) + " at " + place_with_text(place) +
                          ": the address " + hex_address.str() + " is not a multiple of " + std::to_string(bytes) +
                          " (a GPU stops the kernel with cudaErrorMisalignedAddress; compute-sanitizer's memcheck "
                          "reports the misaligned address)");

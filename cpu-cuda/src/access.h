@@ -46,7 +46,9 @@ constexpr std::uintptr_t kSharedMargin = 64;
 // far past the start of a block's dynamic shared memory is in it.
 constexpr std::size_t kMaxDynamicSharedBytes = kSharedMemoryPerBlockOptin;
 
-enum class AccessKind : std::uint8_t { read, write, atomic_read, atomic_write };
+// atomic_write: an atomic read-modify-write (atomicAdd, atomicCAS);
+// atomic_store: an atomic or volatile store, which reads nothing.
+enum class AccessKind : std::uint8_t { read, write, atomic_read, atomic_write, atomic_store };
 
 // One access, as a shadow cell remembers it.
 struct Access {
@@ -107,6 +109,12 @@ class GridAccesses {
     // "partials[3]" for an address in a pointer argument's buffer, "tickets"
     // or "table[3]" in a __device__ variable, or "".
     std::string element_name(std::uintptr_t address, const DeviceAllocation& allocation) const;
+    // A read of device memory nothing wrote is reported when the launch ends
+    // unless another fault stops it first: a block that reads what another
+    // block has not yet written is a race, a better name for the same mistake.
+    bool holds_fault() const { return has_held_fault_.load(std::memory_order_relaxed); }
+    void hold_fault(std::string message);
+    const std::string& held_fault() const { return held_fault_; }
 
   private:
     static constexpr std::size_t kStripes = 1024;
@@ -121,6 +129,8 @@ class GridAccesses {
     mutable std::vector<std::string> parameter_names_;
     mutable std::once_flag names_once_;
     std::unique_ptr<std::mutex[]> stripes_;
+    std::atomic<bool> has_held_fault_{false};
+    std::string held_fault_;  // written once, under sync_mutex_
 };
 
 // Per worker thread: the running block's shared memory and clocks.
@@ -228,6 +238,11 @@ class BlockAccesses {
     bool shared_bytes_unwritten(const Element& element, std::uintptr_t address, std::size_t bytes, bool writing);
     void uninitialized_read(const Element& element, const Access& now);
     [[noreturn]] void out_of_bounds(std::size_t bytes, AccessKind kind, std::uint32_t code, const std::string& what);
+    // initcheck: a read of device memory that nothing has written faults; a write marks it.
+    void check_written(DeviceAllocation& allocation, std::uintptr_t address, std::size_t bytes, AccessKind kind,
+                       std::uint32_t code);
+    void uninitialized_global_read(const DeviceAllocation& allocation, std::uintptr_t address,
+                                                std::size_t bytes, AccessKind kind, std::uint32_t code);
     std::string describe(const Access& access) const;
 
     BlockRunner& runner_;

@@ -74,6 +74,11 @@ class DeviceArena {
         return true;
     }
 
+    std::uint64_t serial() {
+        std::lock_guard lock(mutex_);
+        return serial_;
+    }
+
     bool contains(std::uintptr_t address) const { return address - base_ < kReservedBytes; }
 
     std::optional<FreedBuffer> freed_at(std::uintptr_t address) {
@@ -121,6 +126,16 @@ DeviceArena& arena() {
     return instance;
 }
 
+// Buffers allocated up to this serial may have been written by a launch that was not checked.
+std::atomic<std::uint64_t> last_serial_before_unchecked_launch{0};
+
+// The allocation holding [address, address + bytes), or nullptr.
+DeviceAllocation* allocation_of(const void* ptr, std::size_t bytes) {
+    const auto address = reinterpret_cast<std::uintptr_t>(ptr);
+    DeviceAllocation* allocation = device_allocation_at(address);
+    return allocation && address + bytes <= allocation->start + allocation->bytes ? allocation : nullptr;
+}
+
 }  // namespace
 
 DeviceRange device_range;
@@ -129,5 +144,28 @@ std::atomic<bool> memory_on_several_devices{false};
 void* allocate_device(std::size_t bytes, int device) { return arena().allocate(bytes, device); }
 bool free_device(void* ptr) { return arena().free(ptr); }
 std::optional<FreedBuffer> freed_buffer_at(std::uintptr_t address) { return arena().freed_at(address); }
+
+bool fully_written(const DeviceAllocation& allocation) {
+    return allocation.written.complete() ||
+           allocation.serial <= last_serial_before_unchecked_launch.load(std::memory_order_relaxed);
+}
+
+void unchecked_launch_began() { last_serial_before_unchecked_launch = arena().serial(); }
+
+void note_copy(const void* dst, const void* src, std::size_t bytes) {
+    DeviceAllocation* target = allocation_of(dst, bytes);
+    if (!target) return;
+    const std::size_t offset = reinterpret_cast<std::uintptr_t>(dst) - target->start;
+    const DeviceAllocation* source = src ? allocation_of(src, bytes) : nullptr;
+    if (!source || fully_written(*source)) return target->written.mark(offset, bytes);
+    // Device to device from a buffer partly written: the unwritten bytes stay so.
+    const std::size_t from = reinterpret_cast<std::uintptr_t>(src) - source->start;
+    for (std::size_t done = 0; done < bytes;) {
+        const std::size_t written = source->written.first_unwritten(from + done, bytes - done);
+        target->written.mark(offset + done, written);
+        done += written + 1;
+        while (done < bytes && !source->written.all(from + done, 1)) ++done;
+    }
+}
 
 }  // namespace warpdrill::cpu::detail

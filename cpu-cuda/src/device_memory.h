@@ -14,6 +14,8 @@
 #include <memory>
 #include <mutex>
 
+#include "written_bytes.h"
+
 namespace warpdrill::cpu::detail {
 
 struct ShadowCell;
@@ -38,6 +40,7 @@ struct DeviceAllocation {
     const char* variable = nullptr;
     const char* space = nullptr;
     std::size_t element_bytes = 0;
+    WrittenBytes written{bytes};
 };
 
 // nullptr on failure (out of reserved space); bytes > 0.
@@ -51,6 +54,16 @@ struct FreedBuffer {
     std::size_t bytes;
 };
 std::optional<FreedBuffer> freed_buffer_at(std::uintptr_t address);
+
+// Whether a kernel may read any byte of `allocation` without initcheck's
+// complaint: every byte has been written, or a launch too large to be checked
+// (access.h: tracks_launch) ran since it was allocated, and may have written it.
+bool fully_written(const DeviceAllocation& allocation);
+// A launch that is not checked has begun: what it writes is not seen.
+void unchecked_launch_began();
+// A copy of `bytes` into `dst` (cudaMemcpy's kinds, cudaMemset when `src` is
+// null): the bytes of device memory it writes now hold what the source held.
+void note_copy(const void* dst, const void* src, std::size_t bytes);
 
 // Where the reserved range lies, and the owner of each of its granules: set
 // once, when the first buffer is allocated. Until then the range is empty.

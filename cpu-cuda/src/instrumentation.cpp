@@ -101,7 +101,7 @@ void __tsan_write_range(void* address, unsigned long bytes) {
         return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                        \
     }                                                                                                       \
     void __tsan_atomic##bits##_store(volatile T* a, T v, int) {                                            \
-        note(a, sizeof(T), AccessKind::atomic_write, WARPDRILL_CALLER_CODE);                                \
+        note(a, sizeof(T), AccessKind::atomic_store, WARPDRILL_CALLER_CODE);                                \
         __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                           \
     }                                                                                                       \
     int __tsan_atomic##bits##_compare_exchange_strong(volatile T* a, T* expected, T v, int, int) {         \
@@ -117,16 +117,17 @@ void __tsan_write_range(void* address, unsigned long bytes) {
         __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);            \
         return expected;                                                                                    \
     }                                                                                                       \
-    WARPDRILL_ATOMIC_RMW(bits, T, exchange, __atomic_exchange_n)                                            \
-    WARPDRILL_ATOMIC_RMW(bits, T, fetch_add, __atomic_fetch_add)                                            \
-    WARPDRILL_ATOMIC_RMW(bits, T, fetch_sub, __atomic_fetch_sub)                                            \
-    WARPDRILL_ATOMIC_RMW(bits, T, fetch_and, __atomic_fetch_and)                                            \
-    WARPDRILL_ATOMIC_RMW(bits, T, fetch_or, __atomic_fetch_or)                                              \
-    WARPDRILL_ATOMIC_RMW(bits, T, fetch_xor, __atomic_fetch_xor)                                            \
-    WARPDRILL_ATOMIC_RMW(bits, T, fetch_nand, __atomic_fetch_nand)
-#define WARPDRILL_ATOMIC_RMW(bits, T, name, builtin)                  \
+    WARPDRILL_ATOMIC_RMW(bits, T, exchange, __atomic_exchange_n, atomic_store)                              \
+    WARPDRILL_ATOMIC_RMW(bits, T, fetch_add, __atomic_fetch_add, atomic_write)                              \
+    WARPDRILL_ATOMIC_RMW(bits, T, fetch_sub, __atomic_fetch_sub, atomic_write)                              \
+    WARPDRILL_ATOMIC_RMW(bits, T, fetch_and, __atomic_fetch_and, atomic_write)                              \
+    WARPDRILL_ATOMIC_RMW(bits, T, fetch_or, __atomic_fetch_or, atomic_write)                                \
+    WARPDRILL_ATOMIC_RMW(bits, T, fetch_xor, __atomic_fetch_xor, atomic_write)                              \
+    WARPDRILL_ATOMIC_RMW(bits, T, fetch_nand, __atomic_fetch_nand, atomic_write)
+// An exchange depends on nothing already there: initcheck-wise, a store.
+#define WARPDRILL_ATOMIC_RMW(bits, T, name, builtin, kind)            \
     T __tsan_atomic##bits##_##name(volatile T* a, T v, int) {         \
-        note(a, sizeof(T), AccessKind::atomic_write, WARPDRILL_CALLER_CODE); \
+        note(a, sizeof(T), AccessKind::kind, WARPDRILL_CALLER_CODE);  \
         return builtin(a, v, __ATOMIC_SEQ_CST);                       \
     }
 WARPDRILL_ATOMICS(8, std::uint8_t)

@@ -204,6 +204,8 @@ void run_grid(const GridLaunch& launch, int device) {
     std::unique_ptr<GridAccesses> grid_accesses;
     if (profiled || tracks_launch(blocks * static_cast<std::uint64_t>(threads_per_block))) {
         grid_accesses = std::make_unique<GridAccesses>(++launches, grid, launch.kernel, launch.pointers);
+    } else {
+        unchecked_launch_began();
     }
 
     const BlockOrder block_order(blocks, settings.order, settings.seed);
@@ -295,6 +297,7 @@ void run_grid(const GridLaunch& launch, int device) {
         last_stats = stats;
     }
     if (error) std::rethrow_exception(error);
+    if (grid_accesses && grid_accesses->holds_fault()) throw KernelFault(grid_accesses->held_fault());
     if (profiled) {
         profile.kernel = launch.kernel        ? function_name(launch.kernel)
                          : launch.kernel_text ? launch.kernel_text

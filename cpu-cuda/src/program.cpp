@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 #include <elf.h>
+#include <execinfo.h>
 #include <fcntl.h>
 #include <link.h>
 #include <sys/mman.h>
@@ -138,13 +139,20 @@ SourcePlace choose_frame(const std::vector<Frame>& frames) {
     place.file = mine->file;
     place.line = mine->line;
     place.function = plain_function(mine->function);
+    // The helper the learner's line called (a course helper, a CUB or
+    // cooperative groups header); the standard library's frames and the
+    // backend's own (atomicAdd's body) would tell the learner nothing.
     if (mine != &frames.front()) {
-        place.via = base_name(frames.front().file) + ":" + std::to_string(frames.front().line) + " in " +
-                    plain_function(frames.front().function);
+        const Frame& helper = *(mine - 1);
+        const bool internal = helper.file.starts_with("/usr/") ||
+                              helper.file.find("cpu-cuda/include/warpdrill/") != std::string::npos;
+        if (!internal) {
+            place.via = base_name(helper.file) + ":" + std::to_string(helper.line) + " in " +
+                        plain_function(helper.function);
+        }
     }
     return place;
 }
-
 
 std::string trimmed(const std::string& text) {
     const std::size_t first = text.find_first_not_of(" \t");
@@ -279,9 +287,12 @@ std::string function_name(const void* function) {
     return name.substr(start);
 }
 
-std::vector<SourcePlace> source_places(const std::vector<std::uint32_t>& offsets) {
-    std::vector<SourcePlace> places(offsets.size());
-    if (offsets.empty() || executable().path.empty()) return places;
+namespace {
+
+// The inlined frames at each code offset, innermost first. Asks addr2line once for all.
+std::vector<std::vector<Frame>> frame_chains(const std::vector<std::uint32_t>& offsets) {
+    std::vector<std::vector<Frame>> frames;
+    if (offsets.empty() || executable().path.empty()) return frames;
     static std::mutex mutex;  // one addr2line at a time
     std::lock_guard lock(mutex);
     std::ostringstream command;
@@ -290,8 +301,7 @@ std::vector<SourcePlace> source_places(const std::vector<std::uint32_t>& offsets
     for (std::uint32_t offset : offsets) command << " 0x" << std::hex << offset - 1;
     command << " 2>/dev/null";
     FILE* pipe = popen(command.str().c_str(), "r");
-    if (!pipe) return places;
-    std::vector<std::vector<Frame>> frames;
+    if (!pipe) return frames;
     char buffer[8192];
     std::string function;
     while (std::fgets(buffer, sizeof buffer, pipe)) {
@@ -310,8 +320,33 @@ std::vector<SourcePlace> source_places(const std::vector<std::uint32_t>& offsets
         }
     }
     pclose(pipe);
-    for (std::size_t i = 0; i < places.size() && i < frames.size(); ++i) places[i] = choose_frame(frames[i]);
+    frames.resize(offsets.size());
+    return frames;
+}
+
+}  // namespace
+
+std::vector<SourcePlace> source_places(const std::vector<std::uint32_t>& offsets) {
+    std::vector<SourcePlace> places;
+    for (const std::vector<Frame>& chain : frame_chains(offsets)) places.push_back(choose_frame(chain));
+    places.resize(offsets.size());
     return places;
+}
+
+SourcePlace running_place(std::uint32_t code) {
+    // How many callers of an out-of-line library function are looked through.
+    constexpr int kCallers = 24;
+    void* stack[kCallers + 8];
+    const int depth = backtrace(stack, kCallers + 8);
+    std::vector<std::uint32_t> offsets;
+    for (int i = 0; i < depth; ++i) {
+        const std::uint32_t offset = code_offset(stack[i]);
+        if (offset == code || !offsets.empty()) offsets.push_back(offset);
+    }
+    if (offsets.empty()) offsets.push_back(code);  // not on this stack: the code's own frames
+    std::vector<Frame> frames;
+    for (const std::vector<Frame>& chain : frame_chains(offsets)) frames.insert(frames.end(), chain.begin(), chain.end());
+    return choose_frame(frames);
 }
 
 std::string checkout_path(const std::string& file) {

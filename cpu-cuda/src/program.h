@@ -48,6 +48,11 @@ struct SourcePlace {
 // The learner's line for each code offset: the innermost frame outside
 // common/include, with the helper it inlined. Asks addr2line once for all.
 std::vector<SourcePlace> source_places(const std::vector<std::uint32_t>& offsets);
+// The same for the access or call the running thread makes at `code` now:
+// where the code's own frames are all library code (an out-of-line
+// std::atomic_ref::load, a course helper that was not inlined), its callers on
+// the thread's stack are looked through for the learner's line.
+SourcePlace running_place(std::uint32_t code);
 // A path as the checkout names it ("lessons/03-.../reduce.cuh"), from one the
 // debug information or the compiler gave (absolute, or joined to the build directory).
 std::string checkout_path(const std::string& file);

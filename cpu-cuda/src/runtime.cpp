@@ -62,6 +62,7 @@ std::function<void()> copy_work(void* dst, const void* src, std::size_t bytes) {
 // Queues the copy on `stream`; a copy into pageable host memory returns only
 // when done, as CUDA's does.
 void queue_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
+    note_copy(dst, src, bytes);
     const WorkSerial serial = enqueue(stream, copy_work(dst, src, bytes));
     if (!reached_by_copy_engine(dst)) {
         count_host_wait();
@@ -102,6 +103,7 @@ void* allocate_device_variable(std::size_t bytes, std::size_t element_bytes, con
     allocation->variable = name;
     allocation->space = space;
     allocation->element_bytes = element_bytes;
+    allocation->written.mark_all();  // zeros, or its initializer, from the start
     return memory;
 }
 
@@ -151,6 +153,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
     if (bytes == 0) return cudaSuccess;
     if (const cudaError_t error = check_copy(dst, src, bytes); error != cudaSuccess) return record(error);
     count_host_wait();
+    note_copy(dst, src, bytes);
     // The host waits until the copy has run, so the source is read then,
     // not staged first as an asynchronous copy's is.
     finish(enqueue(nullptr, [=] { std::memmove(dst, src, bytes); }));
@@ -171,6 +174,7 @@ cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
     if (bytes == 0) return cudaSuccess;
     if (!dst || check_range(dst, bytes) != cudaSuccess) return record(cudaErrorInvalidValue);
     count_host_wait();
+    note_copy(dst, nullptr, bytes);
     finish(enqueue(nullptr, [=] { std::memset(dst, value, bytes); }));
     return cudaSuccess;
 }
@@ -179,6 +183,7 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
     if (bytes == 0) return cudaSuccess;
     if (!dst || check_range(dst, bytes) != cudaSuccess) return record(cudaErrorInvalidValue);
+    note_copy(dst, nullptr, bytes);
     enqueue(stream, [=] { std::memset(dst, value, bytes); });
     return cudaSuccess;
 }
@@ -206,6 +211,7 @@ cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_d
     if (const cudaError_t error = check_copy(dst, src, bytes); error != cudaSuccess) return record(error);
     count_host_wait();
     for (const int device : {current_device(), dst_device, src_device}) finish_device(device);
+    note_copy(dst, src, bytes);
     std::memmove(dst, src, bytes);
     return cudaSuccess;
 }

@@ -81,7 +81,7 @@ TEST_CASE("a kernel that touches another GPU's memory faults, naming both GPUs, 
           "[devices][peer]") {
     for (const int n : {64, 1 << 18}) {  // checked in full, and at full speed
         CAPTURE(n);
-        DeviceBuffer<float> on_zero(static_cast<std::size_t>(n));
+        DeviceBuffer<float> on_zero(std::vector<float>(static_cast<std::size_t>(n), 1.0f));
         OnDevice one(1);
         DeviceBuffer<float> on_one(static_cast<std::size_t>(n));
         const std::string message = fault_of([&] {

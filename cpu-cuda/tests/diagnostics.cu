@@ -125,6 +125,22 @@ __global__ void shuffle_outside_mask(int* out) {
     if (threadIdx.x < 16) out[threadIdx.x] = __shfl_down_sync(0x0000ffffu, int(threadIdx.x), 1);
 }
 
+// ---- initialisation ----------------------------------------------------------------
+
+// Adds every element into *total, which the caller must have set first.
+__global__ void accumulate(const float* in, float* total, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(total, in[i]);
+}
+
+__global__ void copy_through(const float* in, float* out, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i];
+}
+
+// An exchange reads nothing it depends on.
+__global__ void raise_flag(unsigned* flag) { atomicExch(flag, 1u); }
+
 // ---- spins -------------------------------------------------------------------------
 
 // Lane 0 waits for lane 31's flag: legal since Volta, and it finishes here.
@@ -213,6 +229,75 @@ TEST_CASE("a float4 load from an address that is not a multiple of 16 is the GPU
     INFO(message);
     CHECK(contains(message, "misaligned 16-byte read by thread 0 (warp 0, lane 0) at cpu-cuda/tests/diagnostics.cu:"));
     CHECK(contains(message, "is not a multiple of 16 (a GPU stops the kernel with cudaErrorMisalignedAddress"));
+}
+
+TEST_CASE("an atomicAdd into an accumulator that nothing set is initcheck's uninitialized read, at the learner's line",
+          "[diagnostics][uninitialized]") {
+    auto in = ones(1000);
+    DeviceBuffer<float> total(1);
+    const std::string message = fault_of([&] { launch(accumulate, {4, 256}, in.data(), total.data(), 1000); });
+    INFO(message);
+    CHECK(contains(message, "uninitialized atomic or volatile read of 4 bytes by thread 0 (warp 0, lane 0) at "
+                            "cpu-cuda/tests/diagnostics.cu:"));
+    CHECK(contains(message, "atomicAdd(total, in[i]);"));
+    CHECK(contains(message, "total[0], byte 0 of a buffer of 4 bytes (cudaMalloc'd) has never been written"));
+    CHECK(contains(message, "cudaMemset an accumulator first"));
+    CHECK_FALSE(contains(message, "/usr/"));  // no frame of the standard library
+    CHECK_FALSE(contains(message, "through"));  // nor of the backend's atomicAdd
+
+    check_cuda(cudaMemset(total.data(), 0, sizeof(float)));
+    launch(accumulate, {4, 256}, in.data(), total.data(), 1000);
+    warpdrill::check_launch();
+    CHECK(total.download()[0] == 1000.0f);
+}
+
+namespace {
+// The index of the element `name[i]` that the message names after the quoted source line, or -1.
+long element_named(const std::string& message, const std::string& name) {
+    const std::string before = "`: " + name + "[";
+    const std::size_t at = message.find(before);
+    return at == std::string::npos ? -1 : std::stol(message.substr(at + before.size()));
+}
+}  // namespace
+
+TEST_CASE("a read past what cudaMemcpy wrote names an unwritten element", "[diagnostics][uninitialized]") {
+    const std::size_t n = GENERATE(std::size_t{1000}, std::size_t{100000});  // race-checked, and bounds-only
+    CAPTURE(n);
+    const std::vector<float> host(n, 1.0f);
+    DeviceBuffer<float> in(n), out(n);
+    check_cuda(cudaMemcpy(in.data(), host.data(), n / 2 * sizeof(float), cudaMemcpyHostToDevice));
+    const int blocks = static_cast<int>((n + 255) / 256);
+    const std::string message =
+        fault_of([&] { launch(copy_through, {blocks, 256}, in.data(), out.data(), static_cast<int>(n)); });
+    INFO(message);
+    CHECK(contains(message, "uninitialized read of 4 bytes by thread "));
+    CHECK(element_named(message, "in") >= static_cast<long>(n / 2));  // blocks run in any order
+    CHECK(contains(message, "out[i] = in[i];"));
+
+    // Device to device: what was unwritten in the source stays so in the copy.
+    DeviceBuffer<float> copy(n);
+    check_cuda(cudaMemcpy(copy.data(), in.data(), n * sizeof(float), cudaMemcpyDeviceToDevice));
+    const std::string copied =
+        fault_of([&] { launch(copy_through, {blocks, 256}, copy.data(), out.data(), static_cast<int>(n)); });
+    CHECK(element_named(copied, "in") >= static_cast<long>(n / 2));
+
+    check_cuda(cudaMemcpy(in.data(), host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    launch(copy_through, {blocks, 256}, in.data(), out.data(), static_cast<int>(n));
+    warpdrill::check_launch();
+    CHECK(out.download() == host);
+}
+
+TEST_CASE("what a kernel stores, and an atomicExch, count as written", "[diagnostics][uninitialized]") {
+    auto in = ones(512);
+    DeviceBuffer<float> middle(512), out(512);
+    launch(copy_through, {2, 256}, in.data(), middle.data(), 512);
+    launch(copy_through, {2, 256}, middle.data(), out.data(), 512);
+    warpdrill::check_launch();
+    CHECK(out.download() == std::vector<float>(512, 1.0f));
+    DeviceBuffer<unsigned> flag(1);
+    launch(raise_flag, {1, 32}, flag.data());
+    warpdrill::check_launch();
+    CHECK(flag.download()[0] == 1u);
 }
 
 TEST_CASE("reading shared memory that no thread of the block wrote is a warning beside the result",

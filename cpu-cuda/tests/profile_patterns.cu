@@ -93,7 +93,7 @@ const std::map<std::string, Expected> kExpected = {
 };
 
 std::vector<LaunchProfile> profile_patterns() {
-    DeviceBuffer<float> in(kPatternFloats);
+    DeviceBuffer<float> in(std::vector<float>(kPatternFloats, 1.0f));
     DeviceBuffer<float> out(kPatternFloats);
     warpdrill::check_cuda(cudaMemset(in.data(), 0, kPatternFloats * sizeof(float)));
     ProfileScope scope;
@@ -198,7 +198,7 @@ TEST_CASE("every access pattern's profile has the counts worked out by hand", "[
 }
 
 TEST_CASE("a profile names the kernel, its shape and its shared memory", "[backend][profile]") {
-    DeviceBuffer<float> in(kPatternFloats);
+    DeviceBuffer<float> in(std::vector<float>(kPatternFloats, 1.0f));
     DeviceBuffer<float> out(kPatternFloats);
     ProfileScope scope;
     warpdrill::launch(shared_strided, {1, 32}, in.data(), out.data(), 1);
@@ -219,7 +219,7 @@ TEST_CASE("a profile names the kernel, its shape and its shared memory", "[backe
 }
 
 TEST_CASE("a profile counts the loads and stores of each source line", "[backend][profile]") {
-    DeviceBuffer<float> in(kPatternFloats);
+    DeviceBuffer<float> in(std::vector<float>(kPatternFloats, 1.0f));
     DeviceBuffer<float> out(kPatternFloats);
     ProfileScope scope;
     warpdrill::launch(shared_strided, {1, 32}, in.data(), out.data(), 32);
@@ -242,7 +242,7 @@ TEST_CASE("a profile counts the loads and stores of each source line", "[backend
 
 TEST_CASE("only launches inside a ProfileScope are profiled, each into the innermost scope",
           "[backend][profile]") {
-    DeviceBuffer<float> in(kPatternFloats);
+    DeviceBuffer<float> in(std::vector<float>(kPatternFloats, 1.0f));
     DeviceBuffer<float> out(kPatternFloats);
     {
         ProfileScope outer;

@@ -571,6 +571,19 @@ template <class T, class Update>
 }
 }  // namespace warpdrill::cpu::detail
 
+// An exchange reads nothing it depends on (one into memory nothing has
+// written is no uninitialized read): no load first.
+#define WARPDRILL_ATOMIC_EXCH(T)                                 \
+    [[gnu::always_inline]] inline T atomicExch(T* address, T val) { \
+        warpdrill::cpu::detail::count_atomic();                     \
+        return std::atomic_ref<T>(*address).exchange(val);          \
+    }
+WARPDRILL_ATOMIC_EXCH(int)
+WARPDRILL_ATOMIC_EXCH(unsigned)
+WARPDRILL_ATOMIC_EXCH(unsigned long long)
+WARPDRILL_ATOMIC_EXCH(float)
+#undef WARPDRILL_ATOMIC_EXCH
+
 #define WARPDRILL_ATOMIC(name, T, expr)                                                               \
     [[gnu::always_inline]] inline T name(T* address, T val) {                                         \
         return warpdrill::cpu::detail::atomic_update(address,                                         \
@@ -591,10 +604,6 @@ WARPDRILL_ATOMIC(atomicMin, int, old < val ? old : val)
 WARPDRILL_ATOMIC(atomicMin, unsigned, old < val ? old : val)
 WARPDRILL_ATOMIC(atomicMin, long long, old < val ? old : val)
 WARPDRILL_ATOMIC(atomicMin, unsigned long long, old < val ? old : val)
-WARPDRILL_ATOMIC(atomicExch, int, val)
-WARPDRILL_ATOMIC(atomicExch, unsigned, val)
-WARPDRILL_ATOMIC(atomicExch, unsigned long long, val)
-WARPDRILL_ATOMIC(atomicExch, float, val)
 // CUDA's wrapping counters: atomicInc counts 0, 1, ..., val, 0, ...;
 // atomicDec counts down and wraps from 0 (or from above val) to val.
 WARPDRILL_ATOMIC(atomicInc, unsigned, old >= val ? 0u : old + 1)
