@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "commands.h"
 #include "process.h"
@@ -65,12 +66,15 @@ int run_program(App& app, const RunOptions& options) {
     if (!options.sanitize || app.course.backend != "gpu") {
         if (options.sanitize)
             fmt::print("warpdrill: on the CPU backend every check is always on; --sanitize adds none\n");
+        // The buffers never freed are listed at the end, as memcheck's leak check lists them.
+        setenv("WARPDRILL_LEAK_CHECK", "1", 1);
         return run_attached(command, fs::current_path());
     }
     int worst = 0;
     for (const char* tool : {"memcheck", "racecheck", "synccheck", "initcheck"}) {
         fmt::print("== compute-sanitizer --tool {}\n", tool);
         std::vector<std::string> sanitized = {"compute-sanitizer", "--tool", tool, "--error-exitcode", "1"};
+        if (tool == std::string_view("memcheck")) sanitized.insert(sanitized.end(), {"--leak-check", "full"});
         sanitized.insert(sanitized.end(), command.begin(), command.end());
         worst = std::max(worst, run_attached(sanitized, fs::current_path()));
     }

@@ -69,15 +69,6 @@ void foreign_memory(BlockRunner& runner, const std::string& thread, std::size_t 
                         "an illegal address)");
 }
 
-// "a buffer of 64 bytes (cudaMalloc'd)", "the __device__ variable table of 64 bytes".
-std::string buffer_description(const DeviceAllocation& allocation) {
-    const std::string bytes = std::to_string(allocation.bytes) + " bytes";
-    if (allocation.variable) {
-        return "the " + std::string(allocation.space) + " variable " + allocation.variable + " of " + bytes;
-    }
-    return "a buffer of " + bytes + " (cudaMalloc'd)";
-}
-
 void check_device_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction) {
     if (!is_device_address(address)) return;
     const DeviceAllocation* allocation = device_allocation_at(address);

@@ -1,14 +1,19 @@
 #include "device_memory.h"
 
 #include "access.h"  // ShadowCell, which an allocation owns
+#include "program.h"
 
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <bit>
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <set>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace warpdrill::cpu::detail {
@@ -50,6 +55,7 @@ class DeviceArena {
         auto* allocation = new DeviceAllocation{.start = start, .bytes = bytes, .serial = ++serial_, .device = device,
                                                 .shadow = nullptr, .shadow_made = {}};
         for (std::size_t g = first; g < first + granules; ++g) owner_[g] = allocation;
+        live_.insert(allocation);
         forget_freed(start, granules * kGranule);
         next_ = first + granules;
         devices_used_ |= 1u << device;
@@ -67,6 +73,7 @@ class DeviceArena {
         const std::size_t granules = round_up(allocation->bytes, kGranule) / kGranule;
         for (std::size_t g = first; g < first + granules; ++g) owner_[g] = nullptr;
         freed_[address] = allocation->bytes;
+        live_.erase(allocation);
         // Give the memory back; the pages stay reserved and fault if touched.
         mmap(ptr, round_up(allocation->bytes, kPage), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
              -1, 0);
@@ -88,6 +95,17 @@ class DeviceArena {
         const auto [start, bytes] = *std::prev(after);
         if (address >= start + round_up(bytes, kGranule)) return std::nullopt;
         return FreedBuffer{start, bytes};
+    }
+
+    // The cudaMalloc'd buffers not yet freed (not the __device__ variables), oldest first.
+    std::vector<const DeviceAllocation*> live_buffers() {
+        std::lock_guard lock(mutex_);
+        std::vector<const DeviceAllocation*> buffers;
+        for (const DeviceAllocation* allocation : live_) {
+            if (!allocation->variable) buffers.push_back(allocation);
+        }
+        std::ranges::sort(buffers, {}, &DeviceAllocation::serial);
+        return buffers;
     }
 
   private:
@@ -119,11 +137,31 @@ class DeviceArena {
     std::uint64_t serial_ = 0;
     unsigned devices_used_ = 0;  // one bit per GPU that ever had a buffer
     std::map<std::uintptr_t, std::size_t> freed_;  // start -> bytes of each freed buffer not yet reused
+    std::set<DeviceAllocation*> live_;
 };
 
+// Never destroyed: the leak check reads it after every static object's destructor has run.
 DeviceArena& arena() {
-    static DeviceArena instance;
+    static DeviceArena& instance = *new DeviceArena;
     return instance;
+}
+
+// Runs after the program's static destructors (a CachingDeviceAllocator's
+// among them), as the GPU's context is torn down after them.
+[[gnu::destructor]] void report_leaks() {
+    if (!leak_check()) return;
+    std::fflush(stdout);  // the program's own output first
+    const std::vector<const DeviceAllocation*> buffers = arena().live_buffers();
+    if (buffers.empty()) return;
+    std::size_t bytes = 0;
+    for (const DeviceAllocation* buffer : buffers) bytes += buffer->bytes;
+    std::fprintf(stderr, "warpdrill: note: %zu cudaMalloc'd buffer%s (%zu bytes) never freed with cudaFree "
+                 "(compute-sanitizer --leak-check full reports each as leaked):\n",
+                 buffers.size(), buffers.size() == 1 ? "" : "s", bytes);
+    for (const DeviceAllocation* buffer : buffers) {
+        const SourcePlace place = place_on_stack(buffer->allocated_at);
+        std::fprintf(stderr, "  %zu bytes, allocated at %s\n", buffer->bytes, to_string(place).c_str());
+    }
 }
 
 // Buffers allocated up to this serial may have been written by a launch that was not checked.
@@ -141,9 +179,26 @@ DeviceAllocation* allocation_of(const void* ptr, std::size_t bytes) {
 DeviceRange device_range;
 std::atomic<bool> memory_on_several_devices{false};
 
+bool leak_check() {
+    static const bool on = [] {
+        const char* env = std::getenv("WARPDRILL_LEAK_CHECK");
+        return env && std::string(env) == "1";
+    }();
+    return on;
+}
+
 void* allocate_device(std::size_t bytes, int device) { return arena().allocate(bytes, device); }
 bool free_device(void* ptr) { return arena().free(ptr); }
 std::optional<FreedBuffer> freed_buffer_at(std::uintptr_t address) { return arena().freed_at(address); }
+
+// "a buffer of 64 bytes (cudaMalloc'd)", "the __device__ variable table of 64 bytes".
+std::string buffer_description(const DeviceAllocation& allocation) {
+    const std::string bytes = std::to_string(allocation.bytes) + " bytes";
+    if (allocation.variable) {
+        return "the " + std::string(allocation.space) + " variable " + allocation.variable + " of " + bytes;
+    }
+    return "a buffer of " + bytes + " (cudaMalloc'd)";
+}
 
 bool fully_written(const DeviceAllocation& allocation) {
     return allocation.written.complete() ||

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "written_bytes.h"
 
@@ -41,10 +43,19 @@ struct DeviceAllocation {
     const char* space = nullptr;
     std::size_t element_bytes = 0;
     WrittenBytes written{bytes};
+    // The host's stack at cudaMalloc (program.h: call_stack), kept under a leak check.
+    std::vector<std::uint32_t> allocated_at{};
 };
+
+// "a buffer of 64 bytes (cudaMalloc'd)", "the __device__ variable table of 64 bytes".
+std::string buffer_description(const DeviceAllocation& allocation);
 
 // nullptr on failure (out of reserved space); bytes > 0.
 void* allocate_device(std::size_t bytes, int device);
+// Under WARPDRILL_LEAK_CHECK=1 (`warpdrill run` sets it), the cudaMalloc'd
+// buffers never freed are listed when the program ends, as compute-sanitizer's
+// --leak-check full lists them: where each was allocated.
+bool leak_check();
 // false when `ptr` is not the start of a live allocation.
 bool free_device(void* ptr);
 // The freed buffer whose memory holds `address`, while no new buffer has

@@ -78,7 +78,8 @@ struct Image {
 };
 
 const Image& executable() {
-    static const Image image = [] {
+    // Never destroyed: the leak check names places after static destructors have run.
+    static const Image& image = *new Image([] {
         Image result;
         dl_iterate_phdr(
             [](dl_phdr_info* info, std::size_t, void* out) {
@@ -90,7 +91,7 @@ const Image& executable() {
         const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
         if (length > 0) result.path.assign(path, static_cast<std::size_t>(length));
         return result;
-    }();
+    }());
     return image;
 }
 
@@ -333,9 +334,26 @@ std::vector<SourcePlace> source_places(const std::vector<std::uint32_t>& offsets
     return places;
 }
 
+namespace {
+// How many callers of an out-of-line library function are looked through.
+constexpr int kCallers = 24;
+}  // namespace
+
+std::vector<std::uint32_t> call_stack() {
+    void* stack[kCallers + 2];
+    const int depth = backtrace(stack, kCallers + 2);
+    std::vector<std::uint32_t> offsets;
+    for (int i = 2; i < depth; ++i) offsets.push_back(code_offset(stack[i]));
+    return offsets;
+}
+
+SourcePlace place_on_stack(const std::vector<std::uint32_t>& stack) {
+    std::vector<Frame> frames;
+    for (const std::vector<Frame>& chain : frame_chains(stack)) frames.insert(frames.end(), chain.begin(), chain.end());
+    return choose_frame(frames);
+}
+
 SourcePlace running_place(std::uint32_t code) {
-    // How many callers of an out-of-line library function are looked through.
-    constexpr int kCallers = 24;
     void* stack[kCallers + 8];
     const int depth = backtrace(stack, kCallers + 8);
     std::vector<std::uint32_t> offsets;
@@ -344,9 +362,7 @@ SourcePlace running_place(std::uint32_t code) {
         if (offset == code || !offsets.empty()) offsets.push_back(offset);
     }
     if (offsets.empty()) offsets.push_back(code);  // not on this stack: the code's own frames
-    std::vector<Frame> frames;
-    for (const std::vector<Frame>& chain : frame_chains(offsets)) frames.insert(frames.end(), chain.begin(), chain.end());
-    return choose_frame(frames);
+    return place_on_stack(offsets);
 }
 
 std::string checkout_path(const std::string& file) {

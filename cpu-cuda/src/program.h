@@ -53,6 +53,10 @@ std::vector<SourcePlace> source_places(const std::vector<std::uint32_t>& offsets
 // std::atomic_ref::load, a course helper that was not inlined), its callers on
 // the thread's stack are looked through for the learner's line.
 SourcePlace running_place(std::uint32_t code);
+// The code offsets of the calling thread's stack, innermost first, from the
+// caller of the caller of call_stack(); and the learner's place among them.
+std::vector<std::uint32_t> call_stack();
+SourcePlace place_on_stack(const std::vector<std::uint32_t>& stack);
 // A path as the checkout names it ("lessons/03-.../reduce.cuh"), from one the
 // debug information or the compiler gave (absolute, or joined to the build directory).
 std::string checkout_path(const std::string& file);

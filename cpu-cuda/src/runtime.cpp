@@ -11,8 +11,10 @@
 #include "device.h"
 #include "device_memory.h"
 #include "host_memory.h"
+#include "program.h"
 #include "state.h"
 #include "streams.h"
+#include "warnings.h"
 
 namespace warpdrill::cpu::detail {
 namespace {
@@ -26,20 +28,65 @@ bool in_device_memory(const void* ptr) { return is_device_address(reinterpret_ca
 // is queued.
 bool reached_by_copy_engine(const void* ptr) { return in_device_memory(ptr) || is_pinned(ptr); }
 
-// As CUDA answers a copy or memset that reaches past its buffer, or into one
-// that was freed: cudaErrorInvalidValue. Host memory is not checked.
-cudaError_t check_range(const void* ptr, std::size_t bytes) {
-    const auto start = reinterpret_cast<std::uintptr_t>(ptr);
-    if (!is_device_address(start)) return cudaSuccess;
-    const DeviceAllocation* allocation = device_allocation_at(start);
-    const bool inside = allocation && start + bytes <= allocation->start + allocation->bytes;
-    return inside ? cudaSuccess : cudaErrorInvalidValue;
+// compute-sanitizer reports every CUDA call that returns an error, even one
+// whose result the program ignores ("Program hit cudaErrorInvalidValue ... on
+// CUDA API call to cudaMemcpy"); the backend says why, once for each call
+// site, as a warning. `caller` is the call's return address.
+cudaError_t refuse(const char* call, cudaError_t error, const std::string& why, const void* caller) {
+    warn(std::string("api ") + call + " " + std::to_string(code_offset(caller)), [&] {
+        const SourcePlace place = source_places({code_offset(caller)})[0];
+        const std::string where = place.line ? " at " + to_string(place) : "";
+        return call + where + " returned " + cudaGetErrorName(error) + ": " + why +
+               " (compute-sanitizer: \"Program hit " + cudaGetErrorName(error) + " on CUDA API call to " + call +
+               "\")";
+    });
+    return record(error);
 }
 
-cudaError_t check_copy(void* dst, const void* src, std::size_t bytes) {
-    if (!dst || !src) return cudaErrorInvalidValue;
-    if (const cudaError_t error = check_range(dst, bytes); error != cudaSuccess) return error;
-    return check_range(src, bytes);
+// Why CUDA refuses a copy or memset of `bytes` at `ptr` (cudaErrorInvalidValue),
+// or "": it reaches past its buffer, or into one that cudaFree released. Host
+// memory is not checked.
+std::string range_problem(const void* ptr, std::size_t bytes) {
+    const auto start = reinterpret_cast<std::uintptr_t>(ptr);
+    if (!is_device_address(start)) return "";
+    const DeviceAllocation* allocation = device_allocation_at(start);
+    if (!allocation) {
+        return freed_buffer_at(start) ? "it points into a buffer that cudaFree released (a use after free)"
+                                      : "it points into no cudaMalloc'd buffer";
+    }
+    if (start + bytes <= allocation->start + allocation->bytes) return "";
+    return "its " + std::to_string(bytes) + " bytes from byte " + std::to_string(start - allocation->start) +
+           " reach past the end of " + buffer_description(*allocation) + "; nothing was done";
+}
+
+cudaError_t check_range(const char* call, const void* ptr, std::size_t bytes, const void* caller) {
+    if (!ptr) return refuse(call, cudaErrorInvalidValue, "the pointer is null", caller);
+    const std::string problem = range_problem(ptr, bytes);
+    return problem.empty() ? cudaSuccess : refuse(call, cudaErrorInvalidValue, problem, caller);
+}
+
+cudaError_t check_copy(const char* call, void* dst, const void* src, std::size_t bytes, const void* caller) {
+    for (const auto& [side, ptr] : {std::pair{"destination", static_cast<const void*>(dst)}, std::pair{"source", src}}) {
+        if (!ptr) return refuse(call, cudaErrorInvalidValue, std::string("the ") + side + " is null", caller);
+        if (const std::string problem = range_problem(ptr, bytes); !problem.empty()) {
+            return refuse(call, cudaErrorInvalidValue, std::string("the ") + side + ": " + problem, caller);
+        }
+    }
+    return cudaSuccess;
+}
+
+// Why cudaFree refuses `ptr`, a pointer that is not a live buffer's start.
+std::string free_problem(const void* ptr) {
+    const auto address = reinterpret_cast<std::uintptr_t>(ptr);
+    if (const std::optional<FreedBuffer> freed = freed_buffer_at(address); freed && freed->start == address) {
+        return "that buffer was freed before (a double free)";
+    }
+    if (const DeviceAllocation* allocation = device_allocation_at(address)) {
+        return "the pointer is byte " + std::to_string(address - allocation->start) + " of " +
+               buffer_description(*allocation) + ", not its start";
+    }
+    if (freed_buffer_at(address)) return "the pointer is inside a buffer that cudaFree released before";
+    return "the pointer is not one that cudaMalloc returned (host memory?)";
 }
 
 // A peer copy names the GPU of each side: each device pointer must be in that GPU's memory.
@@ -84,6 +131,7 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
     if (bytes == 0) return cudaSuccess;
     void* memory = allocate_device(bytes, current_device());
     if (!memory) return record(cudaErrorMemoryAllocation);
+    if (leak_check()) device_allocation_at(reinterpret_cast<std::uintptr_t>(memory))->allocated_at = call_stack();
     *ptr = memory;
     return cudaSuccess;
 }
@@ -115,9 +163,14 @@ const int warpSize = 32;
 // a pointer of the wrong kind are an H100's (cpu-cuda/tests/gpu/runtime_probe.cu).
 cudaError_t cudaFree(void* ptr) {
     if (!ptr) return cudaSuccess;
-    if (is_pinned(ptr)) return record(cudaErrorInvalidValue);
+    const void* caller = __builtin_return_address(0);
+    if (is_pinned(ptr)) {
+        return refuse("cudaFree", cudaErrorInvalidValue, "the pointer is pinned host memory: free it with cudaFreeHost",
+                      caller);
+    }
     finish_all();
-    return free_device(ptr) ? cudaSuccess : record(cudaErrorInvalidDevicePointer);
+    if (free_device(ptr)) return cudaSuccess;
+    return refuse("cudaFree", cudaErrorInvalidDevicePointer, free_problem(ptr), caller);
 }
 
 cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags) {
@@ -151,7 +204,10 @@ cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidValue);
     if (bytes == 0) return cudaSuccess;
-    if (const cudaError_t error = check_copy(dst, src, bytes); error != cudaSuccess) return record(error);
+    if (const cudaError_t error = check_copy("cudaMemcpy", dst, src, bytes, __builtin_return_address(0));
+        error != cudaSuccess) {
+        return error;
+    }
     count_host_wait();
     note_copy(dst, src, bytes);
     // The host waits until the copy has run, so the source is read then,
@@ -165,14 +221,20 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidValue);
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
     if (bytes == 0) return cudaSuccess;
-    if (const cudaError_t error = check_copy(dst, src, bytes); error != cudaSuccess) return record(error);
+    if (const cudaError_t error = check_copy("cudaMemcpyAsync", dst, src, bytes, __builtin_return_address(0));
+        error != cudaSuccess) {
+        return error;
+    }
     queue_copy(dst, src, bytes, stream);
     return cudaSuccess;
 }
 
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
     if (bytes == 0) return cudaSuccess;
-    if (!dst || check_range(dst, bytes) != cudaSuccess) return record(cudaErrorInvalidValue);
+    if (const cudaError_t error = check_range("cudaMemset", dst, bytes, __builtin_return_address(0));
+        error != cudaSuccess) {
+        return error;
+    }
     count_host_wait();
     note_copy(dst, nullptr, bytes);
     finish(enqueue(nullptr, [=] { std::memset(dst, value, bytes); }));
@@ -182,7 +244,10 @@ cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
 cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream) {
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
     if (bytes == 0) return cudaSuccess;
-    if (!dst || check_range(dst, bytes) != cudaSuccess) return record(cudaErrorInvalidValue);
+    if (const cudaError_t error = check_range("cudaMemsetAsync", dst, bytes, __builtin_return_address(0));
+        error != cudaSuccess) {
+        return error;
+    }
     note_copy(dst, nullptr, bytes);
     enqueue(stream, [=] { std::memset(dst, value, bytes); });
     return cudaSuccess;
@@ -197,7 +262,10 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int 
         if (error != cudaSuccess) return record(error);
     }
     if (bytes == 0) return cudaSuccess;
-    if (const cudaError_t error = check_copy(dst, src, bytes); error != cudaSuccess) return record(error);
+    if (const cudaError_t error = check_copy("cudaMemcpyPeerAsync", dst, src, bytes, __builtin_return_address(0));
+        error != cudaSuccess) {
+        return error;
+    }
     queue_copy(dst, src, bytes, stream);
     return cudaSuccess;
 }
@@ -208,7 +276,10 @@ cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_d
         if (error != cudaSuccess) return record(error);
     }
     if (bytes == 0) return cudaSuccess;
-    if (const cudaError_t error = check_copy(dst, src, bytes); error != cudaSuccess) return record(error);
+    if (const cudaError_t error = check_copy("cudaMemcpy", dst, src, bytes, __builtin_return_address(0));
+        error != cudaSuccess) {
+        return error;
+    }
     count_host_wait();
     for (const int device : {current_device(), dst_device, src_device}) finish_device(device);
     note_copy(dst, src, bytes);

@@ -2,8 +2,9 @@
 # `warpdrill cc` and `warpdrill run` on CUDA programs written for nvcc
 # (cpu-cuda/tests/programs/): one builds and gives the reference's sum (its
 # own kernel's and cub::DeviceReduce's), one
-# with a missing barrier is stopped with the race named at its line, and an
-# nvcc option the CPU backend does not know is named.
+# with a missing barrier is stopped with the race named at its line, one that
+# misuses the runtime API is told of each misuse, and an nvcc option the CPU
+# backend does not know is named.
 set -euo pipefail
 warpdrill=$1
 root=$2
@@ -27,6 +28,17 @@ status=0
 grep -q "a kernel broke a rule of CUDA's" race.txt || fail "no fault message: $(cat race.txt)"
 grep -q "race on" race.txt || fail "the race is not named: $(cat race.txt)"
 grep -q 'missing_barrier.cu:[0-9]*: `if (threadIdx.x < stride)' race.txt || fail "the race's line is not named: $(cat race.txt)"
+
+# Misused runtime calls whose errors the program ignores, and a buffer never
+# freed: each named at its line, as compute-sanitizer names them.
+"$warpdrill" --root "$root" run "$programs/careless_host.cu" > host.txt 2>&1 || fail "warpdrill run: $(cat host.txt)"
+grep -q "^finished$" host.txt || fail "the careless program did not finish: $(cat host.txt)"
+grep -q "cudaMemcpy at .*careless_host.cu:19 returned cudaErrorInvalidValue: the destination: its 2048 bytes" host.txt ||
+  fail "the copy past the buffer is not named: $(cat host.txt)"
+grep -q "cudaFree at .*careless_host.cu:24 returned cudaErrorInvalidDevicePointer: that buffer was freed before (a double free)" host.txt ||
+  fail "the double free is not named: $(cat host.txt)"
+grep -q "1 cudaMalloc'd buffer (1024 bytes) never freed" host.txt || fail "the leak is not listed: $(cat host.txt)"
+grep -q "1024 bytes, allocated at .*careless_host.cu:18" host.txt || fail "the leak's line is not named: $(cat host.txt)"
 
 status=0
 "$warpdrill" --root "$root" cc --no-such-option "$programs/ticket_sum.cu" > option.txt 2>&1 || status=$?
