@@ -8,6 +8,7 @@
 
 #include "device.h"
 #include "device_memory.h"
+#include "host_memory.h"
 #include "scheduler.h"
 #include "warnings.h"
 
@@ -109,6 +110,27 @@ GridAccesses::GridAccesses(std::uint64_t launch, dim3 grid, const void* kernel, 
       fences_(std::make_unique<std::atomic<std::uint32_t>[]>(std::size_t{grid.x} * grid.y * grid.z)),
       stripes_(std::make_unique<std::mutex[]>(kStripes)) {
     code_offset(kernel);  // reads the executable's load address now, not from inside a kernel
+    for (const KernelArgument& argument : arguments_) {
+        const auto* pointer = reinterpret_cast<const void*>(argument.value);
+        if (!pointer || argument.element_size == 0 || is_device_address(argument.value) || is_pinned(pointer)) continue;
+        const std::size_t bytes = std::max(argument.element_size, host_bytes_from(pointer));
+        host_arguments_.push_back({argument.value, bytes, argument.element_size, argument.index});
+    }
+}
+
+const GridAccesses::HostArgument* GridAccesses::host_argument_at(std::uintptr_t address) const {
+    for (const HostArgument& argument : host_arguments_) {
+        if (address - argument.start < argument.bytes) return &argument;
+    }
+    return nullptr;
+}
+
+std::string GridAccesses::parameter_name(int index) const {
+    std::call_once(names_once_, [&] { parameter_names_ = parameter_names(kernel_); });
+    if (index < static_cast<int>(parameter_names_.size()) && !parameter_names_[index].empty()) {
+        return parameter_names_[index];
+    }
+    return "argument " + std::to_string(index + 1);
 }
 
 void GridAccesses::atomic(std::uintptr_t address, std::uint32_t block) {
@@ -150,18 +172,13 @@ std::string GridAccesses::element_name(std::uintptr_t address, const DeviceAlloc
     }
     const std::uintptr_t start = allocation.start;
     const std::size_t bytes = allocation.bytes;
-    std::call_once(names_once_, [&] { parameter_names_ = parameter_names(kernel_); });
     for (const KernelArgument& argument : arguments_) {
         if (argument.value < start || argument.value > start + bytes || argument.element_size == 0) continue;
         const auto offset = static_cast<long long>(address) - static_cast<long long>(argument.value);
         const long long index = offset >= 0 ? offset / static_cast<long long>(argument.element_size)
                                             : -((-offset + static_cast<long long>(argument.element_size) - 1) /
                                                 static_cast<long long>(argument.element_size));
-        const std::string name = argument.index < static_cast<int>(parameter_names_.size()) &&
-                                         !parameter_names_[argument.index].empty()
-                                     ? parameter_names_[argument.index]
-                                     : "argument " + std::to_string(argument.index + 1);
-        return name + "[" + std::to_string(index) + "]";
+        return parameter_name(argument.index) + "[" + std::to_string(index) + "]";
     }
     return "";
 }
@@ -430,6 +447,23 @@ void BlockAccesses::check_remote_bounds(std::uintptr_t address, std::size_t byte
                   "byte " + std::to_string(address - overrun->start) + " of " + overrun->what +
                       ", which has " + std::to_string(overrun->bytes) +
                       " bytes (mapped by this_cluster().map_shared_rank())");
+}
+
+void BlockAccesses::check_host_memory(std::uintptr_t address, std::size_t bytes, AccessKind kind,
+                                     const void* instruction) {
+    const GridAccesses::HostArgument* argument = grid_.host_argument_at(address);
+    if (!argument) return;
+    const std::string name = grid_.parameter_name(argument->index);
+    const std::string element = name + "[" + std::to_string((address - argument->start) / argument->element_size) + "]";
+    const std::uint32_t code = code_offset(instruction);
+    runner_.fail_running(std::string(is_write(kind) ? "write" : "read") + " of " + std::to_string(bytes) + " bytes by " +
+                         describe(record(kind, code)) + " at " + place_with_text(running_place(code)) +
+                         ": the address is " + element + ", in host memory: the kernel's argument " + name +
+                         " points to pageable host memory (an array, a std::vector, malloc'd memory), which a "
+                         "GPU's threads cannot reach. cudaMalloc a buffer, cudaMemcpy the data into it and pass "
+                         "that (on a GPU the kernel stops with an illegal address; compute-sanitizer's memcheck "
+                         "reports an invalid __global__ " +
+                         (is_write(kind) ? "write" : "read") + ")");
 }
 
 void BlockAccesses::check_access(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction,

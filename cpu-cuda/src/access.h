@@ -109,6 +109,19 @@ class GridAccesses {
     // "partials[3]" for an address in a pointer argument's buffer, "tickets"
     // or "table[3]" in a __device__ variable, or "".
     std::string element_name(std::uintptr_t address, const DeviceAllocation& allocation) const;
+    // A pointer argument that points to pageable host memory, which a GPU's
+    // threads cannot reach: the element it points at, and as much more of its
+    // array as a cudaMemcpy to or from it showed.
+    struct HostArgument {
+        std::uintptr_t start;
+        std::size_t bytes;
+        std::size_t element_size;
+        int index;
+    };
+    bool has_host_arguments() const { return !host_arguments_.empty(); }
+    const HostArgument* host_argument_at(std::uintptr_t address) const;
+    // "in" for the kernel's parameter `index`, or "argument 2".
+    std::string parameter_name(int index) const;
     // A read of device memory nothing wrote is reported when the launch ends
     // unless another fault stops it first: a block that reads what another
     // block has not yet written is a race, a better name for the same mistake.
@@ -122,6 +135,7 @@ class GridAccesses {
     dim3 grid_;
     const void* kernel_;
     std::vector<KernelArgument> arguments_;
+    std::vector<HostArgument> host_arguments_;
     std::unique_ptr<std::atomic<std::uint32_t>[]> fences_;
     mutable std::mutex sync_mutex_;
     std::unordered_map<std::uintptr_t, std::vector<std::uint32_t>> released_;  // per address, per block
@@ -164,8 +178,9 @@ class BlockAccesses {
                             address - arrays_low_ < arrays_high_ - arrays_low_;
         if (shared || is_device_address(address)) {
             check_access(address, bytes, kind, code, is_volatile);
-        } else if (!remote_windows_.empty()) {
-            check_remote_bounds(address, bytes, kind, code);
+        } else {
+            if (!remote_windows_.empty()) check_remote_bounds(address, bytes, kind, code);
+            if (grid_.has_host_arguments()) check_host_memory(address, bytes, kind, code);
         }
     }
     void array_index_out_of_bounds(const std::string& array_type, long long index, const char* file, unsigned line);
@@ -208,6 +223,7 @@ class BlockAccesses {
         std::string what;  // "the __shared__ array partial of block rank 1"
     };
     void check_remote_bounds(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction);
+    void check_host_memory(std::uintptr_t address, std::size_t bytes, AccessKind kind, const void* instruction);
     // A write to a word that another lane of the same warp wrote, with nothing
     // ordering the two: a race, unless it writes the value already there (the
     // GPU keeps either, and racecheck reports no hazard), which is known once

@@ -14,4 +14,10 @@ bool free_pinned(void* ptr);
 // Whether `ptr` lies inside a live pinned allocation.
 bool is_pinned(const void* ptr);
 
+// Pageable host memory that cudaMemcpy calls copied from or into lately: the
+// extent of a host array, should a kernel be given its pointer by mistake.
+void note_host_range(const void* ptr, std::size_t bytes);
+// The bytes from `ptr` to the end of the latest noted range that holds it, or 0.
+std::size_t host_bytes_from(const void* ptr);
+
 }  // namespace warpdrill::cpu::detail

@@ -72,6 +72,9 @@ cudaError_t check_copy(const char* call, void* dst, const void* src, std::size_t
             return refuse(call, cudaErrorInvalidValue, std::string("the ") + side + ": " + problem, caller);
         }
     }
+    for (const void* ptr : {static_cast<const void*>(dst), src}) {
+        if (!reached_by_copy_engine(ptr)) note_host_range(ptr, bytes);
+    }
     return cudaSuccess;
 }
 

@@ -300,6 +300,32 @@ TEST_CASE("what a kernel stores, and an atomicExch, count as written", "[diagnos
     CHECK(flag.download()[0] == 1u);
 }
 
+TEST_CASE("a host array's pointer given to a kernel is named as host memory", "[diagnostics][host]") {
+    const int n = GENERATE(64, 1 << 18);  // checked in full, and a launch too large to check
+    CAPTURE(n);
+    std::vector<float> host(static_cast<std::size_t>(n), 1.0f);
+    DeviceBuffer<float> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
+    check_cuda(cudaMemcpy(in.data(), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice));
+    const std::string message = fault_of([&] {
+        launch(copy_through, {static_cast<unsigned>((n + 255) / 256), 256}, host.data(), out.data(), n);
+    });
+    INFO(message);
+    if (n == 64) {  // a launch too large to check runs at full speed: host memory is read as it is
+        CHECK(contains(message, "read of 4 bytes by thread "));
+        CHECK(contains(message, "out[i] = in[i];"));
+        CHECK(contains(message, "in host memory: the kernel's argument in points to pageable host memory"));
+    }
+
+    // Pinned host memory is the GPU's to reach (zero-copy).
+    float* pinned = nullptr;
+    check_cuda(cudaMallocHost(&pinned, 64 * sizeof(float)));
+    std::fill(pinned, pinned + 64, 2.0f);
+    launch(copy_through, {1, 64}, static_cast<const float*>(pinned), out.data(), 64);
+    warpdrill::check_launch();
+    CHECK(out.download()[63] == 2.0f);
+    check_cuda(cudaFreeHost(pinned));
+}
+
 TEST_CASE("reading shared memory that no thread of the block wrote is a warning beside the result",
           "[diagnostics][uninitialized]") {
     warpdrill::cpu::take_warnings();
