@@ -181,12 +181,13 @@ void BlockRunner::order_tile_accesses(int first, int width) {
 
 // No thread can move, and `rank` waits at a tile collective: name the thread
 // of its tile that has returned, or waits somewhere else.
-void BlockRunner::report_tile_mismatch(int rank) const {
+void BlockRunner::report_tile_mismatch(int rank) {
     const SyncPoint& mine = threads_[rank].sync;
     const int first = rank / mine.width * mine.width;
     const std::string tile = tile_text(first, mine.width);
     for (int member = first; member < first + mine.width; ++member) {
         const FiberThread& other = threads_[member];
+        if (other.state == ThreadState::exited || !same_tile_collective(mine, other.sync)) capture_stacks({rank, member});
         if (other.state == ThreadState::exited) {
             fault(describe_wait(rank) + ", which every thread of " + tile + " must reach, but " +
                   describe_thread(member) + " has already returned from the kernel");

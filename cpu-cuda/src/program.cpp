@@ -95,11 +95,6 @@ const Image& executable() {
     return image;
 }
 
-// Code the learner did not write: the course's headers, the backend's and the system's.
-bool is_course_helper(const std::string& file) {
-    return file.find("common/include/") != std::string::npos ||
-           file.find("cpu-cuda/include/") != std::string::npos || file.starts_with("/usr/");
-}
 
 std::string base_name(const std::string& file) { return file.substr(file.rfind('/') + 1); }
 
@@ -107,7 +102,15 @@ std::string base_name(const std::string& file) { return file.substr(file.rfind('
 std::string plain_function(std::string name) {
     // "(anonymous namespace)::" would read as the start of the parameter list.
     for (std::size_t at; (at = name.find("(anonymous namespace)::")) != std::string::npos;) name.erase(at, 23);
-    const std::string head = name.substr(0, name.find('('));
+    std::string head = name.substr(0, name.find('('));
+    // "float warpdrill::block_all_reduce<warpdrill::Sum>": the return type ends at the last space outside brackets.
+    std::size_t start = 0;
+    int depth = 0;
+    for (std::size_t i = 0; i < head.size(); ++i) {
+        depth += head[i] == '<' ? 1 : head[i] == '>' ? -1 : 0;
+        if (head[i] == ' ' && depth == 0) start = i + 1;
+    }
+    head = head.substr(start);
     return head.substr(0, head.find('<'));
 }
 
@@ -132,7 +135,7 @@ SourcePlace choose_frame(const std::vector<Frame>& frames) {
     if (frames.empty()) return place;
     const Frame* mine = &frames.front();
     for (const Frame& frame : frames) {
-        if (!is_course_helper(frame.file)) {
+        if (!is_library_file(frame.file)) {
             mine = &frame;
             break;
         }
@@ -232,6 +235,20 @@ std::optional<SourceStatement> enclosing_branch(const std::string& file, unsigne
         },
         [](int) { return false; });
     return branch;
+}
+
+std::optional<SourceStatement> enclosing_loop(const std::string& file, unsigned line) {
+    const std::vector<std::string> lines = source_lines(file);
+    if (line == 0 || line > lines.size()) return std::nullopt;
+    std::optional<SourceStatement> loop;
+    walk_out(
+        lines, line,
+        [&](int header, const std::string& head) {
+            if (is_loop(head)) loop = SourceStatement{static_cast<unsigned>(header + 1), head};
+            return true;  // the innermost block around the line decides
+        },
+        [](int) { return false; });
+    return loop;
 }
 
 std::optional<SourceStatement> return_before(const std::string& file, unsigned line) {
@@ -377,6 +394,12 @@ std::string checkout_path(const std::string& file) {
         if (from == std::string::npos) return file;
         ++from;
     }
+}
+
+bool is_library_file(const std::string& file) {
+    return file.empty() || file == "??" || file.find("common/include/") != std::string::npos ||
+           file.find("cpu-cuda/include/") != std::string::npos || file.find("cpu-cuda/src/") != std::string::npos ||
+           file.starts_with("/usr/");
 }
 
 std::string to_string(const SourcePlace& place) {

@@ -60,6 +60,9 @@ SourcePlace place_on_stack(const std::vector<std::uint32_t>& stack);
 // A path as the checkout names it ("lessons/03-.../reduce.cuh"), from one the
 // debug information or the compiler gave (absolute, or joined to the build directory).
 std::string checkout_path(const std::string& file);
+// Code the learner did not write: the course's helpers, the backend's
+// headers and its own sources, the system's.
+bool is_library_file(const std::string& file);
 // "reduce.cuh:14", or "an unknown place" without debug information.
 std::string to_string(const SourcePlace& place);
 // The source text of a line, trimmed, or "".
@@ -72,6 +75,8 @@ struct SourceStatement {
 // The innermost `if`, `else` or `switch` around `line` within its function:
 // what a __syncthreads() at `line` depends on. Read from the source text.
 std::optional<SourceStatement> enclosing_branch(const std::string& file, unsigned line);
+// The innermost loop whose body holds `line` directly (no block between).
+std::optional<SourceStatement> enclosing_loop(const std::string& file, unsigned line);
 // The nearest `return` above `line` in its function.
 std::optional<SourceStatement> return_before(const std::string& file, unsigned line);
 

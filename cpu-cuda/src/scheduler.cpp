@@ -289,6 +289,31 @@ void BlockRunner::resume(FiberThread& thread) {
 void BlockRunner::yield(FiberThread& thread) {
     thread.state = ThreadState::waiting;
     thread.scheduler = std::move(thread.scheduler).resume();
+    // Resumed only to tell where it waits (capture_stacks): it still waits.
+    while (thread.stack_wanted) {
+        thread.stack = call_stack();
+        thread.stack_wanted = false;
+        thread.scheduler = std::move(thread.scheduler).resume();
+    }
+}
+
+void BlockRunner::capture_stacks(const std::vector<int>& ranks) {
+    for (const int rank : ranks) {
+        FiberThread& thread = threads_[rank];
+        if (thread.state != ThreadState::waiting || !thread.stack.empty()) continue;
+        if (!is_library_file(checkout_path(thread.sync.where.file_name()))) continue;
+        thread.stack_wanted = true;
+        resume(thread);
+    }
+}
+
+SourcePlace BlockRunner::sync_place(int rank) const {
+    const FiberThread& thread = threads_[rank];
+    if (!thread.stack.empty()) {
+        const SourcePlace learner = place_on_stack(thread.stack);
+        if (learner.line != 0 && !is_library_file(learner.file)) return learner;
+    }
+    return {thread.sync.where.file_name(), thread.sync.where.line(), "", ""};
 }
 
 const std::vector<int>& BlockRunner::next_order() {
@@ -518,7 +543,8 @@ unsigned BlockRunner::lanes_holding(int base, unsigned mask, std::uint64_t bits)
 
 // Reading a lane that takes no part in the shuffle is undefined in CUDA (the
 // lane may not be there, or hold anything): a fault, not a made-up value.
-void BlockRunner::fault_source_lane(int rank, int source) const {
+void BlockRunner::fault_source_lane(int rank, int source) {
+    capture_stacks({rank});
     const SyncPoint& sync = threads_[rank].sync;
     const int base = rank / kWarpSize * kWarpSize;
     std::string lane;
@@ -556,8 +582,9 @@ bool BlockRunner::complete_block_barrier() {
         std::vector<int> elsewhere;
         std::ranges::copy_if(waiting, std::back_inserter(elsewhere), std::not_fn(at_first));
         std::erase_if(waiting, std::not_fn(at_first));
+        capture_stacks({waiting.front(), elsewhere.front()});
         fault("threads " + ranges(waiting) + " wait at " + name_of(first.kind) + " at " +
-              where_text(first.where) + " while threads " + ranges(elsewhere) + " wait at " +
+              to_string(sync_place(waiting.front())) + " while threads " + ranges(elsewhere) + " wait at " +
               describe_wait(elsewhere.front()) + ": every thread of a block must reach the same " +
               name_of(first.kind) +
               "; a barrier inside a branch that only some threads take never completes on a GPU");
@@ -567,6 +594,7 @@ bool BlockRunner::complete_block_barrier() {
         for (const FiberThread& thread : threads_) {
             if (thread.state == ThreadState::exited) exited.push_back(thread.rank);
         }
+        capture_stacks({waiting.front()});
         fault(describe_exit_before_barrier(exited, waiting));
     }
     if (accesses_) accesses_->block_barrier();
@@ -596,25 +624,30 @@ bool BlockRunner::complete_block_barrier() {
 std::string BlockRunner::describe_exit_before_barrier(const std::vector<int>& exited,
                                                       const std::vector<int>& waiting) const {
     const SyncPoint& barrier = threads_[waiting.front()].sync;
+    // The learner's line: a barrier inside a helper is judged where the helper is called.
+    const SourcePlace place = sync_place(waiting.front());
     const std::string head = "threads " + ranges(waiting) + " wait at " + name_of(barrier.kind) + " at " +
-                             where_text(barrier.where) + ", which threads " + ranges(exited);
+                             to_string(place) + ", which threads " + ranges(exited);
     const std::string rule = ": every thread of a block must reach every __syncthreads() (on a GPU the block "
                              "hangs or its results are undefined)";
-    if (const auto branch = enclosing_branch(barrier.where.file_name(), barrier.where.line())) {
-        return head + " never reached: it sits inside the branch `" + branch->text + "` at " +
-               barrier.where.file_name() + ":" + std::to_string(branch->line) + ", which those threads did not take" +
-               rule;
+    if (const auto branch = enclosing_branch(place.file, place.line)) {
+        return head + " never reached: it sits inside the branch `" + branch->text + "` at " + place.file + ":" +
+               std::to_string(branch->line) + ", which those threads did not take" + rule;
     }
-    if (const auto early = return_before(barrier.where.file_name(), barrier.where.line())) {
-        return head + " never reached: they returned from the kernel at " + barrier.where.file_name() + ":" +
+    if (const auto early = return_before(place.file, place.line)) {
+        return head + " never reached: they returned from the kernel at " + place.file + ":" +
                std::to_string(early->line) + " (`" + early->text + "`) before it" + rule;
+    }
+    if (const auto loop = enclosing_loop(place.file, place.line)) {
+        return head + " never reached: it sits inside the loop `" + loop->text + "` at " + place.file + ":" +
+               std::to_string(loop->line) + ", which those threads left after fewer rounds" + rule;
     }
     return head + " never reached before they left the kernel" + rule;
 }
 
 // Nothing can move: name the first lane that waits for a lane which is
 // somewhere else.
-void BlockRunner::report_deadlock() const {
+void BlockRunner::report_deadlock() {
     for (const FiberThread& thread : threads_) {
         if (thread.state != ThreadState::waiting || is_block_kind(thread.sync.kind)) continue;
         if (is_tile_collective(thread.sync.kind)) report_tile_mismatch(thread.rank);  // groups.cpp
@@ -623,6 +656,7 @@ void BlockRunner::report_deadlock() const {
         for (int lane = 0; lane < kWarpSize; ++lane) {
             const SyncPoint& theirs = threads_[base + lane].sync;
             if (!(mine.mask >> lane & 1u) || same_intrinsic(mine, theirs)) continue;
+            capture_stacks({thread.rank, base + lane});
             if (is_block_kind(theirs.kind)) {
                 fault("deadlock: " + describe_wait(thread.rank) + " with mask " + hex(mine.mask) +
                       " and waits for lane " + std::to_string(lane) + ", but " + describe_wait(base + lane) +
@@ -668,7 +702,7 @@ std::string BlockRunner::describe_thread(int rank) const {
 
 std::string BlockRunner::describe_wait(int rank) const {
     const SyncPoint& sync = threads_[rank].sync;
-    return describe_thread(rank) + " is at " + name_of(sync.kind) + " at " + where_text(sync.where);
+    return describe_thread(rank) + " is at " + name_of(sync.kind) + " at " + to_string(sync_place(rank));
 }
 
 void BlockRunner::fault(const std::string& what) const {

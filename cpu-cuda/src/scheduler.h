@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "program.h"
 #include "stack_pool.h"
 #include "warpdrill/cpu/cuda_runtime.h"
 
@@ -57,6 +58,10 @@ struct FiberThread {
     std::uintptr_t spin_address = 0;  // the address this thread read last, and how often in a row
     unsigned spin_reads = 0;
     SyncPoint sync;
+    // Asked of a waiting thread whose sync point sits in a library header (a
+    // course helper's __syncthreads()): its stack there, to name the learner's call.
+    bool stack_wanted = false;
+    std::vector<std::uint32_t> stack;
     std::uint64_t result = 0;
     boost::context::fiber fiber;      // resumed by the scheduler
     boost::context::fiber scheduler;  // resumed by the fiber to yield
@@ -134,11 +139,11 @@ class BlockRunner {
     bool complete_coalesce_from(int rank);
     bool complete_tile_collective_from(int rank);
     void order_tile_accesses(int first, int width);
-    void report_tile_mismatch(int rank) const;
+    void report_tile_mismatch(int rank);
     bool complete_block_barrier();
-    [[noreturn]] void report_deadlock() const;
+    [[noreturn]] void report_deadlock();
     [[noreturn]] void report_spin_deadlock() const;
-    [[noreturn]] void fault_source_lane(int rank, int source) const;
+    [[noreturn]] void fault_source_lane(int rank, int source);
     void warn_returned_lanes(int rank, unsigned returned) const;
     std::string describe_exit_before_barrier(const std::vector<int>& exited, const std::vector<int>& waiting) const;
     void bury_callback_fibers();
@@ -150,6 +155,11 @@ class BlockRunner {
 
   private:
     std::string describe_wait(int rank) const;
+    // Where a waiting thread's sync point is, as the learner sees it: the
+    // learner's own line, with the helper it called, once capture_stacks() has
+    // asked the thread for its stack; the sync point's own line otherwise.
+    SourcePlace sync_place(int rank) const;
+    void capture_stacks(const std::vector<int>& ranks);
 
     const GridShape& shape_;
     StackCache& stacks_;

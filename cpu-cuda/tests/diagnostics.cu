@@ -12,6 +12,7 @@
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/host.h"
+#include "warpdrill/reduce.cuh"
 
 using warpdrill::DeviceBuffer;
 using warpdrill::check_cuda;
@@ -140,6 +141,17 @@ __global__ void copy_through(const float* in, float* out, int n) {
 
 // An exchange reads nothing it depends on.
 __global__ void raise_flag(unsigned* flag) { atomicExch(flag, 1u); }
+
+// ---- barriers inside a helper ---------------------------------------------------------
+
+// A grid-stride loop around a block-wide helper: threads past the last full
+// round leave the loop, and the helper's __syncthreads() with them.
+__global__ void block_sums_in_a_loop(const float* in, float* out, int n) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const float total = warpdrill::block_all_reduce(in[i], warpdrill::Sum{});
+        if (threadIdx.x == 0) out[i / blockDim.x] = total;
+    }
+}
 
 // ---- spins -------------------------------------------------------------------------
 
@@ -324,6 +336,27 @@ TEST_CASE("a host array's pointer given to a kernel is named as host memory", "[
     warpdrill::check_launch();
     CHECK(out.download()[63] == 2.0f);
     check_cuda(cudaFreeHost(pinned));
+}
+
+TEST_CASE("a __syncthreads() inside a course helper is named at the learner's call of the helper",
+          "[diagnostics][barrier]") {
+    // 96 elements, 64 threads: warp 0 goes round twice, warp 1 leaves after one round.
+    auto in = ones(96);
+    DeviceBuffer<float> out(2);
+    const std::string message = fault_of([&] { launch(block_sums_in_a_loop, {1, 64}, in.data(), out.data(), 96); });
+    INFO(message);
+    CHECK(contains(message, "at cpu-cuda/tests/diagnostics.cu:"));
+    CHECK(contains(message, "(through reduce.cuh:"));
+    CHECK(contains(message, "in warpdrill::block_all_reduce)"));
+    CHECK(contains(message, "it sits inside the loop `for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;"));
+    CHECK(contains(message, "which those threads left after fewer rounds"));
+    CHECK_FALSE(contains(message, "/usr/"));
+
+    // A shuffle inside the helper that reads a lane which has left: named at the learner's call too.
+    const std::string shuffle = fault_of([&] { launch(block_sums_in_a_loop, {1, 64}, in.data(), out.data(), 80); });
+    INFO(shuffle);
+    CHECK(contains(shuffle, "is at __shfl_xor_sync() at cpu-cuda/tests/diagnostics.cu:"));
+    CHECK(contains(shuffle, "(through reduce.cuh:"));
 }
 
 TEST_CASE("reading shared memory that no thread of the block wrote is a warning beside the result",
