@@ -233,14 +233,23 @@ CheckResult check_lesson(const Course& course, const Lesson& lesson, const Check
     if (auto not_built = build_checks(course, lesson, std::chrono::seconds(900))) return *not_built;
     CheckResult result = run_checks(course, lesson, options);
     add_nvcc_verdict(result, nvcc, course, lesson);
-    if (course.backend == "gpu" && (result.outcome == Outcome::failed || result.outcome == Outcome::crashed)) {
+    const bool failed = result.outcome == Outcome::failed || result.outcome == Outcome::crashed;
+    if (course.backend == "gpu" && (failed || (options.sanitize && result.outcome == Outcome::passed))) {
         // The GPU says little of why: let compute-sanitizer look, and say what it found first.
         std::string found;
         for (const std::string& finding :
              explain_with_sanitizer(course.build_dir / course.target(lesson), options.time_limit / 2)) {
             found += finding + "\n";
         }
-        if (!found.empty()) result.message = found + "\n" + result.message;
+        if (!found.empty() && !failed) {
+            // The checks passed, but the GPU got the right answer by luck: as the CPU backend
+            // would have stopped the kernel, the lesson does not pass.
+            result.outcome = Outcome::failed;
+            result.message = found + "\nThe checks passed on this GPU, but compute-sanitizer found the mistake "
+                                     "above: the result was right by luck.";
+        } else if (!found.empty()) {
+            result.message = found + "\n" + result.message;
+        }
     }
     return result;
 }

@@ -28,9 +28,12 @@ struct CheckResult {
 
 struct CheckOptions {
     std::chrono::seconds time_limit{120};
+    // On a GPU: run compute-sanitizer over passing checks too; what it finds fails the lesson.
+    bool sanitize = false;
 };
 
-// Builds the lesson's checks and runs them (on a GPU, a failure again under compute-sanitizer).
+// Builds the lesson's checks and runs them (on a GPU, a failure again under
+// compute-sanitizer, and with `sanitize` a pass too).
 CheckResult check_lesson(const Course& course, const Lesson& lesson, const CheckOptions& options);
 
 // The two halves of check_lesson. build_checks: nothing when the lesson's

@@ -33,21 +33,82 @@ std::string place_of(const std::string& line) {
     return "an unknown place (build with -lineinfo)";
 }
 
+// "by thread (63,0,0) of block (0,0,0)" from the report's "by thread ... in block ..." line, or "".
+std::string thread_of(const std::string& line) {
+    static const std::regex thread(R"(by thread (\(\d+,\d+,\d+\)) in block (\(\d+,\d+,\d+\)))");
+    std::smatch who;
+    return std::regex_search(line, who, thread) ? " by thread " + who[1].str() + " of block " + who[2].str() : "";
+}
+
+// The first "Host Frame: main in prog.cu:7 [...]" after line `from` that names a file of the program's.
+std::string host_place(const std::vector<std::string>& lines, std::size_t from) {
+    static const std::regex frame(R"(Host Frame: \S+ in ([^\s\[]+:\d+))");
+    for (std::size_t i = from + 1; i < lines.size() && !lines[i].empty(); ++i) {
+        std::smatch match;
+        if (std::regex_search(lines[i], match, frame)) return match[1].str();
+    }
+    return "";
+}
+
+// The place of a device access: its "at" line, or where that is a header (CUDA's
+// atomicAdd), the first "Device Frame" below it in the program's own files.
+std::string device_place(const std::vector<std::string>& lines, std::size_t at) {
+    const std::string own = place_of(lines[at]);
+    if (!own.ends_with(".h") && own.find(".h:") == std::string::npos && own.find(".hpp:") == std::string::npos) return own;
+    for (std::size_t i = at + 1; i < lines.size() && !lines[i].empty(); ++i) {
+        if (lines[i].starts_with("Device Frame:")) return place_of(lines[i]) + " (through " + own + ")";
+    }
+    return own;
+}
+
+// Every thread of a launch reports the same access again: the first names it.
+void add_once_per_line(std::vector<std::string>& findings, std::string text) {
+    const auto what = [](const std::string& finding) {
+        return finding.substr(0, finding.find(" by thread")) + finding.substr(finding.rfind(" at "));
+    };
+    const auto same = [&](const std::string& earlier) { return what(earlier) == what(text); };
+    if (std::ranges::none_of(findings, same)) findings.push_back(std::move(text));
+}
+
 std::vector<std::string> read_memcheck(const std::vector<std::string>& lines) {
     static const std::regex invalid(R"(Invalid (__\w+__) (read|write) of size (\d+) bytes)");
-    static const std::regex thread(R"(by thread (\(\d+,\d+,\d+\)) in block (\(\d+,\d+,\d+\)))");
+    static const std::regex api(R"(Program hit (\w+) \(error (\d+)\) due to .* on CUDA API call to (\w+)\.)");
+    static const std::regex leak(R"(Leaked (\d+) bytes at)");
     std::vector<std::string> findings;
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        std::smatch access;
-        if (!std::regex_search(lines[i], access, invalid)) continue;
-        const std::string space = access[1] == "__shared__" ? "shared memory" : access[1] == "__global__" ? "global memory" : "local memory";
-        std::string text = "out-of-bounds " + access[2].str() + " of " + access[3].str() + " bytes to " + space;
-        std::smatch who;
-        if (i + 2 < lines.size() && std::regex_search(lines[i + 2], who, thread)) {
-            text += " by thread " + who[1].str() + " of block " + who[2].str();
+        std::smatch match;
+        if (std::regex_search(lines[i], match, invalid)) {
+            const std::string space = match[1] == "__shared__"   ? "shared memory"
+                                      : match[1] == "__global__" ? "global memory"
+                                                                 : "local memory";
+            const bool misaligned = i + 3 < lines.size() && lines[i + 3].ends_with("is misaligned");
+            std::string text = misaligned ? "misaligned " + match[3].str() + "-byte " + match[2].str() + " of " + space
+                                          : "out-of-bounds " + match[2].str() + " of " + match[3].str() +
+                                                " bytes to " + space;
+            if (i + 2 < lines.size()) text += thread_of(lines[i + 2]);
+            if (i + 1 < lines.size()) text += " at " + place_of(lines[i + 1]);
+            add_once_per_line(findings, std::move(text));
+        } else if (std::regex_search(lines[i], match, api)) {
+            // Errors from 700 on are a kernel's fault, met again by every later call: the access said it.
+            if (std::stoi(match[2].str()) >= 700) continue;
+            const std::string where = host_place(lines, i);
+            findings.push_back(match[3].str() + (where.empty() ? "" : " at " + where) + " returned " + match[1].str());
+        } else if (std::regex_search(lines[i], match, leak)) {
+            const std::string where = host_place(lines, i);
+            findings.push_back(match[1].str() + " bytes never freed" + (where.empty() ? "" : ", allocated at " + where));
         }
-        if (i + 1 < lines.size()) text += " at " + place_of(lines[i + 1]);
-        findings.push_back(text);
+    }
+    return findings;
+}
+
+std::vector<std::string> read_initcheck(const std::vector<std::string>& lines) {
+    static const std::regex uninitialized(R"(Uninitialized (__\w+__) memory read of size (\d+) bytes)");
+    std::vector<std::string> findings;
+    for (std::size_t i = 0; i + 2 < lines.size(); ++i) {
+        std::smatch match;
+        if (!std::regex_search(lines[i], match, uninitialized)) continue;
+        add_once_per_line(findings, "uninitialized read of " + match[2].str() + " bytes of global memory" +
+                                        thread_of(lines[i + 2]) + " at " + device_place(lines, i + 1));
     }
     return findings;
 }
@@ -105,6 +166,7 @@ std::vector<std::string> read_sanitizer_report(const std::string& tool, const st
     if (tool == "memcheck") return read_memcheck(lines);
     if (tool == "racecheck") return read_racecheck(lines);
     if (tool == "synccheck") return read_synccheck(lines);
+    if (tool == "initcheck") return read_initcheck(lines);
     return {};
 }
 
@@ -113,7 +175,7 @@ std::vector<std::string> explain_with_sanitizer(const std::filesystem::path& che
     const std::string sanitizer = find_compute_sanitizer();
     if (sanitizer.empty()) return {};
     std::vector<std::string> findings;
-    for (const char* tool : {"memcheck", "racecheck", "synccheck"}) {
+    for (const char* tool : {"memcheck", "initcheck", "racecheck", "synccheck"}) {
         const ProcessResult run = run_process(
             {sanitizer, "--tool", tool, "--print-limit", "4", check_program.string()}, limit_per_tool);
         for (std::string& finding : read_sanitizer_report(tool, run.output)) {

@@ -1,6 +1,7 @@
-// On a GPU, a failing lesson is run again under compute-sanitizer (memcheck,
-// racecheck, synccheck), and what it reports is said in the words the CPU
-// backend uses for the same mistakes.
+// On a GPU, a failing lesson (any lesson, with `check --sanitize`) is run
+// again under compute-sanitizer (memcheck, initcheck, racecheck, synccheck),
+// and what it reports is said in the words the CPU backend uses for the same
+// mistakes.
 #pragma once
 
 #include <chrono>

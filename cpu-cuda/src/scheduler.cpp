@@ -75,6 +75,12 @@ bool same_place(const Where& a, const Where& b) {
 
 namespace {
 
+// What a barrier that not every thread of the block reaches breaks.
+const std::string kBarrierRule =
+    "The Programming Guide: \"__syncthreads() is allowed in conditional code but only if the conditional "
+    "evaluates identically across the entire thread block, otherwise the code execution is likely to hang or "
+    "produce unintended side effects.\"";
+
 // What the two warnings about lanes in a mask that take no part quote.
 const std::string kMaskGuideline =
     "NVIDIA's CUDA C++ guidelines (rule 2.1, advisory) say: \"only include device-threads participating in a "
@@ -587,7 +593,7 @@ bool BlockRunner::complete_block_barrier() {
               to_string(sync_place(waiting.front())) + " while threads " + ranges(elsewhere) + " wait at " +
               describe_wait(elsewhere.front()) + ": every thread of a block must reach the same " +
               name_of(first.kind) +
-              "; a barrier inside a branch that only some threads take never completes on a GPU");
+              ". " + kBarrierRule);
     }
     if (exited_ > 0) {
         std::vector<int> exited;
@@ -628,8 +634,7 @@ std::string BlockRunner::describe_exit_before_barrier(const std::vector<int>& ex
     const SourcePlace place = sync_place(waiting.front());
     const std::string head = "threads " + ranges(waiting) + " wait at " + name_of(barrier.kind) + " at " +
                              to_string(place) + ", which threads " + ranges(exited);
-    const std::string rule = ": every thread of a block must reach every __syncthreads() (on a GPU the block "
-                             "hangs or its results are undefined)";
+    const std::string rule = ": every thread of a block must reach every __syncthreads(). " + kBarrierRule;
     if (const auto branch = enclosing_branch(place.file, place.line)) {
         return head + " never reached: it sits inside the branch `" + branch->text + "` at " + place.file + ":" +
                std::to_string(branch->line) + ", which those threads did not take" + rule;

@@ -49,3 +49,37 @@ TEST_CASE("clean reports give no finding", "[runner][sanitizer]") {
     CHECK(findings("memcheck", "global-past-end").empty());
     CHECK(findings("synccheck", "barrier-in-branch").empty());
 }
+
+// Reports of cpu-cuda/tests/mistakes/ on an H100 (scripts/mistake-classes.sh gpu, 2026-11-26).
+TEST_CASE("memcheck: a misaligned vector load is named as one", "[runner][sanitizer]") {
+    const auto found = findings("memcheck", "misaligned-vector-load");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == "misaligned 16-byte read of global memory by thread (0,0,0) of block (0,0,0) at "
+                      "misaligned_vector_load.cu:6");
+}
+
+TEST_CASE("memcheck: a runtime call's error, with the program's line, and not the errors a kernel fault causes",
+          "[runner][sanitizer]") {
+    CHECK(findings("memcheck", "copy-past-end") ==
+          std::vector<std::string>{"cudaMemcpy at copy_past_end.cu:10 returned cudaErrorInvalidValue"});
+    CHECK(findings("memcheck", "double-free") ==
+          std::vector<std::string>{"cudaFree at double_free.cu:9 returned cudaErrorInvalidValue"});
+    const auto shared = findings("memcheck", "oob-shared-write");
+    REQUIRE(!shared.empty());
+    CHECK(shared[0].starts_with("out-of-bounds write of 4 bytes to shared memory by thread (255,0,0)"));
+    for (const std::string& finding : shared) CHECK(finding.find("cudaErrorLaunchFailure") == std::string::npos);
+}
+
+TEST_CASE("memcheck: a leak, with the line that allocated it", "[runner][sanitizer]") {
+    CHECK(findings("memcheck", "leak") == std::vector<std::string>{"256 bytes never freed, allocated at leak.cu:7"});
+}
+
+TEST_CASE("initcheck: an uninitialized read once per line, at the program's line before CUDA's header",
+          "[runner][sanitizer]") {
+    CHECK(findings("initcheck", "uninitialized-tail") ==
+          std::vector<std::string>{"uninitialized read of 4 bytes of global memory by thread (0,0,0) of block "
+                                   "(1,0,0) at uninitialized_tail.cu:8"});
+    const auto accumulator = findings("initcheck", "uninitialized-accumulator");
+    REQUIRE(accumulator.size() == 1);
+    CHECK(accumulator[0].ends_with("at uninitialized_accumulator.cu:7 (through sm_20_atomic_functions.hpp:84)"));
+}

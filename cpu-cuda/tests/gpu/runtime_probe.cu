@@ -109,7 +109,18 @@ void probe_pinned_memory() {
         return error;
     }());
     cudaGetLastError();
+    print_error("cudaFree(cudaMalloc'd + 16)", cudaFree(reinterpret_cast<char*>(device) + 16));
+    cudaGetLastError();
+    print_error("cudaFree(malloc'd)", [] {
+        void* p = std::malloc(64);
+        const cudaError_t error = cudaFree(p);
+        std::free(p);
+        return error;
+    }());
+    cudaGetLastError();
     cudaFree(device);
+    print_error("cudaFree(cudaMalloc'd) again", cudaFree(device));
+    cudaGetLastError();
     for (unsigned flags : {0u, 1u, 2u, 4u, 7u, 8u, 16u}) {
         void* p = nullptr;
         char what[64];
