@@ -173,13 +173,7 @@ cudaError_t cudaFree(void* ptr) {
     }
     finish_all();
     if (free_device(ptr)) return cudaSuccess;
-    // An H100 answers a second cudaFree of a buffer with cudaErrorInvalidValue
-    // (results/mistake-classes-h100.md), any other pointer with cudaErrorInvalidDevicePointer.
-    const auto address = reinterpret_cast<std::uintptr_t>(ptr);
-    const std::optional<FreedBuffer> freed = freed_buffer_at(address);
-    const bool double_free = freed && freed->start == address;
-    return refuse("cudaFree", double_free ? cudaErrorInvalidValue : cudaErrorInvalidDevicePointer, free_problem(ptr),
-                  caller);
+    return refuse("cudaFree", cudaErrorInvalidValue, free_problem(ptr), caller);
 }
 
 cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags) {

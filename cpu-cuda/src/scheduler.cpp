@@ -319,7 +319,7 @@ SourcePlace BlockRunner::sync_place(int rank) const {
         const SourcePlace learner = place_on_stack(thread.stack);
         if (learner.line != 0 && !is_library_file(learner.file)) return learner;
     }
-    return {thread.sync.where.file_name(), thread.sync.where.line(), "", ""};
+    return {checkout_path(thread.sync.where.file_name()), thread.sync.where.line(), "", ""};
 }
 
 const std::vector<int>& BlockRunner::next_order() {

@@ -222,6 +222,19 @@ TEST_CASE("pinned memory: cudaMallocHost, cudaHostAlloc, cudaHostGetDevicePointe
     cudaGetLastError();
 }
 
+TEST_CASE("cudaFree refuses what cudaMalloc did not return, or freed before, with CUDA's error",
+          "[runtime-api][free]") {
+    void* pageable = std::malloc(64);
+    CHECK(cudaFree(pageable) == cudaErrorInvalidValue);
+    std::free(pageable);
+    char* device = nullptr;
+    check_cuda(cudaMalloc(&device, 1024));
+    CHECK(cudaFree(device + 16) == cudaErrorInvalidValue);
+    check_cuda(cudaFree(device));
+    CHECK(cudaFree(device) == cudaErrorInvalidValue);  // a double free
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+}
+
 TEST_CASE("cudaHostAlloc takes the flags CUDA has, and no others", "[runtime-api][pinned]") {
     // Numbers under nvcc (#defines), unsigned constants here.
     const unsigned all_flags[] = {cudaHostAllocDefault, cudaHostAllocPortable, cudaHostAllocMapped,

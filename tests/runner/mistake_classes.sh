@@ -2,17 +2,25 @@
 # Every program in cpu-cuda/tests/mistakes/ makes one class of mistake: under
 # `warpdrill run` on the CPU backend its report must hold each of the words
 # its `// expect:` line lists (separated by |), name a line of the program
-# itself, and show no frame of the standard library.
+# itself, and show no frame of the standard library. The book's page of
+# mistake classes quotes each report from book/mistakes/classes/NAME.txt:
+# the copy must be what the backend says now (addresses aside), and
+#   mistake_classes.sh WARPDRILL ROOT --write
+# rewrites the copies.
 set -euo pipefail
 warpdrill=$1
 root=$2
+write=${3:-}
+copies=$root/book/mistakes/classes
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 failed=0
 for program in "$root"/cpu-cuda/tests/mistakes/*.cu; do
   name=$(basename "$program" .cu)
-  "$warpdrill" --root "$root" run "$program" > "$name.txt" 2>&1 || true
+  # One worker: blocks run in one order, so the report names the same block each time.
+  WARPDRILL_CPU_WORKERS=1 "$warpdrill" --root "$root" run "$program" 2>&1 |
+    sed -E 's/0x[0-9a-f]{6,}/0x.../g' > "$name.txt" || true
   IFS='|' read -ra words <<< "$(sed -n 's|^// expect: ||p' "$program")"
   [[ ${#words[@]} -gt 0 ]] || { echo "FAILED: $name has no // expect: line"; failed=1; continue; }
   for word in "${words[@]}"; do
@@ -20,6 +28,12 @@ for program in "$root"/cpu-cuda/tests/mistakes/*.cu; do
   done
   grep -q "$name.cu:[0-9]" "$name.txt" || { echo "FAILED: $name: its own line is not named:"; cat "$name.txt"; failed=1; }
   if grep -q "/usr/include" "$name.txt"; then echo "FAILED: $name: a standard library frame:"; cat "$name.txt"; failed=1; fi
+  if [[ $write == --write ]]; then
+    mkdir -p "$copies" && cp "$name.txt" "$copies/$name.txt"
+  elif ! diff -u "$copies/$name.txt" "$name.txt"; then
+    echo "FAILED: the book's copy of $name's report is out of date: bash $0 WARPDRILL ROOT --write"
+    failed=1
+  fi
 done
 [[ $failed == 0 ]] && echo "mistake classes: all named"
 exit $failed
