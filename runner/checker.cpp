@@ -216,6 +216,14 @@ CheckResult run_checks(const Course& course, const Lesson& lesson, const CheckOp
         result.outcome = Outcome::crashed;
         result.message = last_lines(result.output, 12) + "\nThe checks crashed (signal " +
                          std::to_string(run.signal) + "): often an index past the end of a buffer.";
+    } else if (run.exit_code == 0 && result.output.find("\nbackend: ") == std::string::npos) {
+        // Exit code 0 without the checks' closing summary: something ended the program early
+        // (a kernel's exit() or _Exit()), and what did not run did not pass.
+        result.outcome = Outcome::failed;
+        result.message = last_lines(result.output, 12) +
+                         "\nThe check program stopped (exit code 0) before its checks finished: something in "
+                         "the code it ran ended the program (exit(), _Exit(), quick_exit()), so the checks "
+                         "after it never ran.";
     } else if (run.exit_code == 0) {
         result.outcome = Outcome::passed;
         result.message = "all checks pass";

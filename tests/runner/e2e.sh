@@ -139,6 +139,12 @@ expect "timed out" "$out"
 expect "has not finished after 3 s" "$out"
 "${W[@]}" reset 1 --yes > /dev/null
 
+echo "-- a kernel that ends the program before the checks finish does not pass"
+sed -i 's|// TODO(2): thread 0 writes|if (threadIdx.x == 0) std::_Exit(0);\n    // TODO(2): thread 0 writes|' "$lesson1/reduce.cuh"
+if "${W[@]}" check 1 > "$out" 2>&1; then fail "a kernel that calls _Exit(0) passes: $(cat "$out")"; fi
+expect "stopped (exit code 0) before its checks finished" "$out"
+"${W[@]}" reset 1 --yes > /dev/null
+
 echo "-- solution shows the difference, after asking"
 "${W[@]}" solution 1 --yes > "$out"
 expect "+++ solutions/01-interleaved-divergent/reduce.cuh" "$out"
