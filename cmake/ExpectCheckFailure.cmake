@@ -4,10 +4,44 @@
 # boilerplate, no recipe ("Hint: ...") in the failure text, no number broken
 # across lines, and a line on how to ask for a hint.
 #   cmake -DCHECK=program -DLESSON=N [-DSEED=s] [-DFILTER=tags] [-DEXPECT=text;text...]
-#         -P ExpectCheckFailure.cmake
+#         [-DLESSON_DIR=... -DSHIPPED_DIR=... -DSHIPPED_TARGET=... -DSHIPPED_CHECK=... -DBUILD_DIR=...
+#          -DSOURCE_DIR=...] -P ExpectCheckFailure.cmake
 # SEED replays that input (WARPDRILL_SEED); EXPECT lists texts the output must contain.
+# With LESSON_DIR and the rest, the lesson is checked as git's HEAD has it: where
+# the working kernel files differ (a learner solved it), HEAD's are written into
+# SHIPPED_DIR and SHIPPED_TARGET is built and run instead of CHECK.
 if(DEFINED SEED)
   set(ENV{WARPDRILL_SEED} ${SEED})
+endif()
+if(DEFINED LESSON_DIR)
+  file(GLOB kernels RELATIVE ${LESSON_DIR} ${LESSON_DIR}/*.cuh)
+  file(RELATIVE_PATH lesson_path ${SOURCE_DIR} ${LESSON_DIR})
+  set(differs FALSE)
+  foreach(kernel IN LISTS kernels)
+    execute_process(COMMAND git -C ${SOURCE_DIR} show HEAD:${lesson_path}/${kernel}
+                    RESULT_VARIABLE git_rc OUTPUT_VARIABLE shipped ERROR_QUIET)
+    if(NOT git_rc EQUAL 0)
+      break()  # not a git checkout, or a file git does not know: the working files are the shipped ones
+    endif()
+    file(READ ${LESSON_DIR}/${kernel} working)
+    if(NOT working STREQUAL shipped)
+      set(differs TRUE)
+    endif()
+    file(WRITE ${SHIPPED_DIR}/${kernel}.new "${shipped}")
+  endforeach()
+  if(differs)
+    foreach(kernel IN LISTS kernels)
+      # Copied only when changed, so that the shipped build is redone only then.
+      file(COPY_FILE ${SHIPPED_DIR}/${kernel}.new ${SHIPPED_DIR}/${kernel} ONLY_IF_DIFFERENT)
+    endforeach()
+    execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD_DIR} --target ${SHIPPED_TARGET}
+                    RESULT_VARIABLE build_rc OUTPUT_VARIABLE build_out ERROR_VARIABLE build_out)
+    if(NOT build_rc EQUAL 0)
+      message(FATAL_ERROR "the lesson as git's HEAD has it does not build:\n${build_out}")
+    endif()
+    message(STATUS "your kernel files differ from git's HEAD: the lesson is checked as HEAD has it")
+    set(CHECK ${SHIPPED_CHECK})
+  endif()
 endif()
 execute_process(COMMAND ${CHECK} ${FILTER} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 # A lesson this GPU cannot run passes without checking; ctest reports it skipped.

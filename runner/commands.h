@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ int run_reset(App& app, int number);
 int run_solution(App& app, int number);
 // Keeps the starting version of every learner file, for `reset` outside git.
 void save_pristine_copies(const Course& course);
+// A learner file as it was handed out: from git when the course is a git
+// checkout (HEAD), else from the copy save_pristine_copies kept.
+std::optional<std::string> starting_version(const Course& course, const fs::path& file);
 
 int run_watch(App& app, const Lesson* start);        // watch.cpp
 int run_bench(App& app, int number, bool solution);  // bench.cpp

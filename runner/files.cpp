@@ -12,22 +12,20 @@
 namespace warpdrill::runner {
 namespace {
 
-// The file as it was handed out: from git when the course is a git checkout,
-// else from the copy saved the first time warpdrill ran.
-std::optional<std::string> starting_version(const App& app, const fs::path& file) {
-    const ProcessResult git = run_process(
-        {"git", "-C", app.course.root.string(), "show", "HEAD:" + app.course.relative(file).string()},
-        std::chrono::seconds(30));
-    if (git.exit_code == 0) return git.output;
-    std::ifstream pristine(app.course.root / ".progress" / "pristine" / app.course.relative(file));
-    if (!pristine) return std::nullopt;
-    return std::string(std::istreambuf_iterator<char>(pristine), {});
-}
-
 // The exit code for a question not answered yes: 2 when there was no one to ask.
 int refused(Answer answer) { return answer == Answer::no_terminal ? 2 : 1; }
 
 }  // namespace
+
+std::optional<std::string> starting_version(const Course& course, const fs::path& file) {
+    const ProcessResult git = run_process(
+        {"git", "-C", course.root.string(), "show", "HEAD:" + course.relative(file).string()},
+        std::chrono::seconds(30));
+    if (git.exit_code == 0) return git.output;
+    std::ifstream pristine(course.root / ".progress" / "pristine" / course.relative(file));
+    if (!pristine) return std::nullopt;
+    return std::string(std::istreambuf_iterator<char>(pristine), {});
+}
 
 int run_reset(App& app, int number) {
     const Lesson& lesson = app.lesson(number);
@@ -39,7 +37,7 @@ int run_reset(App& app, int number) {
     }
     const std::string stamp = std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
     for (const fs::path& file : lesson.edit_files) {
-        const auto original = starting_version(app, file);
+        const auto original = starting_version(app.course, file);
         if (!original) {
             fmt::print(stderr, "no starting version of {} found; left as it is\n",
                        app.course.relative(file).string());

@@ -186,6 +186,12 @@ std::string classroom_workflow(const Course& course, const Points& points) {
 void make_handout(const Course& course, const Points& points, const fs::path& dest) {
     if (fs::exists(dest)) throw std::runtime_error(dest.string() + " exists; choose a new directory");
     copy_course(course.root, dest);
+    // The lessons as handed out, never as the instructor may have solved them in this checkout.
+    for (const Lesson& lesson : course.lessons) {
+        for (const fs::path& file : lesson.edit_files) {
+            if (const auto original = starting_version(course, file)) write_file(dest / course.relative(file), *original);
+        }
+    }
     std::ifstream readme(course.root / "README.md");
     write_file(dest / "README.md", learner_readme({std::istreambuf_iterator<char>(readme), {}}));
     write_file(dest / ".github" / "workflows" / "classroom.yml", classroom_workflow(course, points));
