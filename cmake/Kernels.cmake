@@ -1,4 +1,5 @@
 # `kernels`: every target of the default build that has CUDA sources (.cu),
+# and the solutions' profile drivers (common/src/course/profile_lesson.cu),
 # and nothing else. The gpu-compile preset builds it: nvcc checks every
 # lesson's, solution's, benchmark's and test's kernels for sm_80 and sm_90,
 # and the host programs (the warpdrill command, the checks), which the CPU
@@ -20,6 +21,10 @@ function(warpdrill_add_kernels_target)
   foreach(target IN LISTS targets)
     get_target_property(excluded ${target} EXCLUDE_FROM_ALL)
     get_target_property(sources ${target} SOURCES)
+    # The solutions' profile drivers are built only when asked for, but nvcc checks them too.
+    if(target MATCHES "^profile-solution-")
+      set(excluded FALSE)
+    endif()
     if(excluded OR NOT sources)
       continue()
     endif()
