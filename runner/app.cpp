@@ -94,6 +94,15 @@ void print_result(const App& app, const Lesson& lesson, const CheckResult& resul
         for (const auto& file : lesson.edit_files) fmt::print("{}  ", app.course.relative(file).string());
         fmt::print("\nA hint: warpdrill hint {}\n", lesson.number);
     }
+    if (app.check_options.timings) {
+        double total = 0;
+        fmt::print("\nwhere the seconds went:\n");
+        for (const CheckResult::Step& step : result.steps) {
+            fmt::print("  {:6.2f} s  {}\n", step.seconds, step.what);
+            total += step.seconds;
+        }
+        fmt::print("  {:6.2f} s  in all\n", total);
+    }
 }
 
 std::string progress_bar(int done, int total, int width) {

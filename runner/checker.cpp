@@ -237,10 +237,24 @@ CheckResult run_checks(const Course& course, const Lesson& lesson, const CheckOp
 }
 
 CheckResult check_lesson(const Course& course, const Lesson& lesson, const CheckOptions& options) {
+    using Clock = std::chrono::steady_clock;
+    const auto since = [](Clock::time_point start) {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    Clock::time_point start = Clock::now();
     NvccCheck nvcc = start_nvcc_check(course, lesson);
+    const double nvcc_start = since(start);
+    start = Clock::now();
     if (auto not_built = build_checks(course, lesson, std::chrono::seconds(900))) return *not_built;
+    const double build = since(start);
     CheckResult result = run_checks(course, lesson, options);
+    start = Clock::now();
     add_nvcc_verdict(result, nvcc, course, lesson);
+    result.steps = {{"nvcc compile check started (it runs beside the build)", nvcc_start},
+                    {"build (cmake --build, the lesson's target)", build},
+                    {"checks (the check program, start to exit)", result.seconds},
+                    {"waiting for nvcc's verdict", since(start)}};
+    start = Clock::now();
     const bool failed = result.outcome == Outcome::failed || result.outcome == Outcome::crashed;
     if (course.backend == "gpu" && (failed || (options.sanitize && result.outcome == Outcome::passed))) {
         // The GPU says little of why: let compute-sanitizer look, and say what it found first.
@@ -259,6 +273,7 @@ CheckResult check_lesson(const Course& course, const Lesson& lesson, const Check
             result.message = found + "\n" + result.message;
         }
     }
+    if (course.backend == "gpu") result.steps.push_back({"compute-sanitizer", since(start)});
     return result;
 }
 

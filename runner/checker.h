@@ -24,12 +24,19 @@ struct CheckResult {
     std::string output;   // everything, for --verbose
     std::string skipped;  // why the checks passed without checking: this GPU cannot run them
     double seconds = 0;
+    // Where the seconds went, step by step, from the save to the verdict (check --timings).
+    struct Step {
+        std::string what;
+        double seconds = 0;
+    };
+    std::vector<Step> steps;
 };
 
 struct CheckOptions {
     std::chrono::seconds time_limit{120};
     // On a GPU: run compute-sanitizer over passing checks too; what it finds fails the lesson.
     bool sanitize = false;
+    bool timings = false;  // print where the seconds went
 };
 
 // Builds the lesson's checks and runs them (on a GPU, a failure again under

@@ -57,6 +57,8 @@ int main(int argc, char** argv) {
     check->add_flag("--sanitize", sanitize,
                     "on a GPU, run the checks under compute-sanitizer even when they pass (on the CPU backend "
                     "every check is always on)");
+    bool timings = false;
+    check->add_flag("--timings", timings, "print where the seconds went: the build, the checks, nvcc's verdict");
     auto* hint = cli.add_subcommand("hint", "the next hint for a lesson");
     hint->add_option("lesson", number)->required();
     auto* reset = cli.add_subcommand("reset", "restore a lesson's starting files");
@@ -95,7 +97,7 @@ int main(int argc, char** argv) {
         if (instructor.chosen()) return instructor.run({root, build_dir, std::chrono::seconds(time_limit)});
         App app{load_course(root, build_dir, WARPDRILL_ACTIVE_BACKEND, WARPDRILL_BACKEND_REASON),
                 Progress(fs::path(root) / ".progress" / "progress.toml"),
-                CheckOptions{std::chrono::seconds(time_limit), sanitize}, yes};
+                CheckOptions{std::chrono::seconds(time_limit), sanitize, timings}, yes};
         if (*test) return run_test(app);
         if (*cc) return run_cc(app, nvcc_args);
         if (*run) return run_program(app, parse_run_options(nvcc_args));

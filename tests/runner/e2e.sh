@@ -73,6 +73,11 @@ expect "1/$lessons lessons done" "$out"
 expect "CPU backend (./warpdrill --backend cpu|gpu switches)" "$out"
 "${W[@]}" check > "$out" 2>&1 || true
 expect "lesson 2 (" "$out"
+touch "$lesson1/reduce.cuh"
+"${W[@]}" check 1 --timings > "$out" 2>&1 || { cat "$out"; fail "check --timings"; }
+expect "where the seconds went:" "$out"
+expect "s  build (cmake --build, the lesson's target)" "$out"
+expect "s  checks (the check program, start to exit)" "$out"
 
 echo "-- hints come one after another"
 "${W[@]}" hint 2 > "$out"; expect "Hint 1 of" "$out"
