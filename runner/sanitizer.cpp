@@ -53,8 +53,8 @@ std::string host_place(const std::vector<std::string>& lines, std::size_t from) 
 // The place of a device access: its "at" line, or where that is a header (CUDA's
 // atomicAdd), the first "Device Frame" below it in the program's own files.
 std::string device_place(const std::vector<std::string>& lines, std::size_t at) {
-    const std::string own = place_of(lines[at]);
-    if (!own.ends_with(".h") && own.find(".h:") == std::string::npos && own.find(".hpp:") == std::string::npos) return own;
+    const std::string own = place_of(lines[at]);  // "file:line"
+    if (own.find(".h:") == std::string::npos && own.find(".hpp:") == std::string::npos) return own;
     for (std::size_t i = at + 1; i < lines.size() && !lines[i].empty(); ++i) {
         if (lines[i].starts_with("Device Frame:")) return place_of(lines[i]) + " (through " + own + ")";
     }

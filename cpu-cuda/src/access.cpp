@@ -559,8 +559,8 @@ bool BlockAccesses::shared_bytes_unwritten(const Element& element, std::uintptr_
 
 void BlockAccesses::uninitialized_read(const Element& element, const Access& now) {
     warn("uninitialized " + std::to_string(now.code), [&] {
-        return describe(now) + " read " + name_of(element) + " at " + place_with_text(running_place(now.code)) + " in block " +
-               dims(block_of(now.block, grid_.grid())) +
+        return describe(now) + " read " + name_of(element) + " at " + place_with_text(running_place(now.code)) +
+               " in block " + dims(block_of(now.block, grid_.grid())) +
                ", which no thread of the block has written: shared memory starts undefined (on a GPU it holds "
                "whatever an earlier kernel or block left there, often zeros; the CPU backend fills it with a "
                "poison pattern), so the value read is garbage, and so may be the result. compute-sanitizer's "

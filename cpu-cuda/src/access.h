@@ -254,11 +254,12 @@ class BlockAccesses {
     bool shared_bytes_unwritten(const Element& element, std::uintptr_t address, std::size_t bytes, bool writing);
     void uninitialized_read(const Element& element, const Access& now);
     [[noreturn]] void out_of_bounds(std::size_t bytes, AccessKind kind, std::uint32_t code, const std::string& what);
-    // initcheck: a read of device memory that nothing has written faults; a write marks it.
+    // initcheck: a read of device memory that nothing has written is held
+    // for the launch's end (GridAccesses::hold_fault); a write marks its bytes.
     void check_written(DeviceAllocation& allocation, std::uintptr_t address, std::size_t bytes, AccessKind kind,
                        std::uint32_t code);
-    void uninitialized_global_read(const DeviceAllocation& allocation, std::uintptr_t address,
-                                                std::size_t bytes, AccessKind kind, std::uint32_t code);
+    void uninitialized_global_read(const DeviceAllocation& allocation, std::uintptr_t address, std::size_t bytes,
+                                   AccessKind kind, std::uint32_t code);
     std::string describe(const Access& access) const;
 
     BlockRunner& runner_;

@@ -95,22 +95,27 @@ const Image& executable() {
     return image;
 }
 
-
 std::string base_name(const std::string& file) { return file.substr(file.rfind('/') + 1); }
 
-// "warpdrill::load_pack<float, 4>(float const*, std::source_location const&)" -> "warpdrill::load_pack"
-std::string plain_function(std::string name) {
-    // "(anonymous namespace)::" would read as the start of the parameter list.
-    for (std::size_t at; (at = name.find("(anonymous namespace)::")) != std::string::npos;) name.erase(at, 23);
-    std::string head = name.substr(0, name.find('('));
-    // "float warpdrill::block_all_reduce<warpdrill::Sum>": the return type ends at the last space outside brackets.
+// "void scale<4, 1>(float const*, float*, int)" -> "scale<4, 1>": the
+// parameters go, and the return type, which ends at the last space outside
+// the template's brackets.
+std::string without_return_type(const std::string& signature) {
+    const std::string head = signature.substr(0, signature.find('('));
     std::size_t start = 0;
     int depth = 0;
     for (std::size_t i = 0; i < head.size(); ++i) {
         depth += head[i] == '<' ? 1 : head[i] == '>' ? -1 : 0;
         if (head[i] == ' ' && depth == 0) start = i + 1;
     }
-    head = head.substr(start);
+    return head.substr(start);
+}
+
+// "float warpdrill::load_pack<float, 4>(float const*)" -> "warpdrill::load_pack"
+std::string plain_function(std::string name) {
+    // "(anonymous namespace)::" would read as the start of the parameter list.
+    for (std::size_t at; (at = name.find("(anonymous namespace)::")) != std::string::npos;) name.erase(at, 23);
+    const std::string head = without_return_type(name);
     return head.substr(0, head.find('<'));
 }
 
@@ -293,16 +298,7 @@ std::string function_name(const void* function) {
             name = demangle(mangled);
         }
     });
-    // "void scale<4, 1>(float const*, float*, int)" -> "scale<4, 1>": the
-    // return type ends at the last space outside the template's brackets.
-    name = name.substr(0, name.find('('));
-    std::size_t start = 0;
-    int depth = 0;
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        depth += name[i] == '<' ? 1 : name[i] == '>' ? -1 : 0;
-        if (name[i] == ' ' && depth == 0) start = i + 1;
-    }
-    return name.substr(start);
+    return without_return_type(name);
 }
 
 namespace {
@@ -357,8 +353,8 @@ constexpr int kCallers = 24;
 }  // namespace
 
 std::vector<std::uint32_t> call_stack() {
-    void* stack[kCallers + 2];
-    const int depth = backtrace(stack, kCallers + 2);
+    void* stack[kCallers + 8];
+    const int depth = backtrace(stack, kCallers + 8);
     std::vector<std::uint32_t> offsets;
     for (int i = 2; i < depth; ++i) offsets.push_back(code_offset(stack[i]));
     return offsets;
@@ -371,15 +367,11 @@ SourcePlace place_on_stack(const std::vector<std::uint32_t>& stack) {
 }
 
 SourcePlace running_place(std::uint32_t code) {
-    void* stack[kCallers + 8];
-    const int depth = backtrace(stack, kCallers + 8);
-    std::vector<std::uint32_t> offsets;
-    for (int i = 0; i < depth; ++i) {
-        const std::uint32_t offset = code_offset(stack[i]);
-        if (offset == code || !offsets.empty()) offsets.push_back(offset);
-    }
-    if (offsets.empty()) offsets.push_back(code);  // not on this stack: the code's own frames
-    return place_on_stack(offsets);
+    std::vector<std::uint32_t> stack = call_stack();
+    const auto at = std::ranges::find(stack, code);
+    if (at == stack.end()) return place_on_stack({code});  // not on this stack: the code's own frames
+    stack.erase(stack.begin(), at);
+    return place_on_stack(stack);
 }
 
 std::string checkout_path(const std::string& file) {

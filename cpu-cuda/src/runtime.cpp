@@ -72,10 +72,16 @@ cudaError_t check_copy(const char* call, void* dst, const void* src, std::size_t
             return refuse(call, cudaErrorInvalidValue, std::string("the ") + side + ": " + problem, caller);
         }
     }
+    return cudaSuccess;
+}
+
+// What a copy tells the checks: which device bytes now hold a value
+// (initcheck), and how far a host array reaches (a kernel given its pointer).
+void note_copy_made(void* dst, const void* src, std::size_t bytes) {
+    note_copy(dst, src, bytes);
     for (const void* ptr : {static_cast<const void*>(dst), src}) {
         if (!reached_by_copy_engine(ptr)) note_host_range(ptr, bytes);
     }
-    return cudaSuccess;
 }
 
 // Why cudaFree refuses `ptr`, a pointer that is not a live buffer's start.
@@ -112,7 +118,7 @@ std::function<void()> copy_work(void* dst, const void* src, std::size_t bytes) {
 // Queues the copy on `stream`; a copy into pageable host memory returns only
 // when done, as CUDA's does.
 void queue_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
-    note_copy(dst, src, bytes);
+    note_copy_made(dst, src, bytes);
     const WorkSerial serial = enqueue(stream, copy_work(dst, src, bytes));
     if (!reached_by_copy_engine(dst)) {
         count_host_wait();
@@ -212,7 +218,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
         return error;
     }
     count_host_wait();
-    note_copy(dst, src, bytes);
+    note_copy_made(dst, src, bytes);
     // The host waits until the copy has run, so the source is read then,
     // not staged first as an asynchronous copy's is.
     finish(enqueue(nullptr, [=] { std::memmove(dst, src, bytes); }));
@@ -279,13 +285,13 @@ cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_d
         if (error != cudaSuccess) return record(error);
     }
     if (bytes == 0) return cudaSuccess;
-    if (const cudaError_t error = check_copy("cudaMemcpy", dst, src, bytes, __builtin_return_address(0));
+    if (const cudaError_t error = check_copy("cudaMemcpyPeer", dst, src, bytes, __builtin_return_address(0));
         error != cudaSuccess) {
         return error;
     }
     count_host_wait();
     for (const int device : {current_device(), dst_device, src_device}) finish_device(device);
-    note_copy(dst, src, bytes);
+    note_copy_made(dst, src, bytes);
     std::memmove(dst, src, bytes);
     return cudaSuccess;
 }
