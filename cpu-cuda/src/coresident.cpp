@@ -271,8 +271,8 @@ std::uintptr_t CoResidentBlocks::map_shared_rank(const BlockRunner& caller, std:
     std::byte* const mapped = region_base(target, region) + region.start;
     // The caller's accesses through the pointer it gets have their bounds
     // checked against what it mapped, as its own shared memory's are.
-    if (static_cast<unsigned>(rank) != my_rank && active_accesses) {
-        active_accesses->map_remote_shared(reinterpret_cast<std::uintptr_t>(mapped), region.size,
+    if (static_cast<unsigned>(rank) != my_rank && active_watch) {
+        active_watch->map_remote_shared(reinterpret_cast<std::uintptr_t>(mapped), region.size,
                                            region.what + " of block rank " + std::to_string(rank));
     }
     return reinterpret_cast<std::uintptr_t>(mapped + region.offset);

@@ -1,6 +1,6 @@
 #include "device_memory.h"
 
-#include "access.h"  // ShadowCell, which an allocation owns
+#include "race_check.h"  // ShadowCell, which an allocation owns
 #include "program.h"
 
 #include <sys/mman.h>

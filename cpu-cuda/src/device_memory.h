@@ -17,22 +17,19 @@
 #include <vector>
 
 #include "written_bytes.h"
+#include "zeroed_array.h"
 
 namespace warpdrill::cpu::detail {
 
-struct ShadowCell;
-// Shadow cells live in calloc'd memory (access.h says why), freed by free().
-struct FreeShadow {
-    void operator()(ShadowCell* cells) const;
-};
-using ShadowCells = std::unique_ptr<ShadowCell[], FreeShadow>;
+struct ShadowCell;  // race_check.h
+using ShadowCells = ZeroedArray<ShadowCell>;
 
 struct DeviceAllocation {
     std::uintptr_t start = 0;
     std::size_t bytes = 0;
     std::uint64_t serial = 0;  // the n-th cudaMalloc of the process, from 1
     int device = 0;            // the GPU whose memory it is
-    // One cell per 4-byte word, made on the first tracked access (access.cpp),
+    // One cell per 4-byte word, made on the first tracked access (race_check.cpp),
     // once: blocks on other OS threads may touch the buffer at the same time.
     ShadowCells shadow;
     std::once_flag shadow_made;

@@ -101,7 +101,7 @@ std::uint64_t tile_collective(SyncKind kind, unsigned tile_size, unsigned source
 }
 
 std::uint64_t BlockRunner::group_sync(SyncKind kind, int width, int param, std::uint64_t bits, Where where) {
-    if (accesses_) accesses_->settle_pending_write();
+    if (watch_) watch_->sync_point();
     FiberThread& self = *running_;
     self.sync = {kind, 0, width, param, bits, where};
     yield(self);
@@ -174,9 +174,7 @@ bool BlockRunner::complete_tile_collective_from(int rank) {
 // do after it, for the race checks: between its warps, and between the lanes
 // of each.
 void BlockRunner::order_tile_accesses(int first, int width) {
-    if (!accesses_) return;
-    accesses_->tile_barrier(first / kWarpSize, width / kWarpSize);
-    for (int base = first; base < first + width; base += kWarpSize) accesses_->warp_barrier(base, ~0u);
+    if (watch_) watch_->tile_barrier(first / kWarpSize, width / kWarpSize);
 }
 
 // No thread can move, and `rank` waits at a tile collective: name the thread

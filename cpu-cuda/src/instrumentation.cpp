@@ -9,7 +9,7 @@
 #include "scheduler.h"
 
 using warpdrill::cpu::detail::AccessKind;
-using warpdrill::cpu::detail::active_accesses;
+using warpdrill::cpu::detail::active_watch;
 
 namespace {
 
@@ -25,14 +25,14 @@ inline void note(const volatile void* address, std::size_t bytes, AccessKind kin
                  bool is_volatile = false, bool natural = false) {
     const auto where = reinterpret_cast<std::uintptr_t>(address);
     const bool reads = kind == AccessKind::read || kind == AccessKind::atomic_read;
-    if (auto* accesses = active_accesses) {
+    if (auto* watch = active_watch) {
         // What the backend does here (a fault's message, a profile's counts)
         // may call instrumented copies of inline library functions that the
         // linker took from a kernel's object file: those are not the kernel's.
-        active_accesses = nullptr;
-        if (natural && where % bytes != 0) accesses->misaligned(where, bytes, kind, code);
-        accesses->access(where, bytes, kind, code, is_volatile);
-        active_accesses = accesses;
+        active_watch = nullptr;
+        if (natural && where % bytes != 0) watch->misaligned(where, bytes, kind, code);
+        watch->access(where, bytes, kind, code, is_volatile);
+        active_watch = watch;
     } else if (warpdrill::cpu::detail::memory_on_several_devices.load(std::memory_order_relaxed)) {
         warpdrill::cpu::detail::check_device_access(where, bytes, kind, code);
     }
@@ -140,7 +140,7 @@ WARPDRILL_ATOMICS(64, std::uint64_t)
 // __threadfence() is a sequentially consistent fence, __threadfence_block()
 // an acquire-release one (cuda_runtime.h): only the first orders blocks.
 void __tsan_atomic_thread_fence(int order) {
-    if (auto* accesses = active_accesses) accesses->fence(order == __ATOMIC_SEQ_CST);
+    if (auto* watch = active_watch) watch->fence(order == __ATOMIC_SEQ_CST);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }

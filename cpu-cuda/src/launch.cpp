@@ -23,7 +23,9 @@
 #include "device_memory.h"
 #include "coresident.h"
 #include "device.h"
+#include "init_check.h"
 #include "profile.h"
+#include "race_check.h"
 #include "scheduler.h"
 #include "state.h"
 #include "streams.h"
@@ -202,8 +204,10 @@ void run_grid(const GridLaunch& launch, int device) {
     // A profile sees the accesses through the same instrumentation as the checks.
     const bool profiled = profiling();
     std::unique_ptr<GridAccesses> grid_accesses;
+    std::unique_ptr<GridOrder> grid_order;
     if (profiled || tracks_launch(blocks * static_cast<std::uint64_t>(threads_per_block))) {
-        grid_accesses = std::make_unique<GridAccesses>(++launches, grid, launch.kernel, launch.pointers);
+        grid_accesses = std::make_unique<GridAccesses>(grid, launch.kernel, launch.pointers);
+        grid_order = std::make_unique<GridOrder>(++launches, grid);
     } else {
         unchecked_launch_began();
     }
@@ -226,16 +230,18 @@ void run_grid(const GridLaunch& launch, int device) {
         this_worker = &views[worker];
         StackCache stacks;
         BlockRunner runner(shape, stacks);
-        std::optional<BlockAccesses> accesses;
+        // The watch and its observers (observer.h), in the order they are told:
+        // a profile counts an access before a race ends the kernel.
+        std::optional<BlockWatch> watch;
         std::optional<BlockProfile> block_profile;
+        std::optional<RaceCheck> races;
+        std::optional<InitCheck> initialisation;
         if (grid_accesses) {
-            accesses.emplace(runner, *grid_accesses, threads_per_block, dynamic_smem_bytes);
-            runner.track_accesses(&*accesses);
-        }
-        if (profiled) {
-            block_profile.emplace(threads_per_block);
-            accesses->profile_into(&*block_profile);
-            runner.profile_into(&*block_profile);
+            watch.emplace(runner, *grid_accesses, dynamic_smem_bytes);
+            if (profiled) watch->add(block_profile.emplace(threads_per_block), /*sees_inputs=*/true);
+            watch->add(races.emplace(*watch, *grid_order, threads_per_block, dynamic_smem_bytes));
+            watch->add(initialisation.emplace(*watch, dynamic_smem_bytes));
+            runner.watch_with(&*watch);
         }
         views[worker].block = &runner;
         try {

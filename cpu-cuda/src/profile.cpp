@@ -93,28 +93,30 @@ SharedCost shared_cost_of(const WarpAccess& access) {
 BlockProfile::BlockProfile(int threads)
     : warps_(static_cast<std::size_t>((threads + kWarpSize - 1) / kWarpSize)) {}
 
-void BlockProfile::access(int rank, std::uint32_t code, std::uintptr_t address, std::size_t bytes, bool write,
-                          MemorySpace space) {
-    Warp& warp = warps_[static_cast<std::size_t>(rank / kWarpSize)];
-    const int lane = rank % kWarpSize;
-    Site& site = warp.sites[code];
+void BlockProfile::access(const ObservedAccess& access) {
+    if (is_atomic(access.kind)) return;
+    if (access.array >= 0) {
+        // The kernel touched this static __shared__ array: its bytes count in the launch's shared memory.
+        const auto variable = static_cast<std::size_t>(access.array);
+        if (variable >= shared_arrays_.size()) shared_arrays_.resize(variable + 1);
+        shared_arrays_[variable] = tls_variables()[variable].bytes;
+    }
+    Warp& warp = warps_[static_cast<std::size_t>(access.thread / kWarpSize)];
+    const int lane = access.thread % kWarpSize;
+    Site& site = warp.sites[access.code];
     const std::uint32_t k = site.executions[lane]++;
     if (k == site.used) {
         if (site.used == site.instructions.size()) site.instructions.emplace_back();
-        site.instructions[site.used++] = WarpAccess{{}, 0, static_cast<std::uint32_t>(bytes), space, write};
+        site.instructions[site.used++] =
+            WarpAccess{{}, 0, static_cast<std::uint32_t>(access.bytes), access.space, is_write(access.kind)};
     }
     WarpAccess& instruction = site.instructions[k];
-    instruction.address[lane] = address;
+    instruction.address[lane] = access.address;
     instruction.mask |= 1u << lane;
     warp.pending = true;
 }
 
-void BlockProfile::shared_array(std::size_t variable, std::size_t bytes) {
-    if (variable >= shared_arrays_.size()) shared_arrays_.resize(variable + 1);
-    shared_arrays_[variable] = bytes;
-}
-
-void BlockProfile::warp_sync(int base, unsigned mask, unsigned live) {
+void BlockProfile::warp_sync(SyncKind /*kind*/, int base, unsigned mask, unsigned live) {
     count_lanes(counts_.sync_instructions, mask);
     if ((mask & live) == live) flush(warps_[static_cast<std::size_t>(base / kWarpSize)]);
 }

@@ -11,11 +11,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "observer.h"
 #include "warpdrill/cpu/backend.h"
 
 namespace warpdrill::cpu::detail {
-
-enum class MemorySpace : std::uint8_t { global, shared };
 
 // One warp-level memory instruction: what each of its active lanes touched.
 struct WarpAccess {
@@ -34,21 +33,15 @@ struct SharedCost {
 };
 SharedCost shared_cost_of(const WarpAccess& access);
 
-class BlockProfile {
+class BlockProfile : public BlockObserver {
   public:
     explicit BlockProfile(int threads);
 
-    // Thread `rank` of the block executed the memory instruction at `code`.
-    void access(int rank, std::uint32_t code, std::uintptr_t address, std::size_t bytes, bool write,
-                MemorySpace space);
-    // The kernel touched the static __shared__ array `variable` (an index into tls_variables()).
-    void shared_array(std::size_t variable, std::size_t bytes);
-    // A warp intrinsic completed for the lanes `mask` of the warp that starts
-    // at rank `base`; `live` holds its lanes that have not returned.
-    void warp_sync(int base, unsigned mask, unsigned live);
-    // A __syncthreads() completed; live[w] holds warp w's lanes that have not returned.
-    void block_barrier(const std::vector<unsigned>& live);
-    void end_block();
+    // Atomics are counted apart (LaunchStats).
+    void access(const ObservedAccess& access) override;
+    void warp_sync(SyncKind kind, int base, unsigned mask, unsigned live) override;
+    void block_barrier(const std::vector<unsigned>& live) override;
+    void end_block() override;
 
     // The counts of every block run so far (the shape fields are left empty),
     // and the memory counts by instruction (code offset).

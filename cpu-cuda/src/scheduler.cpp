@@ -4,7 +4,7 @@
 
 #include "access.h"
 #include "device_memory.h"
-#include "profile.h"
+#include "faults.h"
 #include "program.h"
 #include "warnings.h"
 
@@ -202,9 +202,9 @@ void BlockRunner::run(uint3 block_idx) {
     stats_.threads += static_cast<std::uint64_t>(thread_count_);
 
     current_block = this;
-    if (accesses_) {
+    if (watch_) {
         const std::uint32_t linear = block_idx.x + shape_.grid.x * (block_idx.y + shape_.grid.y * block_idx.z);
-        accesses_->start_block(linear, reinterpret_cast<std::uintptr_t>(dynamic_shared_memory()));
+        watch_->start_block(linear, reinterpret_cast<std::uintptr_t>(dynamic_shared_memory()));
     }
     start_threads();
     spinning_since_ = {};
@@ -229,7 +229,7 @@ void BlockRunner::run(uint3 block_idx) {
         std::this_thread::yield();
     }
     current_block = nullptr;
-    if (profile_) profile_->end_block();
+    if (watch_) watch_->end_block();
 }
 
 // A fiber suspended inside an instrumentation callback must not be unwound
@@ -259,7 +259,7 @@ void BlockRunner::start_threads() {
                                       thread.scheduler = std::move(scheduler);
                                       try {
                                           (*shape_.thread_body)();
-                                          if (accesses_) accesses_->settle_pending_write();
+                                          if (watch_) watch_->sync_point();
                                       } catch (const ctx::detail::forced_unwind&) {
                                           throw;  // the fiber is being destroyed: let it unwind
                                       } catch (...) {
@@ -286,9 +286,9 @@ dim3 grid_dim() { return builtins->grid_dim; }
 void BlockRunner::resume(FiberThread& thread) {
     running_ = &thread;
     builtins = &thread.vars;
-    active_accesses = accesses_;
+    active_watch = watch_;
     thread.fiber = std::move(thread.fiber).resume();
-    active_accesses = nullptr;
+    active_watch = nullptr;
     running_ = nullptr;
 }
 
@@ -343,7 +343,7 @@ int BlockRunner::run_ready_threads() {
 // ---- called from inside a fiber ------------------------------------------------
 
 unsigned BlockRunner::block_sync(SyncKind kind, int predicate, Where where) {
-    if (accesses_) accesses_->settle_pending_write();
+    if (watch_) watch_->sync_point();
     FiberThread& self = *running_;
     self.sync = {kind, 0, 0, predicate, 0, where};
     yield(self);
@@ -352,7 +352,7 @@ unsigned BlockRunner::block_sync(SyncKind kind, int predicate, Where where) {
 
 std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
                                      Where where) {
-    if (accesses_) accesses_->settle_pending_write();
+    if (watch_) watch_->sync_point();
     FiberThread& self = *running_;
     const int lane = self.rank % kWarpSize;
     // Built only on the way to a fault: this runs for every lane of every shuffle.
@@ -526,8 +526,7 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
         }
         thread.state = ThreadState::ready;
     }
-    if (first.kind == SyncKind::syncwarp && accesses_) accesses_->warp_barrier(base, mask);
-    if (profile_) profile_->warp_sync(base, mask, live_lanes(base / kWarpSize));
+    if (watch_) watch_->warp_sync(first.kind, base, mask, live_lanes(base / kWarpSize));
     if (first.kind == SyncKind::syncwarp)
         ++stats_.warp_syncs;
     else if (is_shuffle(first.kind))
@@ -603,17 +602,16 @@ bool BlockRunner::complete_block_barrier() {
         capture_stacks({waiting.front()});
         fault(describe_exit_before_barrier(exited, waiting));
     }
-    if (accesses_) accesses_->block_barrier();
-    if (profile_) {
+    if (watch_) {
         std::vector<unsigned> live(static_cast<std::size_t>((thread_count_ + kWarpSize - 1) / kWarpSize));
         for (std::size_t warp = 0; warp < live.size(); ++warp) live[warp] = live_lanes(static_cast<int>(warp));
-        profile_->block_barrier(live);
+        watch_->block_barrier(live);
     }
     unsigned count = 0;
     for (int rank : waiting) count += threads_[rank].sync.param != 0;
     if (is_group_barrier(first.kind)) {
         wait_for_other_blocks(*this, first.kind, first.where);  // coresident.cpp
-        if (accesses_) accesses_->group_barrier(first.kind);
+        if (watch_) watch_->group_barrier(first.kind);
     }
     for (int rank : waiting) {
         threads_[rank].result = count;
@@ -748,11 +746,7 @@ void watch_spin(std::uintptr_t address) {
 }
 
 void index_out_of_bounds(const char* array_type, long long index, const char* file, unsigned line) {
-    const std::string path = checkout_path(file);
-    std::string text = "index " + std::to_string(index) + " is past the end of an array of type " + array_type +
-                       " at " + path + ":" + std::to_string(line);
-    const std::string code = source_line(path, line);
-    if (!code.empty()) text += ": `" + code + "`";
+    const std::string text = index_past_end(index, array_type, checkout_path(file), line);
     if (current_block && current_block->running()) {
         current_block->fail_running(current_block->describe_thread(current_block->running()->rank) + ": " + text);
     }

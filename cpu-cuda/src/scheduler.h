@@ -81,8 +81,7 @@ struct GridShape {
     int device = 0;                          // the GPU it runs on
 };
 
-class BlockAccesses;
-class BlockProfile;
+class BlockWatch;
 
 // Set while a launch has run long enough that a spinning thread may be why.
 extern std::atomic<bool> spin_watch;
@@ -97,10 +96,8 @@ class BlockRunner {
     // Runs every thread of one block to completion; throws KernelFault.
     void run(uint3 block_idx);
     const LaunchStats& stats() const { return stats_; }
-    // Checks every memory access of the blocks it runs from now on.
-    void track_accesses(BlockAccesses* accesses) { accesses_ = accesses; }
-    // Tells `profile` of every sync point of the blocks it runs from now on.
-    void profile_into(BlockProfile* profile) { profile_ = profile; }
+    // Tells `watch` of every memory access and sync point of the blocks it runs from now on.
+    void watch_with(BlockWatch* watch) { watch_ = watch; }
 
     // Called from inside a fiber.
     unsigned block_sync(SyncKind kind, int predicate, Where where);
@@ -174,8 +171,7 @@ class BlockRunner {
     FiberThread* running_ = nullptr;
     std::exception_ptr thread_error_;
     LaunchStats stats_;
-    BlockAccesses* accesses_ = nullptr;
-    BlockProfile* profile_ = nullptr;
+    BlockWatch* watch_ = nullptr;
     std::vector<std::pair<std::byte*, std::size_t>> static_shared_;  // this worker's __shared__ variables
     std::uintptr_t static_shared_low_ = 0, static_shared_high_ = 0;  // and the span they cover
     int spinners_ = 0;  // threads that yielded from a spin in this round

@@ -1,0 +1,69 @@
+// The wording of every fault and warning about a kernel's memory accesses,
+// in one place: each message is a function of named fields, which the
+// address check, the race checker and the initialisation check fill in.
+// Each message says what a GPU does, or what compute-sanitizer reports, in
+// the same case. Internal to the backend.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "observer.h"
+#include "program.h"
+
+namespace warpdrill::cpu::detail {
+
+// "reduce.cuh:14: `sdata[tid] += sdata[tid + s];`"
+std::string place_with_text(const SourcePlace& place);
+
+// Who made an access and where: "thread 5 (warp 0, lane 5) of block (1,0,0)" at a place.
+struct Accessor {
+    std::string thread;
+    SourcePlace place;
+};
+// "thread 5 (warp 0, lane 5)", and " of block (1,0,0)" when `block` is not the running one.
+std::string thread_text(int thread, uint3 block, bool other_block);
+
+// The access of `by` is an error of its address (these end the kernel).
+struct BadAccess {
+    Accessor by;
+    AccessKind kind;
+    std::size_t bytes;
+};
+// `what` names where the address lies: "byte 4096 of a buffer of 4096 bytes (cudaMalloc'd)".
+std::string out_of_bounds(const BadAccess& access, const std::string& what);
+std::string misaligned(const BadAccess& access, std::uintptr_t address);
+// `element` is "in[3]", `parameter` the kernel's parameter ("in").
+std::string host_memory(const BadAccess& access, const std::string& element, const std::string& parameter);
+// `what` names the buffer or element, `owner` the GPU whose memory it is.
+std::string foreign_memory(const BadAccess& access, const std::string& what, int owner, int device);
+// -fsanitize=bounds: `index` past a fixed-size array, at `path`:`line`.
+std::string index_past_end(long long index, const std::string& array_type, const std::string& path, unsigned line);
+
+// initcheck: `what` names the element and its buffer.
+std::string uninitialized_global_read(const BadAccess& access, const std::string& what, uint3 block);
+// A warning: shared memory read before any thread of the block wrote it.
+std::string uninitialized_shared_read(const Accessor& by, const std::string& element, uint3 block);
+
+// A race: two accesses to `element`, and why nothing orders them.
+enum class RaceCause {
+    different_warps,          // no __syncthreads() between them
+    lanes_of_one_warp,        // no __syncwarp() between them
+    read_before_write,        // another block read it before this one wrote it, and
+    read_before_write_ticket, //   this one's atomics all came before the write
+    no_fence,                 // the writing block made no __threadfence() after the write
+    no_ticket,                // the reading block took no atomic (a ticket)
+    ticket_before_fence,      // its atomics came before the writer's fence and atomic
+};
+struct RaceAccess {
+    Accessor by;
+    AccessKind kind;
+};
+// `writer` names the writing block ("(1,0,0)") for the causes between blocks.
+std::string race(const std::string& element, const RaceAccess& now, const RaceAccess& before, RaceCause cause,
+                 const std::string& writer);
+// A warning: lanes of one warp wrote one value to `element` with nothing ordering them.
+std::string same_value_writes(const std::string& element, const Accessor& now, const Accessor& before);
+
+}  // namespace warpdrill::cpu::detail

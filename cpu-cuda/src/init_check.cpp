@@ -1,0 +1,78 @@
+#include "init_check.h"
+
+#include <algorithm>
+
+#include "access.h"
+#include "device_memory.h"
+#include "faults.h"
+#include "program.h"
+#include "warnings.h"
+
+namespace warpdrill::cpu::detail {
+
+namespace {
+
+constexpr std::size_t kWord = 4;
+
+}  // namespace
+
+InitCheck::InitCheck(const BlockWatch& watch, std::size_t dynamic_smem_bytes)
+    : watch_(watch), dynamic_(make_zeroed<WrittenWord>((dynamic_smem_bytes + kWord - 1) / kWord)) {
+    for (const TlsVariable& variable : tls_variables()) {
+        // One word more: an array need not start at a word boundary.
+        arrays_.push_back(make_zeroed<WrittenWord>(variable.shared ? (variable.bytes + kWord - 1) / kWord + 1 : 0));
+    }
+}
+
+// Generations count from 1: a zeroed word is unwritten in every run.
+void InitCheck::start_block(std::uint32_t /*linear_block*/) { ++generation_; }
+
+void InitCheck::access(const ObservedAccess& access) {
+    if (access.space == MemorySpace::global) {
+        check_global(access);
+    } else {
+        check_shared(access);
+    }
+}
+
+void InitCheck::check_global(const ObservedAccess& access) {
+    DeviceAllocation& allocation = *access.allocation;
+    const std::size_t offset = access.address - allocation.start;
+    GridAccesses& grid = watch_.grid();
+    if (reads_value(access.kind) && !fully_written(allocation) && !grid.holds_fault()) {
+        const std::size_t unwritten = allocation.written.first_unwritten(offset, access.bytes);
+        if (unwritten < access.bytes) {
+            const std::uintptr_t address = access.address + unwritten;
+            const std::string element = grid.element_name(address, allocation);
+            const std::string what = (element.empty() ? "" : element + ", ") + "byte " +
+                                     std::to_string(address - allocation.start) + " of " +
+                                     buffer_description(allocation);
+            grid.hold_fault(uninitialized_global_read(watch_.bad_access(access), what, watch_.block_index()));
+        }
+    }
+    if (is_write(access.kind)) allocation.written.mark(offset, access.bytes);
+}
+
+void InitCheck::check_shared(const ObservedAccess& access) {
+    WrittenWord* words = access.array >= 0 ? arrays_[access.array].get() : dynamic_.get();
+    if (!words) return;
+    const std::uintptr_t first_word = access.address / kWord;
+    const std::uintptr_t last_word = (access.address + access.bytes - 1) / kWord;
+    const std::uintptr_t start_word = access.start / kWord;
+    bool unwritten = false;
+    for (std::uintptr_t word = first_word; word <= last_word; ++word) {
+        WrittenWord& written = words[word - start_word];
+        if (written.generation != generation_) written = {generation_, 0};
+        const std::uintptr_t from = std::max(access.address, word * kWord);
+        const std::uintptr_t to = std::min(access.address + access.bytes, (word + 1) * kWord);
+        const auto touched = static_cast<std::uint8_t>(((1u << (to - from)) - 1) << (from % kWord));
+        if (is_write(access.kind)) written.bytes |= touched;
+        unwritten |= (touched & ~written.bytes) != 0;
+    }
+    if (!unwritten) return;
+    warn("uninitialized " + std::to_string(access.code), [&] {
+        return uninitialized_shared_read(watch_.accessor(access), watch_.element_name(access), watch_.block_index());
+    });
+}
+
+}  // namespace warpdrill::cpu::detail
