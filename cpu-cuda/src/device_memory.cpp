@@ -207,10 +207,11 @@ bool fully_written(const DeviceAllocation& allocation) {
 
 void unchecked_launch_began() { last_serial_before_unchecked_launch = arena().serial(); }
 
-void note_copy(const void* dst, const void* src, std::size_t bytes) {
+void note_copy(const void* dst, const void* src, std::size_t bytes, HostCall call) {
     DeviceAllocation* target = allocation_of(dst, bytes);
     if (!target) return;
     const std::size_t offset = reinterpret_cast<std::uintptr_t>(dst) - target->start;
+    target->last_host_write = HostWrite{call, offset, bytes};
     const DeviceAllocation* source = src ? allocation_of(src, bytes) : nullptr;
     if (!source || fully_written(*source)) return target->written.mark(offset, bytes);
     // Device to device from a buffer partly written: the unwritten bytes stay so.

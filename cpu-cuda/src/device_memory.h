@@ -24,6 +24,19 @@ namespace warpdrill::cpu::detail {
 struct ShadowCell;  // race_check.h
 using ShadowCells = ZeroedArray<ShadowCell>;
 
+// A runtime call of the host's: its name and where it was called (the code
+// offset of its return address, program.h).
+struct HostCall {
+    const char* name = nullptr;
+    std::uint32_t code = 0;
+};
+// Bytes a cudaMemcpy or cudaMemset wrote into a buffer.
+struct HostWrite {
+    HostCall call;
+    std::size_t offset = 0;
+    std::size_t bytes = 0;
+};
+
 struct DeviceAllocation {
     std::uintptr_t start = 0;
     std::size_t bytes = 0;
@@ -40,6 +53,10 @@ struct DeviceAllocation {
     const char* space = nullptr;
     std::size_t element_bytes = 0;
     WrittenBytes written{bytes};
+    // Where it was written, for a message about bytes nothing wrote: the last
+    // cudaMemcpy or cudaMemset into it, the first kernel store to it.
+    std::optional<HostWrite> last_host_write;
+    std::atomic<std::uint32_t> first_store{0};
     // The host's stack at cudaMalloc (program.h: call_stack), kept under a leak check.
     std::vector<std::uint32_t> allocated_at{};
 };
@@ -71,7 +88,7 @@ bool fully_written(const DeviceAllocation& allocation);
 void unchecked_launch_began();
 // A copy of `bytes` into `dst` (cudaMemcpy's kinds, cudaMemset when `src` is
 // null): the bytes of device memory it writes now hold what the source held.
-void note_copy(const void* dst, const void* src, std::size_t bytes);
+void note_copy(const void* dst, const void* src, std::size_t bytes, HostCall call);
 
 // Where the reserved range lies, and the owner of each of its granules: set
 // once, when the first buffer is allocated. Until then the range is empty.

@@ -86,25 +86,49 @@ std::string index_past_end(long long index, const std::string& array_type, const
     return text;
 }
 
-std::string uninitialized_global_read(const BadAccess& access, const std::string& what, uint3 block) {
+namespace {
+
+// "The last cudaMemcpy into the buffer, at main.cu:16, wrote its bytes 0 to 1023. "
+std::string written_elsewhere(const WrittenElsewhere& elsewhere) {
+    std::string text;
+    if (const std::optional<HostWrite>& copy = elsewhere.copy) {
+        const SourcePlace place = source_places({copy->call.code})[0];
+        text += std::string("The last ") + copy->call.name + " into the buffer" +
+                (place.line ? ", at " + to_string(place) + "," : "") + " wrote its bytes " +
+                std::to_string(copy->offset) + " to " + std::to_string(copy->offset + copy->bytes - 1) + ". ";
+    }
+    if (elsewhere.store) text += "A kernel's store at " + place_with_text(*elsewhere.store) + " wrote other bytes of it. ";
+    if (text.empty()) text = "Nothing has written any byte of the buffer. ";
+    return text;
+}
+
+}  // namespace
+
+std::string uninitialized_global_read(const BadAccess& access, const std::string& what, uint3 block,
+                                      const WrittenElsewhere& elsewhere) {
     const bool atomic = is_atomic(access.kind);
     return "in block " + dims(block) + ": uninitialized " + (atomic ? "atomic or volatile " : "") + "read of " +
            std::to_string(access.bytes) + " bytes by " + access.by.thread + " at " +
            place_with_text(access.by.place) + ": " + what +
            " has never been written: no cudaMemset or cudaMemcpy put a value there, and no store of this or an "
            "earlier kernel wrote it" +
-           (atomic ? " (an atomicAdd adds to the value already there: cudaMemset an accumulator first)" : "") +
-           ". On a GPU the value is whatever the memory last held (compute-sanitizer's initcheck reports an "
+           (atomic ? " (an atomicAdd adds to the value already there: cudaMemset an accumulator first)" : "") + ". " +
+           written_elsewhere(elsewhere) +
+           "On a GPU the value is whatever the memory last held (compute-sanitizer's initcheck reports an "
            "uninitialized __global__ memory read); the CPU backend's fresh memory is zeros, which would have "
            "hidden it";
 }
 
-std::string uninitialized_shared_read(const Accessor& by, const std::string& element, uint3 block) {
+std::string uninitialized_shared_read(const Accessor& by, const std::string& element, uint3 block,
+                                      const std::string& array, const std::optional<SourcePlace>& store) {
     return by.thread + " read " + element + " at " + place_with_text(by.place) + " in block " + dims(block) +
            ", which no thread of the block has written: shared memory starts undefined (on a GPU it holds "
            "whatever an earlier kernel or block left there, often zeros; the CPU backend fills it with a poison "
-           "pattern), so the value read is garbage, and so may be the result. compute-sanitizer's initcheck "
-           "looks at global memory only";
+           "pattern), so the value read is garbage, and so may be the result. " +
+           (store ? "The block first stored to " + array + " at " + place_with_text(*store) + "; no store reached " +
+                        element + ". "
+                  : "No thread of the block has written any of " + array + ". ") +
+           "compute-sanitizer's initcheck looks at global memory only";
 }
 
 std::string race(const std::string& element, const RaceAccess& now, const RaceAccess& before, RaceCause cause,

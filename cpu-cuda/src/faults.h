@@ -7,8 +7,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "device_memory.h"
 #include "observer.h"
 #include "program.h"
 
@@ -41,10 +43,19 @@ std::string foreign_memory(const BadAccess& access, const std::string& what, int
 // -fsanitize=bounds: `index` past a fixed-size array, at `path`:`line`.
 std::string index_past_end(long long index, const std::string& array_type, const std::string& path, unsigned line);
 
+// Where the rest of a buffer or array was written: what a read of bytes
+// nothing wrote is compared with (the copy that was one element short).
+struct WrittenElsewhere {
+    std::optional<HostWrite> copy;   // the last cudaMemcpy or cudaMemset into the buffer
+    std::optional<SourcePlace> store;  // a kernel's store to it
+};
 // initcheck: `what` names the element and its buffer.
-std::string uninitialized_global_read(const BadAccess& access, const std::string& what, uint3 block);
-// A warning: shared memory read before any thread of the block wrote it.
-std::string uninitialized_shared_read(const Accessor& by, const std::string& element, uint3 block);
+std::string uninitialized_global_read(const BadAccess& access, const std::string& what, uint3 block,
+                                      const WrittenElsewhere& elsewhere);
+// A warning: shared memory read before any thread of the block wrote it;
+// `array` names the array, `store` is the block's first store to it.
+std::string uninitialized_shared_read(const Accessor& by, const std::string& element, uint3 block,
+                                      const std::string& array, const std::optional<SourcePlace>& store);
 
 // A race: two accesses to `element`, and why nothing orders them.
 enum class RaceCause {

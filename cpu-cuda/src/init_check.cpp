@@ -22,6 +22,7 @@ InitCheck::InitCheck(const BlockWatch& watch, std::size_t dynamic_smem_bytes)
         // One word more: an array need not start at a word boundary.
         arrays_.push_back(make_zeroed<WrittenWord>(variable.shared ? (variable.bytes + kWord - 1) / kWord + 1 : 0));
     }
+    first_stores_.resize(arrays_.size() + 1);
 }
 
 // Generations count from 1: a zeroed word is unwritten in every run.
@@ -47,10 +48,18 @@ void InitCheck::check_global(const ObservedAccess& access) {
             const std::string what = (element.empty() ? "" : element + ", ") + "byte " +
                                      std::to_string(address - allocation.start) + " of " +
                                      buffer_description(allocation);
-            grid.hold_fault(uninitialized_global_read(watch_.bad_access(access), what, watch_.block_index()));
+            WrittenElsewhere elsewhere{allocation.last_host_write, std::nullopt};
+            if (const std::uint32_t store = allocation.first_store.load(std::memory_order_relaxed)) {
+                elsewhere.store = source_places({store})[0];
+            }
+            grid.hold_fault(
+                uninitialized_global_read(watch_.bad_access(access), what, watch_.block_index(), elsewhere));
         }
     }
-    if (is_write(access.kind)) allocation.written.mark(offset, access.bytes);
+    if (!is_write(access.kind)) return;
+    allocation.written.mark(offset, access.bytes);
+    std::uint32_t none = 0;
+    allocation.first_store.compare_exchange_strong(none, access.code, std::memory_order_relaxed);
 }
 
 void InitCheck::check_shared(const ObservedAccess& access) {
@@ -69,9 +78,21 @@ void InitCheck::check_shared(const ObservedAccess& access) {
         if (is_write(access.kind)) written.bytes |= touched;
         unwritten |= (touched & ~written.bytes) != 0;
     }
-    if (!unwritten) return;
+    FirstStore& first = first_stores_[access.array >= 0 ? access.array : arrays_.size()];
+    if (first.generation != generation_) first = {generation_, 0};
+    if (is_write(access.kind) && first.code == 0) first.code = access.code;
+    if (unwritten) unwritten_shared_read(access);
+}
+
+void InitCheck::unwritten_shared_read(const ObservedAccess& access) const {
     warn("uninitialized " + std::to_string(access.code), [&] {
-        return uninitialized_shared_read(watch_.accessor(access), watch_.element_name(access), watch_.block_index());
+        const FirstStore& first = first_stores_[access.array >= 0 ? access.array : arrays_.size()];
+        const std::string array = access.array >= 0 ? short_name(tls_variables()[access.array].name)
+                                                    : "the dynamic shared memory";
+        std::optional<SourcePlace> store;
+        if (first.generation == generation_ && first.code != 0) store = source_places({first.code})[0];
+        return uninitialized_shared_read(watch_.accessor(access), watch_.element_name(access), watch_.block_index(),
+                                         array, store);
     });
 }
 

@@ -33,13 +33,20 @@ class InitCheck : public BlockObserver {
         std::uint32_t generation;
         std::uint8_t bytes;  // bit i: byte i
     };
+    // The first store to a shared array in the block's run `generation`.
+    struct FirstStore {
+        std::uint32_t generation = 0;
+        std::uint32_t code = 0;
+    };
     void check_global(const ObservedAccess& access);
     void check_shared(const ObservedAccess& access);
+    void unwritten_shared_read(const ObservedAccess& access) const;
 
     const BlockWatch& watch_;
     std::uint32_t generation_ = 0;
     std::vector<ZeroedArray<WrittenWord>> arrays_;  // by static __shared__ variable (tls_variables())
     ZeroedArray<WrittenWord> dynamic_;
+    std::vector<FirstStore> first_stores_;  // by static __shared__ variable, then the dynamic shared memory
 };
 
 }  // namespace warpdrill::cpu::detail

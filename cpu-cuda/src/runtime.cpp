@@ -31,14 +31,14 @@ bool reached_by_copy_engine(const void* ptr) { return in_device_memory(ptr) || i
 // compute-sanitizer reports every CUDA call that returns an error, even one
 // whose result the program ignores ("Program hit cudaErrorInvalidValue ... on
 // CUDA API call to cudaMemcpy"); the backend says why, once for each call
-// site, as a warning. `caller` is the call's return address.
-cudaError_t refuse(const char* call, cudaError_t error, const std::string& why, const void* caller) {
-    warn(std::string("api ") + call + " " + std::to_string(code_offset(caller)), [&] {
-        const SourcePlace place = source_places({code_offset(caller)})[0];
+// site, as a warning.
+cudaError_t refuse(const HostCall& call, cudaError_t error, const std::string& why) {
+    warn(std::string("api ") + call.name + " " + std::to_string(call.code), [&] {
+        const SourcePlace place = source_places({call.code})[0];
         const std::string where = place.line ? " at " + to_string(place) : "";
-        return call + where + " returned " + cudaGetErrorName(error) + ": " + why +
-               " (compute-sanitizer: \"Program hit " + cudaGetErrorName(error) + " on CUDA API call to " + call +
-               "\")";
+        return call.name + where + " returned " + cudaGetErrorName(error) + ": " + why +
+               " (compute-sanitizer: \"Program hit " + cudaGetErrorName(error) + " on CUDA API call to " +
+               call.name + "\")";
     });
     return record(error);
 }
@@ -59,17 +59,17 @@ std::string range_problem(const void* ptr, std::size_t bytes) {
            " reach past the end of " + buffer_description(*allocation) + "; nothing was done";
 }
 
-cudaError_t check_range(const char* call, const void* ptr, std::size_t bytes, const void* caller) {
-    if (!ptr) return refuse(call, cudaErrorInvalidValue, "the pointer is null", caller);
+cudaError_t check_range(const HostCall& call, const void* ptr, std::size_t bytes) {
+    if (!ptr) return refuse(call, cudaErrorInvalidValue, "the pointer is null");
     const std::string problem = range_problem(ptr, bytes);
-    return problem.empty() ? cudaSuccess : refuse(call, cudaErrorInvalidValue, problem, caller);
+    return problem.empty() ? cudaSuccess : refuse(call, cudaErrorInvalidValue, problem);
 }
 
-cudaError_t check_copy(const char* call, void* dst, const void* src, std::size_t bytes, const void* caller) {
+cudaError_t check_copy(const HostCall& call, void* dst, const void* src, std::size_t bytes) {
     for (const auto& [side, ptr] : {std::pair{"destination", static_cast<const void*>(dst)}, std::pair{"source", src}}) {
-        if (!ptr) return refuse(call, cudaErrorInvalidValue, std::string("the ") + side + " is null", caller);
+        if (!ptr) return refuse(call, cudaErrorInvalidValue, std::string("the ") + side + " is null");
         if (const std::string problem = range_problem(ptr, bytes); !problem.empty()) {
-            return refuse(call, cudaErrorInvalidValue, std::string("the ") + side + ": " + problem, caller);
+            return refuse(call, cudaErrorInvalidValue, std::string("the ") + side + ": " + problem);
         }
     }
     return cudaSuccess;
@@ -77,8 +77,8 @@ cudaError_t check_copy(const char* call, void* dst, const void* src, std::size_t
 
 // What a copy tells the checks: which device bytes now hold a value
 // (initcheck), and how far a host array reaches (a kernel given its pointer).
-void note_copy_made(void* dst, const void* src, std::size_t bytes) {
-    note_copy(dst, src, bytes);
+void note_copy_made(void* dst, const void* src, std::size_t bytes, const HostCall& call) {
+    note_copy(dst, src, bytes, call);
     for (const void* ptr : {static_cast<const void*>(dst), src}) {
         if (!reached_by_copy_engine(ptr)) note_host_range(ptr, bytes);
     }
@@ -117,8 +117,8 @@ std::function<void()> copy_work(void* dst, const void* src, std::size_t bytes) {
 
 // Queues the copy on `stream`; a copy into pageable host memory returns only
 // when done, as CUDA's does.
-void queue_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
-    note_copy_made(dst, src, bytes);
+void queue_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, const HostCall& call) {
+    note_copy_made(dst, src, bytes, call);
     const WorkSerial serial = enqueue(stream, copy_work(dst, src, bytes));
     if (!reached_by_copy_engine(dst)) {
         count_host_wait();
@@ -172,14 +172,13 @@ const int warpSize = 32;
 // a pointer of the wrong kind are an H100's (cpu-cuda/tests/gpu/runtime_probe.cu).
 cudaError_t cudaFree(void* ptr) {
     if (!ptr) return cudaSuccess;
-    const void* caller = __builtin_return_address(0);
+    const HostCall call{"cudaFree", code_offset(__builtin_return_address(0))};
     if (is_pinned(ptr)) {
-        return refuse("cudaFree", cudaErrorInvalidValue, "the pointer is pinned host memory: free it with cudaFreeHost",
-                      caller);
+        return refuse(call, cudaErrorInvalidValue, "the pointer is pinned host memory: free it with cudaFreeHost");
     }
     finish_all();
     if (free_device(ptr)) return cudaSuccess;
-    return refuse("cudaFree", cudaErrorInvalidValue, free_problem(ptr), caller);
+    return refuse(call, cudaErrorInvalidValue, free_problem(ptr));
 }
 
 cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags) {
@@ -213,12 +212,10 @@ cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidValue);
     if (bytes == 0) return cudaSuccess;
-    if (const cudaError_t error = check_copy("cudaMemcpy", dst, src, bytes, __builtin_return_address(0));
-        error != cudaSuccess) {
-        return error;
-    }
+    const HostCall call{"cudaMemcpy", code_offset(__builtin_return_address(0))};
+    if (const cudaError_t error = check_copy(call, dst, src, bytes); error != cudaSuccess) return error;
     count_host_wait();
-    note_copy_made(dst, src, bytes);
+    note_copy_made(dst, src, bytes, call);
     // The host waits until the copy has run, so the source is read then,
     // not staged first as an asynchronous copy's is.
     finish(enqueue(nullptr, [=] { std::memmove(dst, src, bytes); }));
@@ -230,22 +227,18 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidValue);
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
     if (bytes == 0) return cudaSuccess;
-    if (const cudaError_t error = check_copy("cudaMemcpyAsync", dst, src, bytes, __builtin_return_address(0));
-        error != cudaSuccess) {
-        return error;
-    }
-    queue_copy(dst, src, bytes, stream);
+    const HostCall call{"cudaMemcpyAsync", code_offset(__builtin_return_address(0))};
+    if (const cudaError_t error = check_copy(call, dst, src, bytes); error != cudaSuccess) return error;
+    queue_copy(dst, src, bytes, stream, call);
     return cudaSuccess;
 }
 
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
     if (bytes == 0) return cudaSuccess;
-    if (const cudaError_t error = check_range("cudaMemset", dst, bytes, __builtin_return_address(0));
-        error != cudaSuccess) {
-        return error;
-    }
+    const HostCall call{"cudaMemset", code_offset(__builtin_return_address(0))};
+    if (const cudaError_t error = check_range(call, dst, bytes); error != cudaSuccess) return error;
     count_host_wait();
-    note_copy(dst, nullptr, bytes);
+    note_copy(dst, nullptr, bytes, call);
     finish(enqueue(nullptr, [=] { std::memset(dst, value, bytes); }));
     return cudaSuccess;
 }
@@ -253,11 +246,9 @@ cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
 cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream) {
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
     if (bytes == 0) return cudaSuccess;
-    if (const cudaError_t error = check_range("cudaMemsetAsync", dst, bytes, __builtin_return_address(0));
-        error != cudaSuccess) {
-        return error;
-    }
-    note_copy(dst, nullptr, bytes);
+    const HostCall call{"cudaMemsetAsync", code_offset(__builtin_return_address(0))};
+    if (const cudaError_t error = check_range(call, dst, bytes); error != cudaSuccess) return error;
+    note_copy(dst, nullptr, bytes, call);
     enqueue(stream, [=] { std::memset(dst, value, bytes); });
     return cudaSuccess;
 }
@@ -271,11 +262,9 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int 
         if (error != cudaSuccess) return record(error);
     }
     if (bytes == 0) return cudaSuccess;
-    if (const cudaError_t error = check_copy("cudaMemcpyPeerAsync", dst, src, bytes, __builtin_return_address(0));
-        error != cudaSuccess) {
-        return error;
-    }
-    queue_copy(dst, src, bytes, stream);
+    const HostCall call{"cudaMemcpyPeerAsync", code_offset(__builtin_return_address(0))};
+    if (const cudaError_t error = check_copy(call, dst, src, bytes); error != cudaSuccess) return error;
+    queue_copy(dst, src, bytes, stream, call);
     return cudaSuccess;
 }
 
@@ -285,13 +274,11 @@ cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_d
         if (error != cudaSuccess) return record(error);
     }
     if (bytes == 0) return cudaSuccess;
-    if (const cudaError_t error = check_copy("cudaMemcpyPeer", dst, src, bytes, __builtin_return_address(0));
-        error != cudaSuccess) {
-        return error;
-    }
+    const HostCall call{"cudaMemcpyPeer", code_offset(__builtin_return_address(0))};
+    if (const cudaError_t error = check_copy(call, dst, src, bytes); error != cudaSuccess) return error;
     count_host_wait();
     for (const int device : {current_device(), dst_device, src_device}) finish_device(device);
-    note_copy_made(dst, src, bytes);
+    note_copy_made(dst, src, bytes, call);
     std::memmove(dst, src, bytes);
     return cudaSuccess;
 }
