@@ -88,6 +88,10 @@ LessonCounts parse_driver_output(const std::string& text) {
             fields >> counts.launches.back().kernel;
         } else if (counts.launches.empty()) {
             throw std::runtime_error("the profile driver printed `" + line + "` before any launch");
+        } else if (name == "race") {
+            std::string& race = counts.launches.back().race;
+            std::getline(fields >> std::ws, race);
+            for (std::size_t at = 0; (at = race.find("\\n", at)) != std::string::npos; ++at) race.replace(at, 2, "\n");
         } else if (name == "source") {
             std::string count, place;
             double value = 0;

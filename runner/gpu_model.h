@@ -43,6 +43,7 @@ struct LaunchCounts {
     std::string kernel;
     std::array<unsigned, 3> grid{1, 1, 1};
     std::array<unsigned, 3> block{1, 1, 1};
+    std::string race;  // the first race the launch made: the counts are the racy kernel's
     std::map<std::string, double> values;
     // The memory counts by source line: place ("reduce.cuh:24") -> name -> value.
     std::map<std::string, std::map<std::string, double>> sources;

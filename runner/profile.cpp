@@ -388,6 +388,11 @@ void print_profile(const Profiled& profiled, const ProfileOptions& options, cons
         const LaunchCounts& launch = profiled.counts.launches[l];
         const auto* measured = profiled.ncu_launch(l, table);
         fmt::print("\nlaunch {} of {}: {}\n", l + 1, profiled.counts.launches.size(), shape(launch));
+        if (!launch.race.empty()) {
+            fmt::print("A race: the counts below are those of the racy kernel, which `warpdrill check` stops at.\n"
+                       "{}\n\n",
+                       launch.race);
+        }
         print_row("", "CPU backend", "", measured ? "ncu" : "", "ncu metric");
         for (const Row& row : rows()) {
             const double value = row.value(launch, profiled.estimates[l]);

@@ -239,7 +239,7 @@ void run_grid(const GridLaunch& launch, int device) {
         if (grid_accesses) {
             watch.emplace(runner, *grid_accesses, dynamic_smem_bytes);
             if (profiled) watch->add(block_profile.emplace(threads_per_block), /*sees_inputs=*/true);
-            watch->add(races.emplace(*watch, *grid_order, threads_per_block, dynamic_smem_bytes));
+            watch->add(races.emplace(*watch, *grid_order, threads_per_block, dynamic_smem_bytes, !profiled));
             watch->add(initialisation.emplace(*watch, dynamic_smem_bytes));
             runner.watch_with(&*watch);
         }
@@ -314,6 +314,7 @@ void run_grid(const GridLaunch& launch, int device) {
         for (std::size_t bytes : shared_arrays) profile.static_shared_bytes += bytes;
         profile.stats = stats;
         profile.lines = by_source_line(profile_by_code);
+        profile.race = grid_order->first_race();
         record_profile(std::move(profile));
     }
 }

@@ -235,6 +235,7 @@ LaunchProfile& LaunchProfile::operator+=(const LaunchProfile& other) {
     memory_instructions += other.memory_instructions;
     sync_instructions += other.sync_instructions;
     barrier_instructions += other.barrier_instructions;
+    if (race.empty()) race = other.race;
     for (const SourceLineProfile& theirs : other.lines) {
         const auto at = std::ranges::lower_bound(lines, place_key(theirs), {}, place_key);
         if (at != lines.end() && place_key(*at) == place_key(theirs)) {

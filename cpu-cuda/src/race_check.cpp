@@ -63,13 +63,25 @@ bool GridOrder::took_atomic(std::uint32_t block) const {
     return acquired_.contains(block);
 }
 
+void GridOrder::note_race(std::string message) {
+    std::lock_guard lock(mutex_);
+    if (first_race_.empty()) first_race_ = std::move(message);
+}
+
+std::string GridOrder::first_race() const {
+    std::lock_guard lock(mutex_);
+    return first_race_;
+}
+
 // ---- RaceCheck ------------------------------------------------------------------
 
-RaceCheck::RaceCheck(const BlockWatch& watch, GridOrder& order, int threads, std::size_t dynamic_smem_bytes)
+RaceCheck::RaceCheck(const BlockWatch& watch, GridOrder& order, int threads, std::size_t dynamic_smem_bytes,
+                     bool stop_at_race)
     : watch_(watch),
       order_(order),
       threads_(threads),
       warps_((threads + kWarpSize - 1) / kWarpSize),
+      stop_at_race_(stop_at_race),
       clocks_(static_cast<std::size_t>(threads) * kWarpSize),
       tile_clocks_(static_cast<std::size_t>(warps_) * warps_),
       dynamic_cells_(make_zeroed<ShadowCell>((dynamic_smem_bytes + kWord - 1) / kWord)) {
@@ -210,7 +222,7 @@ void RaceCheck::access(const ObservedAccess& observed) {
         pending_write_ = write;
         conflict.reset();
     }
-    if (conflict) race(observed, *conflict, now);  // the lock is released: this never returns
+    if (conflict) race(observed, *conflict, now);  // the lock is released
     if (global && is_atomic(now.kind) && is_write(now.kind)) order_.atomic(observed.address, block_);
 }
 
@@ -281,8 +293,9 @@ void RaceCheck::race(const ObservedAccess& observed, const Access& before, const
     }
     const RaceAccess this_access{{thread_text(now.thread, {}, false), running_place(now.code)}, now.kind};
     const RaceAccess earlier{accessor(before), before.kind};
-    watch_.runner().fail_running(
-        detail::race(watch_.element_name(observed), this_access, earlier, cause, writer));
+    std::string message = detail::race(watch_.element_name(observed), this_access, earlier, cause, writer);
+    if (!stop_at_race_) return order_.note_race("in block " + dims(watch_.block_index()) + ": " + std::move(message));
+    watch_.runner().fail_running(std::move(message));
 }
 
 }  // namespace warpdrill::cpu::detail

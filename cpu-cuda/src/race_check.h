@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <unordered_map>
 #include <vector>
@@ -80,6 +81,10 @@ class GridOrder {
     bool acquired(std::uint32_t block, std::uint32_t writer, std::uint32_t fences) const;
     bool took_atomic(std::uint32_t block) const;
     std::mutex& cell_lock(std::uintptr_t address) { return stripes_[(address >> 2) % kStripes]; }
+    // A profiled launch goes on past its races (backend.h: ProfileScope):
+    // the first is kept, as a checked launch would have stopped at it.
+    void note_race(std::string message);
+    std::string first_race() const;
 
   private:
     static constexpr std::size_t kStripes = 1024;
@@ -87,6 +92,7 @@ class GridOrder {
     std::size_t blocks_;
     std::unique_ptr<std::atomic<std::uint32_t>[]> fences_;
     mutable std::mutex mutex_;
+    std::string first_race_;
     std::unordered_map<std::uintptr_t, std::vector<std::uint32_t>> released_;  // per address, per block
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> acquired_;   // per block, per block
     std::unique_ptr<std::mutex[]> stripes_;
@@ -95,7 +101,10 @@ class GridOrder {
 // Per worker thread: the running block's clocks and its shared memory's cells.
 class RaceCheck : public BlockObserver {
   public:
-    RaceCheck(const BlockWatch& watch, GridOrder& order, int threads, std::size_t dynamic_smem_bytes);
+    // `stop_at_race`: a race ends the kernel (a checked launch), or is noted
+    // in `order` and the kernel goes on (a profiled one).
+    RaceCheck(const BlockWatch& watch, GridOrder& order, int threads, std::size_t dynamic_smem_bytes,
+              bool stop_at_race);
 
     void start_block(std::uint32_t linear_block) override;
     void access(const ObservedAccess& access) override;
@@ -130,13 +139,14 @@ class RaceCheck : public BlockObserver {
     bool same_cluster(std::uint32_t a, std::uint32_t b) const;
     // This thread's access now, of `bytes` at `address` (its byte mask in its word).
     Access record(const ObservedAccess& access) const;
-    [[noreturn]] void race(const ObservedAccess& access, const Access& before, const Access& now) const;
+    void race(const ObservedAccess& access, const Access& before, const Access& now) const;
     Accessor accessor(const Access& access) const;
 
     const BlockWatch& watch_;
     GridOrder& order_;
     int threads_;
     int warps_;
+    bool stop_at_race_;
     std::uint32_t block_ = 0;
     std::uint32_t epoch_ = 0;
     std::uint32_t grid_syncs_ = 0;

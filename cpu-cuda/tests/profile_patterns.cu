@@ -315,3 +315,22 @@ TEST_CASE("every access pattern's counts equal Nsight Compute's on the GPU it wa
         with_excess("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", got.shared_loads.bank_conflicts);
     }
 }
+
+namespace {
+
+// Every thread stores its own index to one word, with nothing ordering the stores: a race.
+__global__ void racy_store(float* out) { out[0] = static_cast<float>(threadIdx.x); }
+
+}  // namespace
+
+TEST_CASE("a profiled launch goes on past a race and names it, as ncu counts a racy kernel",
+          "[backend][profile]") {
+    DeviceBuffer<float> out(1);
+    ProfileScope scope;
+    warpdrill::launch(racy_store, {1, 64}, out.data());
+    warpdrill::check_launch();
+    const LaunchProfile profile = scope.launches().at(0);
+    CHECK(profile.race.find("race on out[0]") != std::string::npos);
+    CHECK(profile.race.find("profile_patterns.cu") != std::string::npos);
+    CHECK(profile.global_stores.requests == 2);  // one store instruction a warp: the counts are all there
+}

@@ -227,10 +227,16 @@ std::vector<std::pair<const char*, std::uint64_t>> memory_counts(const warpdrill
             {"shared_store_bank_conflicts", m.shared_stores.bank_conflicts}};
 }
 
-// One launch: its shape, then one `name value` line per count, then the
+// One launch: its shape, the race it made (`race` and the message, its line
+// breaks written as \n), then one `name value` line per count, then the
 // memory counts of each source line as `source name value place`.
 void print_profile(const warpdrill::cpu::LaunchProfile& p) {
     std::printf("launch %s\n", p.kernel.c_str());
+    if (!p.race.empty()) {
+        std::string race = p.race;
+        for (std::size_t at = 0; (at = race.find('\n', at)) != std::string::npos;) race.replace(at, 1, "\\n");
+        std::printf("race %s\n", race.c_str());
+    }
     std::printf("grid %u %u %u\nblock %u %u %u\n", p.grid[0], p.grid[1], p.grid[2], p.block[0], p.block[1],
                 p.block[2]);
     count("dynamic_shared_bytes", p.dynamic_shared_bytes);

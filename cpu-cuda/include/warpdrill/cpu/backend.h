@@ -167,15 +167,21 @@ struct LaunchProfile : MemoryCounts {
     // Barriers (one instruction per warp that waits), warp syncs, shuffles, votes.
     ActiveLanes sync_instructions;
     std::uint64_t barrier_instructions = 0;  // warp-level: a __syncthreads() counts once per warp
+    // The first race the launch made, as a checked launch would have stopped
+    // at it ("" for none): a profiled launch goes on past a race, so that its
+    // counts are the racy kernel's, as Nsight Compute's are.
+    std::string race;
 
-    // Adds the counts, line by line too; keeps the shape.
+    // Adds the counts, line by line too; keeps the shape and the first race.
     LaunchProfile& operator+=(const LaunchProfile& other);
 };
 
 // Profiles every launch made while it lives, on any host thread. A profiled
 // launch is also checked for races and out-of-bounds accesses, whatever its
-// size (WARPDRILL_MEMCHECK does not apply to it); launches outside a scope
-// cost nothing more than before. Scopes nest: a launch goes to the innermost.
+// size (WARPDRILL_MEMCHECK does not apply to it): an out-of-bounds access
+// stops it, a race is named in its profile (LaunchProfile::race). Launches
+// outside a scope cost nothing more than before. Scopes nest: a launch goes
+// to the innermost.
 class ProfileScope {
   public:
     ProfileScope();
