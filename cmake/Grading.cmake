@@ -10,6 +10,7 @@ if(NOT kit_WARPDRILL_ACTIVE_BACKEND STREQUAL WARPDRILL_ACTIVE_BACKEND)
     "'${kit_WARPDRILL_ACTIVE_BACKEND}', this build for '${WARPDRILL_ACTIVE_BACKEND}'")
 endif()
 find_package(Catch2 REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)  # warpdrill_catch links it
 include(${WARPDRILL_GRADING_KIT}/warpdrill-grading-kit.cmake)
 set(WARPDRILL_CUDACC ${WARPDRILL_GRADING_KIT}/cpu-cuda/cudacc)
 foreach(library IN ITEMS backend host catch course)

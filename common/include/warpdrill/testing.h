@@ -31,6 +31,13 @@ const char* backend_name();
 // word: cpu::take_warnings()); nothing on a GPU.
 std::vector<std::string> backend_warnings();
 
+// This machine cannot run a test case's checks (lesson 12 on a GPU without
+// clusters): the reason goes into the run's record for the runner
+// (check_record.h), which says so instead of calling the test passed.
+void note_skip(const std::string& reason);
+// The reason noted since the last call, or "".
+std::string take_skip_reason();
+
 // The counters of the last launch, on the CPU backend.
 std::optional<LaunchStats> last_launch_stats();
 // How many times the host has waited for the GPUs so far, on the CPU backend

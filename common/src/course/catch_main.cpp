@@ -5,15 +5,22 @@
 // how to ask for a hint. The run ends with Catch2's own summary lines
 // ("test cases: 2 | 0 passed | 2 failed"), which tools match, after the
 // backend the checks ran on. `-r console` still selects Catch2's reporter.
+// Beside the text, the reporter writes the run's record in data for the
+// runner (warpdrill/check_record.h), when the runner asks for one.
 //
 // Catch2 2.x (Debian 12) and 3.x (Debian 13) differ in headers, the reporter
 // base class and how the default reporter is chosen: only the adapter at the
 // end of this file knows which one it is built with.
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #if defined(WARPDRILL_CATCH2_V2)
 #define CATCH_CONFIG_RUNNER
@@ -26,6 +33,7 @@
 #include <catch2/reporters/catch_reporter_streaming_base.hpp>
 #endif
 
+#include "warpdrill/check_record.h"
 #include "warpdrill/testing.h"
 
 namespace warpdrill::report {
@@ -43,11 +51,15 @@ void print_indented(std::ostream& out, const std::string& text) {
 // A WARN: what a check points out even when it passes, as "file:line: warning:"
 // and the message indented (runner/checker.cpp shows it to the learner, as it
 // does the backend's warnings, printed the same way after each test case).
-void print_warning(std::ostream& out, const Catch::AssertionStats& stats) {
+// Returns the message.
+std::string print_warning(std::ostream& out, const Catch::AssertionStats& stats) {
     const Catch::SourceLineInfo& where = stats.assertionResult.getSourceInfo();
+    std::string text;
+    for (const Catch::MessageInfo& message : stats.infoMessages) text += message.message + "\n";
     out << where.file << ":" << where.line << ": warning:\n";
-    for (const Catch::MessageInfo& message : stats.infoMessages) print_indented(out, message.message);
+    print_indented(out, text);
     out << std::flush;
+    return text;
 }
 
 // The lesson a test case belongs to, from its tag [lessonNN]; 0 for none.
@@ -60,9 +72,9 @@ int lesson_of(const std::string& tags) {
 
 // What went wrong in one failed assertion: its own message (a FAIL's text,
 // an exception's what()) or its expression, and then the INFO context.
-void print_failure(std::ostream& out, const Catch::AssertionStats& stats) {
+std::string failure_text(const Catch::AssertionStats& stats) {
+    std::ostringstream out;
     const Catch::AssertionResult& result = stats.assertionResult;
-    out << "FAILED:\n";
     // An exception thrown between assertions (a kernel's fault, which the
     // launch or the next synchronisation raises) has no expression: Catch2
     // names the last assertion that passed instead, which is no part of it.
@@ -73,16 +85,17 @@ void print_failure(std::ostream& out, const Catch::AssertionStats& stats) {
         expression << result.getExpressionInMacro();
         if (result.hasExpandedExpression()) expression << " is " << result.getExpandedExpression();
         expression << " (" << result.getSourceInfo().file << ":" << result.getSourceInfo().line << ")";
-        print_indented(out, expression.str());
+        out << expression.str() << '\n';
     }
     // Catch2 appends the assertion's own message to the INFO messages; it
     // is the cause, so it comes first.
     for (const Catch::MessageInfo& message : stats.infoMessages)
-        if (message.type != Catch::ResultWas::Info) print_indented(out, message.message);
+        if (message.type != Catch::ResultWas::Info) out << message.message << '\n';
     if (result.getResultType() == Catch::ResultWas::FatalErrorCondition)
-        out << "  The check program itself crashed while running this check.\n";
+        out << "The check program itself crashed while running this check.\n";
     for (const Catch::MessageInfo& message : stats.infoMessages)
-        if (message.type == Catch::ResultWas::Info) print_indented(out, message.message);
+        if (message.type == Catch::ResultWas::Info) out << message.message << '\n';
+    return out.str();
 }
 
 std::string plural(std::uint64_t count, const std::string& noun) {
@@ -97,25 +110,52 @@ void print_counts(std::ostream& out, const char* label, const Catch::Counts& cou
     out << '\n';
 }
 
+// The run's record for the runner (warpdrill/check_record.h): a line of
+// JSON a test case, flushed as it ends, so that a crash keeps what came before.
+class Record {
+  public:
+    Record() {
+        if (const char* path = std::getenv(check_record::kFileVariable)) file_.emplace(path, std::ios::app);
+    }
+    void write(const nlohmann::json& line) {
+        if (file_) *file_ << line.dump() << std::endl;
+    }
+
+  private:
+    std::optional<std::ofstream> file_;
+};
+
+nlohmann::json counts_of(const Catch::Counts& counts) {
+    return {{check_record::kPassed, counts.passed}, {check_record::kFailed, counts.failed}};
+}
+
 // The reporter's state, whatever Catch2 calls it from.
 class Learner {
   public:
     explicit Learner(std::ostream& out) : out_(out) {}
 
-    void no_test_case_matched(const std::string& spec) { out_ << "No test cases matched '" << spec << "'\n"; }
+    void no_test_case_matched(const std::string& spec) {
+        out_ << "No test cases matched '" << spec << "'\n";
+        record_.write({{check_record::kEvent, check_record::kNoMatchEvent}, {check_record::kFilter, spec}});
+    }
 
     void test_case_starting(const std::string& name, const std::string& tags) {
         name_ = name;
         lesson_ = lesson_of(tags);
-        failed_ = false;
+        failures_.clear();
+        warnings_.clear();
     }
 
     void assertion_ended(const Catch::AssertionStats& stats) {
-        if (stats.assertionResult.getResultType() == Catch::ResultWas::Warning) return print_warning(out_, stats);
+        if (stats.assertionResult.getResultType() == Catch::ResultWas::Warning) {
+            warnings_.push_back(print_warning(out_, stats));
+            return;
+        }
         if (stats.assertionResult.isOk()) return;
-        if (!failed_) out_ << kRule << '\n' << name_ << '\n' << kRule << '\n';
-        failed_ = true;
-        print_failure(out_, stats);
+        if (failures_.empty()) out_ << kRule << '\n' << name_ << '\n' << kRule << '\n';
+        failures_.push_back(failure_text(stats));
+        out_ << "FAILED:\n";
+        print_indented(out_, failures_.back());
         out_ << std::flush;  // a crash may follow
     }
 
@@ -124,13 +164,26 @@ class Learner {
         for (const std::string& warning : backend_warnings()) {
             out_ << "backend: warning:\n";
             print_indented(out_, warning);
+            warnings_.push_back(warning);
         }
-        if (failed_ && lesson_ > 0) out_ << "For a hint: warpdrill hint " << lesson_ << '\n';
-        if (failed_) out_ << '\n';
+        const bool failed = !failures_.empty();
+        if (failed && lesson_ > 0) out_ << "For a hint: warpdrill hint " << lesson_ << '\n';
+        if (failed) out_ << '\n';
+        record_.write({{check_record::kEvent, check_record::kCaseEvent},
+                       {check_record::kName, name_},
+                       {check_record::kLesson, lesson_},
+                       {check_record::kPassed, !failed},
+                       {check_record::kFailures, failures_},
+                       {check_record::kWarnings, warnings_},
+                       {check_record::kSkipped, take_skip_reason()}});
     }
 
     void test_run_ended(const Catch::Totals& totals, std::uint64_t skipped_test_cases,
                         std::uint64_t skipped_assertions) {
+        record_.write({{check_record::kEvent, check_record::kEndEvent},
+                       {check_record::kBackend, backend_name()},
+                       {check_record::kCases, counts_of(totals.testCases)},
+                       {check_record::kAssertions, counts_of(totals.assertions)}});
         out_ << kDoubleRule << '\n' << "backend: " << backend_name() << '\n';
         if (totals.testCases.total() == 0) {
             out_ << "No tests ran\n";
@@ -146,9 +199,11 @@ class Learner {
 
   private:
     std::ostream& out_;
+    Record record_;
     std::string name_;
     int lesson_ = 0;
-    bool failed_ = false;
+    std::vector<std::string> failures_;
+    std::vector<std::string> warnings_;
 };
 
 }  // namespace

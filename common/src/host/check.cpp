@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "warpdrill/host.h"
 #include "warpdrill/testing.h"
@@ -45,6 +46,14 @@ std::vector<std::string> backend_warnings() {
     return {};
 #endif
 }
+
+namespace {
+std::string skip_reason;  // the reporter runs on the main thread, as do the checks
+}  // namespace
+
+void note_skip(const std::string& reason) { skip_reason = reason; }
+
+std::string take_skip_reason() { return std::exchange(skip_reason, {}); }
 
 std::optional<LaunchStats> last_launch_stats() {
 #if defined(WARPDRILL_BACKEND_CPU)
