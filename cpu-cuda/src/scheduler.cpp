@@ -322,6 +322,13 @@ SourcePlace BlockRunner::sync_place(int rank) const {
     return {checkout_path(thread.sync.where.file_name()), thread.sync.where.line(), "", ""};
 }
 
+SourcePlace BlockRunner::running_sync_place(Where where) const {
+    const SourcePlace place{checkout_path(where.file_name()), where.line(), "", ""};
+    if (!is_library_file(place.file)) return place;
+    const SourcePlace learner = place_on_stack(call_stack());
+    return learner.line != 0 && !is_library_file(learner.file) ? learner : place;
+}
+
 const std::vector<int>& BlockRunner::next_order() {
     if (shape_.order == ThreadOrder::shuffled) std::shuffle(order_.begin(), order_.end(), shuffle_rng_);
     return order_;
@@ -356,7 +363,7 @@ std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, in
     FiberThread& self = *running_;
     const int lane = self.rank % kWarpSize;
     // Built only on the way to a fault: this runs for every lane of every shuffle.
-    const auto call = [&] { return std::string(name_of(kind)) + " at " + where_text(where); };
+    const auto call = [&] { return std::string(name_of(kind)) + " at " + to_string(running_sync_place(where)); };
     if (!(mask >> lane & 1u)) {
         fault_here(call() + " was called with mask " + hex(mask) + ", which leaves out the calling lane " +
                    std::to_string(lane) + ": every calling lane must be in its mask");
@@ -478,9 +485,10 @@ bool BlockRunner::complete_warp_sync_from(int rank) {
     return true;
 }
 
-void BlockRunner::warn_returned_lanes(int rank, unsigned returned) const {
+void BlockRunner::warn_returned_lanes(int rank, unsigned returned) {
     const SyncPoint& sync = threads_[rank].sync;
     warn("returned lanes " + where_text(sync.where), [&] {
+        capture_stacks({rank});
         return describe_wait(rank) + " names lanes that have returned from the kernel (mask " + hex(sync.mask) +
                ", returned " + hex(returned) +
                "). They take no part, as the Programming Guide has it (\"all non-exited threads named in mask "

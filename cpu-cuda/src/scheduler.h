@@ -141,7 +141,7 @@ class BlockRunner {
     [[noreturn]] void report_deadlock();
     [[noreturn]] void report_spin_deadlock() const;
     [[noreturn]] void fault_source_lane(int rank, int source);
-    void warn_returned_lanes(int rank, unsigned returned) const;
+    void warn_returned_lanes(int rank, unsigned returned);
     std::string describe_exit_before_barrier(const std::vector<int>& exited, const std::vector<int>& waiting) const;
     void bury_callback_fibers();
     [[noreturn]] void fault(const std::string& what) const;
@@ -156,6 +156,8 @@ class BlockRunner {
     // learner's own line, with the helper it called, once capture_stacks() has
     // asked the thread for its stack; the sync point's own line otherwise.
     SourcePlace sync_place(int rank) const;
+    // The same for the running thread, at its call at `where`.
+    SourcePlace running_sync_place(Where where) const;
     void capture_stacks(const std::vector<int>& ranks);
 
     const GridShape& shape_;
