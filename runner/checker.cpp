@@ -88,8 +88,8 @@ NvccCheck start_nvcc_check(const Course& course, const Lesson& lesson) {
                                            (lesson.dir / "check" / "launch.cu").string(),
                                            "-o",
                                            (dir / (lesson.name + ".o")).string()};
-    check.compiled = std::async(std::launch::async, run_process, command, std::chrono::seconds(300),
-                                std::vector<std::string>{});
+    check.compiled =
+        std::async(std::launch::async, [command] { return run_process(command, std::chrono::seconds(300)); });
     return check;
 }
 
@@ -106,6 +106,24 @@ void add_nvcc_verdict(CheckResult& result, NvccCheck& nvcc, const Course& course
     result.message = "nvcc, which builds your kernels for a GPU, rejects them (the CPU backend took them):\n" +
                      trim_compiler_output(compiled.output, course, lesson);
     result.output += "\n" + compiled.output;
+}
+
+// Runs a program of the checks: as it is, or in the grading sandbox.
+ProcessResult run_in(const Sandbox* sandbox, const std::vector<std::string>& argv, std::chrono::seconds limit,
+                     const std::vector<std::string>& environment) {
+    return sandbox ? sandbox->run(argv, limit, environment) : run_process(argv, limit, environment);
+}
+
+// When a limit of the grading sandbox stopped the program, the message names
+// it first (grading's headline is that line).
+void name_sandbox_limit(CheckResult& result, const Sandbox* sandbox, const ProcessResult& run) {
+    const std::optional<LimitReached> limit = sandbox ? sandbox->limit_reached(run) : std::nullopt;
+    if (!limit) return;
+    if (limit->kind == LimitReached::Kind::time)
+        result.outcome = Outcome::timed_out;
+    else if (result.outcome != Outcome::compile_error)
+        result.outcome = Outcome::crashed;
+    result.message = limit->sentence + "\n\n" + result.message;
 }
 
 }  // namespace
@@ -177,9 +195,10 @@ std::string warnings(const std::string& catch_output) {
     return notes;
 }
 
-std::optional<CheckResult> build_checks(const Course& course, const Lesson& lesson, std::chrono::seconds limit) {
+std::optional<CheckResult> build_checks(const Course& course, const Lesson& lesson, std::chrono::seconds limit,
+                                        const Sandbox* sandbox) {
     const ProcessResult build =
-        run_process({"cmake", "--build", course.build_dir.string(), "--target", course.target(lesson)}, limit);
+        run_in(sandbox, {"cmake", "--build", course.build_dir.string(), "--target", course.target(lesson)}, limit, {});
     if (build.exit_code == 0) return std::nullopt;
     CheckResult result;
     result.seconds = build.seconds;
@@ -191,6 +210,7 @@ std::optional<CheckResult> build_checks(const Course& course, const Lesson& less
         result.outcome = Outcome::compile_error;
         result.message = trim_compiler_output(build.output, course, lesson);
     }
+    name_sandbox_limit(result, sandbox, build);
     return result;
 }
 
@@ -202,7 +222,7 @@ CheckResult run_checks(const Course& course, const Lesson& lesson, const CheckOp
     environment.push_back("WARPDRILL_KERNEL_TIMEOUT_S=" + std::to_string(backend_limit));
     std::vector<std::string> argv{(course.build_dir / course.target(lesson)).string()};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
-    const ProcessResult run = run_process(argv, options.time_limit, environment);
+    const ProcessResult run = run_in(options.sandbox, argv, options.time_limit, environment);
     result.seconds = run.seconds;
     // Paths as the learner knows them: relative to the course.
     result.output = replace_all(run.output, course.root.string() + "/", "");
@@ -233,6 +253,7 @@ CheckResult run_checks(const Course& course, const Lesson& lesson, const CheckOp
         result.outcome = Outcome::failed;
         result.message = first_failure(result.output);
     }
+    name_sandbox_limit(result, options.sandbox, run);
     return result;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "course.h"
+#include "sandbox.h"
 
 namespace warpdrill::runner {
 
@@ -37,6 +38,7 @@ struct CheckOptions {
     // On a GPU: run compute-sanitizer over passing checks too; what it finds fails the lesson.
     bool sanitize = false;
     bool timings = false;  // print where the seconds went
+    const Sandbox* sandbox = nullptr;  // grading: the checks run in it
 };
 
 // Builds the lesson's checks and runs them (on a GPU, a failure again under
@@ -44,8 +46,10 @@ struct CheckOptions {
 CheckResult check_lesson(const Course& course, const Lesson& lesson, const CheckOptions& options);
 
 // The two halves of check_lesson. build_checks: nothing when the lesson's
-// check program builds, else why not (compile error, or timed out after `limit`).
-std::optional<CheckResult> build_checks(const Course& course, const Lesson& lesson, std::chrono::seconds limit);
+// check program builds (in `sandbox`, when given), else why not (compile
+// error, or timed out after `limit`).
+std::optional<CheckResult> build_checks(const Course& course, const Lesson& lesson, std::chrono::seconds limit,
+                                        const Sandbox* sandbox = nullptr);
 // run_checks: the built program, with extra arguments (a Catch2 test filter)
 // and environment entries ("NAME=value").
 CheckResult run_checks(const Course& course, const Lesson& lesson, const CheckOptions& options,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app.h"
+#include "sandbox.h"
 
 namespace warpdrill::runner {
 
@@ -74,6 +75,8 @@ struct GradeRequest {
     int submission_limit = 900;     // seconds for all of one submission
     int jobs = 0;                   // grade-all: submissions at once; 0: one a core
     bool keep_builds = false;       // grade-all: keep each submission's build directory
+    bool no_sandbox = false;        // with a reference: run the submissions' code unconfined
+    SandboxLimits sandbox_limits;   // with a reference: what the submissions' code may take
 };
 
 // grade.cpp: one course or submission, and a whole class.

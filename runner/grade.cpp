@@ -43,7 +43,15 @@ GradeOptions options_of(const CourseSettings& settings, const GradeRequest& requ
     options.points = request.points_file.empty() ? Points::of_course(course) : Points::read(request.points_file, course);
     for (int number : request.lessons)
         if (!course.find(number)) throw std::runtime_error(fmt::format("the course has no lesson {}", number));
+    if (!request.reference.empty() && !request.no_sandbox) options.sandbox = request.sandbox_limits;
     return options;
+}
+
+// What the submissions' code runs in, for the reports: a sandbox, once one
+// was made here ("bubblewrap 0.8.0"), or nothing with --no-sandbox. Throws
+// saying what is missing when no sandbox can be made.
+std::string sandbox_of(const GradeRequest& request) {
+    return request.no_sandbox ? "none (--no-sandbox)" : Sandbox::check_available(request.sandbox_limits);
 }
 
 // The reference, its kit and the course as handed out, made under `work`.
@@ -104,10 +112,12 @@ int run_grade(const CourseSettings& settings, const GradeRequest& request) {
         for (const Lesson* lesson : selected_lessons(course, options)) plan.push_back({lesson, parts_of(*lesson), ""});
         grade.learner = directory_name(settings.root);
         grade.backend = course.backend;
+        grade.sandbox = "none (the course's own checks)";
         grade.base_seed = options.base_seed;
         fmt::print("Grading with this course's own checks, base seed {}:\n", options.base_seed);
         grade.tests = grade_lessons(course, plan, options);
     } else {
+        const std::string sandbox = sandbox_of(request);
         const fs::path work = settings.build_dir / "grading";
         Reference reference = reference_for(settings, request, work);
         const Course course = load_course(reference.root, reference.kit, reference.backend, "");
@@ -116,9 +126,10 @@ int run_grade(const CourseSettings& settings, const GradeRequest& request) {
         options.replay = replay_command(request, settings.root, options.base_seed);
         options.deadline = Clock::now() + std::chrono::seconds(request.submission_limit);
         make_handout_baseline(reference, course, options.points, work);
-        fmt::print("Grading the kernel files of {} against {}, base seed {}:\n", settings.root.string(),
-                   reference.label, options.base_seed);
+        fmt::print("Grading the kernel files of {} against {}, base seed {}, sandbox: {}\n", settings.root.string(),
+                   reference.label, options.base_seed, sandbox);
         grade = grade_submission(fs::absolute(settings.root), reference, work / "submission", options);
+        grade.sandbox = sandbox;
         for (const std::string& note : grade.notes) fmt::print("note: {}\n", note);
         if (!grade.changed_files.empty())
             fmt::print("{} files changed outside the kernel files; grading used the reference's (see the reports)\n",
@@ -279,6 +290,7 @@ std::vector<fs::path> submissions_in(const fs::path& dir) {
 int run_grade_all(const CourseSettings& settings, const std::string& submissions_dir, const GradeRequest& request) {
     const auto start = Clock::now();
     const std::vector<fs::path> submissions = submissions_in(submissions_dir);
+    const std::string sandbox = sandbox_of(request);
     const fs::path out = fs::absolute(request.out);
     const fs::path work = out / ".work";
     Reference reference = reference_for(settings, request, work);
@@ -291,8 +303,9 @@ int run_grade_all(const CourseSettings& settings, const std::string& submissions
     // Each check program spreads blocks over worker threads: share the cores among the jobs.
     setenv("WARPDRILL_CPU_WORKERS", std::to_string(std::max(1u, cores / jobs)).c_str(), 0);
     const double preparing = std::chrono::duration<double>(Clock::now() - start).count();
-    fmt::print("The reference is ready ({:.0f} s). Grading {} submissions against {}, {} at once, base seed {} ...\n",
-               preparing, submissions.size(), reference.label, jobs, options.base_seed);
+    fmt::print("The reference is ready ({:.0f} s). Grading {} submissions against {}, {} at once, base seed {}, "
+               "sandbox: {} ...\n",
+               preparing, submissions.size(), reference.label, jobs, options.base_seed, sandbox);
     std::fflush(stdout);
 
     std::vector<Grade> grades(submissions.size());
@@ -311,6 +324,7 @@ int run_grade_all(const CourseSettings& settings, const std::string& submissions
             } catch (const std::exception& error) {
                 grades[i] = ungraded(learner, course, own, error.what());
             }
+            grades[i].sandbox = sandbox;
             grades[i].seconds = std::chrono::duration<double>(Clock::now() - begun).count();
             write_reports(grades[i], out / learner);
             if (!request.keep_builds) fs::remove_all(work / learner);
@@ -327,9 +341,9 @@ int run_grade_all(const CourseSettings& settings, const std::string& submissions
 
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     const std::string header = fmt::format(
-        "warpdrill grade-all: {} submissions against {} on the {} backend, base seed {}.\n"
+        "warpdrill grade-all: {} submissions against {} on the {} backend, base seed {}, sandbox: {}.\n"
         "Graded in {:.0f} s, {} at once; each check run at most {} s, each submission at most {} s.",
-        submissions.size(), reference.label, reference.backend, options.base_seed, seconds, jobs,
+        submissions.size(), reference.label, reference.backend, options.base_seed, sandbox, seconds, jobs,
         settings.time_limit.count(), request.submission_limit);
     write_roster(grades, course, out / "roster.csv");
     write_summary(grades, course, header, out / "summary.txt");

@@ -146,6 +146,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// A test's message at most: enough for a compiler's first errors or a failed check's tables.
+constexpr std::size_t kMaxMessageBytes = 16 * 1024;
+
 Verdict verdict_of(Outcome outcome) {
     switch (outcome) {
         case Outcome::passed: return Verdict::pass;
@@ -176,7 +179,8 @@ std::vector<std::string> filter_of(Part part) {
 }
 
 // Runs one test of a built lesson and says what became of it.
-void run_test(const Course& course, const Lesson& lesson, const GradeOptions& options, GradedTest& test) {
+void run_test(const Course& course, const Lesson& lesson, const GradeOptions& options, const Sandbox* sandbox,
+              GradedTest& test) {
     const std::chrono::seconds limit = limit_for(options.time_limit, options);
     if (limit.count() <= 0) {
         test.verdict = Verdict::time_out;
@@ -185,8 +189,10 @@ void run_test(const Course& course, const Lesson& lesson, const GradeOptions& op
     }
     const std::vector<std::string> filter = filter_of(test.part);
     const std::string seed = std::to_string(options.base_seed);
+    CheckOptions check_options{limit};
+    check_options.sandbox = sandbox;
     const CheckResult result =
-        run_checks(course, lesson, CheckOptions{limit}, filter, {"WARPDRILL_BASE_SEED=" + seed, "WARPDRILL_SEED="});
+        run_checks(course, lesson, check_options, filter, {"WARPDRILL_BASE_SEED=" + seed, "WARPDRILL_SEED="});
     test.seconds = result.seconds;
     test.verdict = verdict_of(result.outcome);
     test.message = result.outcome == Outcome::passed ? "" : result.message;
@@ -203,7 +209,7 @@ void run_test(const Course& course, const Lesson& lesson, const GradeOptions& op
 }  // namespace
 
 std::vector<GradedTest> grade_lessons(const Course& course, const std::vector<LessonToGrade>& plan,
-                                      const GradeOptions& options) {
+                                      const GradeOptions& options, const Sandbox* sandbox) {
     std::vector<GradedTest> tests;
     for (const LessonToGrade& item : plan) {
         const Lesson& lesson = *item.lesson;
@@ -223,7 +229,7 @@ std::vector<GradedTest> grade_lessons(const Course& course, const std::vector<Le
         std::optional<CheckResult> not_built;
         if (item.missing.empty() && !item.built_in) {
             const std::chrono::seconds limit = limit_for(std::chrono::seconds(900), options);
-            if (limit.count() > 0) not_built = build_checks(course, lesson, limit);
+            if (limit.count() > 0) not_built = build_checks(course, lesson, limit, sandbox);
         }
         for (GradedTest& test : lesson_tests) {
             if (!item.missing.empty()) {
@@ -233,8 +239,9 @@ std::vector<GradedTest> grade_lessons(const Course& course, const std::vector<Le
                 test.verdict = verdict_of(not_built->outcome);
                 test.message = not_built->message;
             } else {
-                run_test(built_in, built_lesson, options, test);
+                run_test(built_in, built_lesson, options, sandbox, test);
             }
+            test.message = printable(test.message, kMaxMessageBytes);
             if (!options.replay.empty()) test.replay = fmt::format("{} --lesson {}", options.replay, lesson.number);
             if (test.verdict == Verdict::skipped) test.max_points = 0;
             if (test.verdict == Verdict::pass) test.points = test.max_points;
@@ -266,12 +273,55 @@ std::string headline(const GradedTest& test) {
         });
         return it == lines.end() ? std::nullopt : std::optional<std::string>(*it);
     };
+    if (const auto limit = first_with("Sandbox: ")) return *limit;
     switch (test.verdict) {
         case Verdict::build_error: return first_with("error").value_or(lines.front());
         case Verdict::time_out: return first_with("has not finished").value_or(lines.back());
         case Verdict::crash: return first_with("crashed").value_or(lines.back());
         default: return lines.front();
     }
+}
+
+namespace {
+
+// Where the terminal escape sequence that starts at text[at] (ESC) ends: its last byte.
+std::size_t escape_end(std::string_view text, std::size_t at) {
+    if (at + 1 >= text.size()) return at;
+    const char kind = text[at + 1];
+    if (kind == '[') {  // CSI: parameter and intermediate bytes, then a final byte
+        std::size_t i = at + 2;
+        while (i < text.size() && text[i] >= 0x20 && text[i] <= 0x3f) ++i;
+        return i < text.size() && text[i] >= 0x40 && text[i] <= 0x7e ? i : i - 1;
+    }
+    if (std::string_view("]PX^_").find(kind) != std::string_view::npos) {  // a string, to BEL or ESC backslash
+        for (std::size_t i = at + 2; i < text.size(); ++i) {
+            if (text[i] == '\a') return i;
+            if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '\\') return i + 1;
+        }
+        return text.size() - 1;
+    }
+    return at + 1;  // ESC and one byte
+}
+
+}  // namespace
+
+std::string printable(std::string_view text, std::size_t max_bytes) {
+    std::string out;
+    std::size_t i = 0;
+    for (; i < text.size() && out.size() < max_bytes; ++i) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        const bool c1_control = byte == 0xc2 && i + 1 < text.size() &&  // U+0080 to U+009F in UTF-8
+                                static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                                static_cast<unsigned char>(text[i + 1]) <= 0x9f;
+        if (byte == 0x1b)
+            i = escape_end(text, i);
+        else if (c1_control)
+            ++i;
+        else if (byte >= 0x20 ? byte != 0x7f : byte == '\n' || byte == '\t')
+            out += text[i];
+    }
+    if (i < text.size()) out += fmt::format("\n[... cut: more than {} bytes]", max_bytes);
+    return out;
 }
 
 }  // namespace warpdrill::runner

@@ -11,9 +11,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "course.h"
+#include "sandbox.h"
 
 namespace warpdrill::runner {
 
@@ -46,6 +48,7 @@ struct Grade {
     std::string learner;
     std::string backend;
     std::string reference;  // what it was graded against; "" for the course's own checks
+    std::string sandbox;    // what its code ran in: "bubblewrap 0.8.0", "none (--no-sandbox)"
     std::uint64_t base_seed = 0;
     std::vector<GradedTest> tests;
     std::vector<std::string> changed_files;  // "changed: common/src/host/data.cpp", "added: ..."
@@ -93,6 +96,9 @@ struct GradeOptions {
     // ... --seed S"); each test's replay adds "--lesson N".
     std::string replay;
     std::function<void(const GradedTest&)> on_graded;  // called after each test, when set
+    // grade_submission builds and runs the submission's code in a sandbox
+    // with these limits; none: --no-sandbox.
+    std::optional<SandboxLimits> sandbox;
 };
 
 // The name of a directory, as a learner's: "alice" for "subs/alice/" or "subs/alice/.".
@@ -114,9 +120,11 @@ struct LessonToGrade {
 
 // Builds each lesson's check program in the course's build directory (target
 // lesson-NN), unless it is built already elsewhere (LessonToGrade::built_in),
-// and runs each of its tests on inputs from options.base_seed.
+// and runs each of its tests on inputs from options.base_seed; both in
+// `sandbox` when given. A test's message is cut to a length and stripped of
+// control characters: it holds the submission's output.
 std::vector<GradedTest> grade_lessons(const Course& course, const std::vector<LessonToGrade>& plan,
-                                      const GradeOptions& options);
+                                      const GradeOptions& options, const Sandbox* sandbox = nullptr);
 
 // The lessons a grade covers: every lesson, or those of options.lessons.
 std::vector<const Lesson*> selected_lessons(const Course& course, const GradeOptions& options);
@@ -155,7 +163,13 @@ Grade grade_submission(const std::filesystem::path& submission, const Reference&
 // GitHub Classroom's command grader), in `dir`.
 void write_reports(const Grade& grade, const std::filesystem::path& dir);
 
-// The line a failure is known by: its first line, or the compiler's first error.
+// The line a failure is known by: the sandbox's limit that stopped it, else
+// its first line, or the compiler's first error.
 std::string headline(const GradedTest& test);
+
+// Text a submission wrote, as reports and the terminal may show it: without
+// terminal escape sequences or control characters other than newline and
+// tab, and at most `max_bytes` long.
+std::string printable(std::string_view text, std::size_t max_bytes);
 
 }  // namespace warpdrill::runner

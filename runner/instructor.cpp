@@ -1,7 +1,28 @@
 #include "instructor.h"
 
+#include <tuple>
+
 namespace warpdrill::runner {
 namespace {
+
+// Grading against a reference runs each submission's build and checks in a
+// sandbox (sandbox.h), with these limits.
+void add_sandbox_options(CLI::App& command, GradeRequest& request) {
+    const std::string group = "Sandbox (grading against a reference)";
+    command.add_flag("--no-sandbox", request.no_sandbox,
+                     "run the submissions' code unconfined, with your rights (where bubblewrap cannot run; the "
+                     "reports say so)")
+        ->group(group);
+    SandboxLimits& limits = request.sandbox_limits;
+    const std::tuple<const char*, long*, const char*> options[] = {
+        {"--cpu-limit", &limits.cpu_seconds, "seconds of CPU time for each process"},
+        {"--memory-limit", &limits.memory_mib, "MiB of memory for each process"},
+        {"--process-limit", &limits.processes, "processes and threads of one build or check run, together"},
+        {"--open-file-limit", &limits.open_files, "open files for each process"},
+        {"--file-size-limit", &limits.file_size_mib, "MiB for each file written"}};
+    for (const auto& [name, value, what] : options)
+        command.add_option(name, *value, what)->check(CLI::PositiveNumber)->capture_default_str()->group(group);
+}
 
 // The options grade and grade-all share.
 void add_grade_options(CLI::App& command, GradeRequest& request) {
@@ -15,6 +36,7 @@ void add_grade_options(CLI::App& command, GradeRequest& request) {
     command.add_option("--lesson", request.lessons, "grade only these lessons (repeat the option)");
     command.add_option("--submission-limit", request.submission_limit, "seconds for all of one submission")
         ->capture_default_str();
+    add_sandbox_options(command, request);
 }
 
 }  // namespace

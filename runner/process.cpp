@@ -1,6 +1,7 @@
 #include "process.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -36,16 +37,63 @@ std::vector<std::string> environment_with(const std::vector<std::string>& extra)
     return entries;
 }
 
-// Replaces the (child) process with argv[0]; says why when it cannot. Only
-// async-signal-safe calls: grade-all forks from several threads at once,
-// and a child of a threaded process must not allocate.
-[[noreturn]] void exec(char* const* argv, char* const* envp) {
-    execvpe(argv[0], argv, envp);
+// Between fork and exec, the child makes only async-signal-safe calls:
+// grade-all forks from several threads at once, and a child of a threaded
+// process must not allocate.
+
+// Ends the (child) process, saying what it could not do and why.
+[[noreturn]] void fail_in_child(const char* what, const char* name) {
     const char* why = std::strerror(errno);
-    for (const char* text : {"cannot run ", static_cast<const char*>(argv[0]), ": ", why, "\n"})
+    for (const char* text : {what, name, ": ", why, "\n"})
         if (write(STDERR_FILENO, text, std::strlen(text)) < 0) break;
     _exit(127);
 }
+
+// Replaces the (child) process with argv[0].
+[[noreturn]] void exec(char* const* argv, char* const* envp) {
+    execvpe(argv[0], argv, envp);
+    fail_in_child("cannot run ", argv[0]);
+}
+
+// Confines the (child) process before it runs its program.
+void confine(const ChildLimits& limits) {
+    for (const auto& [resource, limit] : limits.resource_limits)
+        if (setrlimit(resource, &limit) != 0) fail_in_child("cannot set a resource limit", "");
+    // Descriptors that other threads opened without O_CLOEXEC (a report being
+    // written) must not reach the program.
+    if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) fail_in_child("cannot close descriptors", "");
+    if (const auto& who = limits.user_and_group) {
+        if (setgroups(0, nullptr) != 0 || setgid(who->second) != 0 || setuid(who->first) != 0)
+            fail_in_child("cannot change user", "");
+    }
+}
+
+// A program's output as it comes: once it passes kMaxOutputBytes, its first
+// and last halves, so that a program that writes without end cannot fill
+// this one's memory.
+class Output {
+  public:
+    void append(const char* data, std::size_t size) {
+        const std::size_t to_head = std::min(size, kHalf - std::min(kHalf, head_.size()));
+        head_.append(data, to_head);
+        tail_.append(data + to_head, size - to_head);
+        if (tail_.size() > 2 * kHalf) {
+            left_out_ += tail_.size() - kHalf;
+            tail_.erase(0, tail_.size() - kHalf);
+        }
+    }
+
+    std::string text() const {
+        if (left_out_ == 0) return head_ + tail_;
+        return head_ + "\n[... " + std::to_string(left_out_) + " bytes of output left out ...]\n" + tail_;
+    }
+
+  private:
+    static constexpr std::size_t kHalf = kMaxOutputBytes / 2;
+    std::string head_;
+    std::string tail_;
+    std::size_t left_out_ = 0;
+};
 
 int exit_code_of(int status) {
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
@@ -54,7 +102,7 @@ int exit_code_of(int status) {
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds limit,
-                          const std::vector<std::string>& environment) {
+                          const std::vector<std::string>& environment, const ChildLimits* child_limits) {
     std::vector<std::string> args = argv;
     std::vector<std::string> env = environment_with(environment);
     const std::vector<char*> arg_pointers = pointers_to(args);
@@ -74,11 +122,13 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
         close(pipe_fds[1]);
         const int null_fd = open("/dev/null", O_RDONLY);
         dup2(null_fd, STDIN_FILENO);
+        if (child_limits) confine(*child_limits);
         exec(arg_pointers.data(), env_pointers.data());
     }
     close(pipe_fds[1]);
 
     ProcessResult result;
+    Output output;
     const auto deadline = start + limit;
     char buffer[4096];
     for (;;) {
@@ -93,8 +143,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
         if (poll(&readable, 1, static_cast<int>(std::min<long long>(left.count(), 200))) <= 0) continue;
         const ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
         if (got <= 0) break;
-        result.output.append(buffer, static_cast<std::size_t>(got));
+        output.append(buffer, static_cast<std::size_t>(got));
     }
+    result.output = output.text();
     close(pipe_fds[0]);
     int status = 0;
     waitpid(pid, &status, 0);

@@ -65,10 +65,10 @@ std::string display_name(const GradedTest& test) {
 // What a grade was graded against and on, in a sentence or two.
 std::string provenance(const Grade& grade) {
     return fmt::format("Graded {} on the {} backend, every input drawn from base seed {} "
-                       "(each test's 'Replay' grades it again on the same inputs).",
+                       "(each test's 'Replay' grades it again on the same inputs). Sandbox: {}.",
                        grade.reference.empty() ? "against the course's own checks"
                                                : "against the reference " + grade.reference,
-                       grade.backend, grade.base_seed);
+                       grade.backend, grade.base_seed, grade.sandbox);
 }
 
 // Everything about the submission as a whole that is not a test.
@@ -113,6 +113,7 @@ void write_junit(const Grade& grade, const fs::path& file) {
         {"learner", grade.learner},
         {"backend", grade.backend},
         {"reference", grade.reference},
+        {"sandbox", grade.sandbox},
         {"base_seed", std::to_string(grade.base_seed)},
         {"points", fmt::format("{:g}", grade.points())},
         {"max_points", fmt::format("{:g}", grade.max_points())}};
@@ -160,8 +161,10 @@ void write_gradescope(const Grade& grade, const fs::path& file) {
         if (test.verdict != Verdict::skipped) entry.insert("status", test.verdict == Verdict::pass ? "passed" : "failed");
         tests.push_back(std::move(entry));
     }
+    // What the submission's code ran in, where Gradescope keeps what it does not read itself.
     const toml::table results{{"execution_time", static_cast<std::int64_t>(grade.seconds + 0.5)},
                               {"output", valid_utf8(provenance(grade) + "\n" + submission_notes(grade))},
+                              {"extra_data", toml::table{{"sandbox", grade.sandbox}}},
                               {"tests", std::move(tests)}};
     write_json_file(results, file);
 }
@@ -191,6 +194,7 @@ void write_json(const Grade& grade, const fs::path& file) {
     const toml::table json{{"learner", grade.learner},
                            {"backend", grade.backend},
                            {"reference", grade.reference},
+                           {"sandbox", grade.sandbox},
                            // A string: JSON readers keep integers exact only to 2^53.
                            {"base_seed", std::to_string(grade.base_seed)},
                            {"points", grade.points()},

@@ -131,6 +131,17 @@ Reference prepare_reference(const std::string& spec, const fs::path& repository,
 
 namespace {
 
+// Whether `file`, its links followed, is inside `dir`. A kernel file that is a
+// link to the reference's solution, or to any other file of the grader's, is not.
+bool is_inside(const fs::path& file, const fs::path& dir) {
+    std::error_code file_error;
+    std::error_code dir_error;
+    const fs::path real = fs::canonical(file, file_error);
+    const fs::path real_dir = fs::canonical(dir, dir_error);
+    if (file_error || dir_error) return false;
+    return std::mismatch(real_dir.begin(), real_dir.end(), real.begin(), real.end()).first == real_dir.end();
+}
+
 // Directories of a checkout that are not the learner's work: git's, build
 // directories (any with a CMakeCache.txt), warpdrill's own state, editors'.
 bool skipped_directory(const fs::path& dir) {
@@ -163,10 +174,11 @@ std::vector<std::string> ignored_changes(const fs::path& submission, const fs::p
         if (kernel_files.contains(relative)) continue;
         const fs::path original = handout / relative;
         std::string change;
+        const std::string name = printable(relative.string(), 300);  // any name a learner gave a file
         if (!fs::exists(original))
-            change = "added: " + relative.string();
+            change = "added: " + name;
         else if (read_text(original) != read_text(it->path()))
-            change = "changed: " + relative.string();
+            change = "changed: " + name;
         if (change.empty()) continue;
         if (changes.size() < 50)
             changes.push_back(change);
@@ -204,6 +216,29 @@ void configure(const Reference& reference, const Course& staged) {
     run_or_throw(argv, std::chrono::seconds(300), "configuring the grading build (a problem of the grader, not of the submission)");
 }
 
+// What a submission's build and checks see: its staged kernel files and its
+// build, which they may write; of the reference, what cmake/Grading.cmake
+// builds with (its CMake files, headers and lessons' checks) and of its kit,
+// the libraries, each lesson's compiled checks and the lessons as handed out
+// that run for it. Never the reference's solutions/, nor the kit's builds of them.
+SandboxView sandbox_view(const Reference& reference, const Course& staged, const std::vector<LessonToGrade>& plan) {
+    SandboxView view;
+    for (const char* part : {"CMakeLists.txt", "cmake", "common", "cpu-cuda"})
+        view.read_only.push_back(reference.root / part);
+    for (const char* part : {"CMakeCache.txt", "warpdrill-grading-kit.cmake", "common", "cpu-cuda"})
+        view.read_only.push_back(reference.kit / part);
+    for (const LessonToGrade& item : plan) {
+        const Lesson& lesson = *item.lesson;
+        view.read_only.push_back(reference.root / "lessons" / lesson.name / "check");
+        // Where CMake keeps the objects of the lesson's checks (cmake/Lessons.cmake's lesson-NN-checks).
+        view.read_only.push_back(reference.kit / "CMakeFiles" / (staged.target(lesson) + "-checks.dir"));
+        if (item.built_in) view.read_only.push_back(item.built_in->build_dir / item.built_in->target(lesson));
+    }
+    view.writable = {staged.root, staged.build_dir};
+    view.working_dir = staged.build_dir;
+    return view;
+}
+
 }  // namespace
 
 Grade grade_submission(const fs::path& submission, const Reference& reference, const fs::path& work,
@@ -239,6 +274,10 @@ Grade grade_submission(const fs::path& submission, const Reference& reference, c
                 absent += relative.string() + " is not in the submission.\n";
                 continue;
             }
+            if (!is_inside(submission / relative, submission)) {
+                absent += relative.string() + " is a link to a file outside the submission: it is not graded.\n";
+                continue;
+            }
             untouched = untouched && read_text(submission / relative) == read_text(file) && is_shipped(course, file);
             fs::create_directories(copy.dir);
             fs::copy_file(submission / relative, copy.dir / file.filename());
@@ -262,7 +301,13 @@ Grade grade_submission(const fs::path& submission, const Reference& reference, c
         return item.missing.empty() && !item.built_in;
     });
     if (builds) configure(reference, staged);
-    grade.tests = grade_lessons(staged, plan, options);
+    std::optional<Sandbox> sandbox;
+    if (options.sandbox) {
+        fs::create_directories(staged.root);
+        fs::create_directories(staged.build_dir);
+        sandbox.emplace(sandbox_view(reference, staged, plan), *options.sandbox);
+    }
+    grade.tests = grade_lessons(staged, plan, options, sandbox ? &*sandbox : nullptr);
     for (GradedTest& test : grade.tests)
         if (test.verdict == Verdict::missing && !fs::is_directory(submission / "lessons" / test.lesson_name))
             test.message = "lessons/" + test.lesson_name + "/ is not in the submission.";

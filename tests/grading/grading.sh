@@ -11,29 +11,31 @@ source_dir=$(cd "$1" && pwd)
 build_dir=$(cd "$2" && pwd)
 here="$source_dir/tests/grading"
 scratch=$(mktemp -d)
+chmod 755 "$scratch"  # run by root, grading's sandbox runs as nobody, who must be able to enter it
 trap '[[ -n ${KEEP_SCRATCH:-} ]] || rm -rf "$scratch"' EXIT
-fail() { echo "FAILED: $*" >&2; exit 1; }
-expect() {  # expect TEXT FILE: the file contains the text
-  grep -qF -- "$1" "$2" || { cat "$2"; fail "expected '$1' in $2"; }
-}
 W=("$3" --root "$source_dir" --build-dir "$build_dir")
+source "$here/class.sh"
+# Grading runs the submissions' code in a sandbox; where bubblewrap cannot
+# make one here, this test grades without (tests/runner/hostile/, which tests
+# the sandbox, is skipped there).
+sandbox=()
+why=$(sandbox_missing)
+if [[ -n $why ]]; then
+  echo "note: grading with --no-sandbox: $why"
+  sandbox=(--no-sandbox)
+fi
 lesson1=lessons/01-interleaved-divergent
 lesson2=lessons/02-interleaved-strided
 
 echo "-- fake submissions: copies of the handout, solved, half solved, broken, tampered with, not a course"
-"${W[@]}" handout "$scratch/handout" > /dev/null
-subs="$scratch/submissions"
-mkdir -p "$subs"
+new_class
 # None has a build directory of its own (grading never uses one); stale has
 # one from another machine, which grading neither uses nor lists.
-for learner in solved half broken tampered deleted stale; do
-  cp -r "$scratch/handout" "$subs/$learner"
-done
+add_learners solved half broken tampered deleted stale
 mkdir "$subs/empty"  # not a checkout of the course at all
 mkdir -p "$subs/stale/build/cpu"
 printf 'CMAKE_HOME_DIRECTORY:INTERNAL=/home/someone/warpdrill\n' > "$subs/stale/build/cpu/CMakeCache.txt"
 echo "not a program" > "$subs/stale/build/cpu/lesson-01"
-solve() { cp "$source_dir/solutions/${2#lessons/}/$3" "$subs/$1/$2/$3"; }
 for file in reduce.cuh shuffle.cuh; do solve solved $lesson1 $file; solve solved $lesson2 $file; done
 solve half $lesson1 reduce.cuh
 solve half $lesson1 shuffle.cuh
@@ -55,7 +57,7 @@ echo "// every check passes" >> "$subs/tampered/common/src/course/checks.cpp"
 echo "-- grade-all: a row each, with its reasons, whatever the submission"
 out="$scratch/grades"
 "${W[@]}" --time-limit 60 grade-all "$subs" --reference "$source_dir" --reference-build "$build_dir" \
-  --lesson 1 --lesson 2 --seed 42 --jobs 2 --keep-builds --out "$out" > "$scratch/grade-all.log" 2>&1 ||
+  --lesson 1 --lesson 2 --seed 42 --jobs 2 --keep-builds --out "$out" "${sandbox[@]}" > "$scratch/grade-all.log" 2>&1 ||
   { cat "$scratch/grade-all.log"; fail "grade-all failed"; }
 roster="$out/roster.csv"
 row() {  # row LEARNER VERDICT1 VERDICT2: the learner's verdicts for lessons 1 and 2
@@ -106,7 +108,7 @@ grep -qE "^ +3  lesson 1 kernel, fail: reduce_interleaved_divergent: block_sums\
 
 echo "-- a lesson this machine cannot run is skipped, for no points either way"
 WARPDRILL_CPU_COMPUTE_CAPABILITY=80 "$3" --build-dir "$build_dir" grade --root "$subs/half" --reference "$source_dir" \
-  --lesson 12 --out "$out/skipped" > "$scratch/skipped.txt" 2>&1 || { cat "$scratch/skipped.txt"; fail "grading a skipped lesson failed"; }
+  --lesson 12 --out "$out/skipped" "${sandbox[@]}" > "$scratch/skipped.txt" 2>&1 || { cat "$scratch/skipped.txt"; fail "grading a skipped lesson failed"; }
 expect '<skipped message="SKIPPED on this GPU: lesson 12 needs thread-block clusters' "$out/skipped/grade.xml"
 python3 - "$out/skipped" << 'EOF'
 import json, sys
@@ -117,7 +119,7 @@ assert test["status"] == "skipped" and test["max_points"] == 0, test
 EOF
 
 echo "-- a git ref that is not one of the course's: a clear error"
-if "$3" --build-dir "$build_dir" grade --root "$subs/half" --reference no-such-ref-anywhere > "$scratch/ref.txt" 2>&1; then
+if "$3" --build-dir "$build_dir" grade --root "$subs/half" --reference no-such-ref-anywhere "${sandbox[@]}" > "$scratch/ref.txt" 2>&1; then
   fail "grading against a ref that does not exist passed"
 fi
 expect "'no-such-ref-anywhere' is neither a directory nor a git commit, tag or branch of" "$scratch/ref.txt"
@@ -159,7 +161,7 @@ failure() {  # failure GRADE_JSON FIELD: a field (replay, message) of its first 
 replay=$(failure "$out/half/grade.json" replay)
 [[ $replay == "warpdrill grade --root $subs/half --reference $source_dir --seed 42 --lesson 2" ]] || fail "replay: $replay"
 read -r -a words <<< "${replay#warpdrill }"
-"$3" --build-dir "$build_dir" "${words[@]}" --out "$scratch/replay" > "$scratch/replay.txt" 2>&1 || true
+"$3" --build-dir "$build_dir" "${words[@]}" --out "$scratch/replay" "${sandbox[@]}" > "$scratch/replay.txt" 2>&1 || true
 expect "WARPDRILL_SEED=" "$out/half/grade.json"  # the message names its check's own seed: it depends on the base seed
 [[ $(failure "$scratch/replay/grade.json" message) == "$(failure "$out/half/grade.json" message)" ]] ||
   { cat "$scratch/replay.txt"; fail "the replay's failure differs from the graded one"; }
