@@ -1,6 +1,9 @@
 #include "checker.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -8,7 +11,9 @@
 #include <sstream>
 #include <vector>
 
+#include "check_record.h"
 #include "process.h"
+#include "warpdrill/check_record.h"
 #include "sanitizer.h"
 
 namespace warpdrill::runner {
@@ -33,19 +38,6 @@ std::string last_lines(const std::string& text, std::size_t count) {
     for (std::size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i)
         tail += lines[i] + "\n";
     return tail;
-}
-
-// Why checks that this GPU cannot run passed without checking (lesson 12
-// before Hopper), or "": Catch2's warning, its wrapped lines joined again.
-std::string skip_reason(const std::string& catch_output) {
-    const std::size_t at = catch_output.find("SKIPPED on this GPU:");
-    if (at == std::string::npos) return "";
-    std::string reason;
-    for (const std::string& line : lines_of(catch_output.substr(at, catch_output.find("\n\n", at) - at))) {
-        const std::size_t text = line.find_first_not_of(' ');
-        if (text != std::string::npos) reason += (reason.empty() ? "" : " ") + line.substr(text);
-    }
-    return reason;
 }
 
 // The text of the files nvcc compiles for a lesson's check: the learner's
@@ -115,7 +107,7 @@ ProcessResult run_in(const Sandbox* sandbox, const std::vector<std::string>& arg
 }
 
 // When a limit of the grading sandbox stopped the program, the message names
-// it first (grading's headline is that line).
+// it first, and it is the headline.
 void name_sandbox_limit(CheckResult& result, const Sandbox* sandbox, const ProcessResult& run) {
     const std::optional<LimitReached> limit = sandbox ? sandbox->limit_reached(run) : std::nullopt;
     if (!limit) return;
@@ -124,6 +116,14 @@ void name_sandbox_limit(CheckResult& result, const Sandbox* sandbox, const Proce
     else if (result.outcome != Outcome::compile_error)
         result.outcome = Outcome::crashed;
     result.message = limit->sentence + "\n\n" + result.message;
+    result.headline = limit->sentence;
+}
+
+// The first line of `text` that holds more than white space.
+std::string first_line(const std::string& text) {
+    for (const std::string& line : lines_of(text))
+        if (line.find_first_not_of(" \t") != std::string::npos) return line;
+    return "";
 }
 
 }  // namespace
@@ -161,40 +161,6 @@ std::string trim_compiler_output(const std::string& output, const Course& course
     return trimmed.empty() ? last_lines(text, 40) : trimmed;
 }
 
-std::string first_failure(const std::string& catch_output) {
-    // The checks' reporter (common/src/course/catch_main.cpp) writes each
-    // failure as "FAILED:", its lines indented by two spaces, then how to ask
-    // for a hint, which the runner says itself.
-    std::string block;
-    bool inside = false;
-    for (const std::string& line : lines_of(catch_output)) {
-        if (!inside && line == "FAILED:") {
-            inside = true;
-            continue;
-        }
-        if (!inside) continue;
-        if (line.rfind("  ", 0) != 0) break;
-        block += line.substr(2) + "\n";
-    }
-    return block.empty() ? last_lines(catch_output, 30) : block;
-}
-
-std::string warnings(const std::string& catch_output) {
-    std::string notes;
-    bool inside = false;  // in the indented lines after "file:line: warning:"
-    for (const std::string& line : lines_of(catch_output)) {
-        if (line.ends_with(": warning:")) {
-            inside = true;
-            if (!notes.empty()) notes += "\n";
-        } else if (inside && line.rfind("  ", 0) == 0) {
-            notes += line.substr(2) + "\n";
-        } else {
-            inside = false;
-        }
-    }
-    return notes;
-}
-
 std::optional<CheckResult> build_checks(const Course& course, const Lesson& lesson, std::chrono::seconds limit,
                                         const Sandbox* sandbox) {
     const ProcessResult build =
@@ -214,47 +180,90 @@ std::optional<CheckResult> build_checks(const Course& course, const Lesson& less
     return result;
 }
 
-CheckResult run_checks(const Course& course, const Lesson& lesson, const CheckOptions& options,
-                       const std::vector<std::string>& arguments, std::vector<std::string> environment) {
+namespace {
+
+// A file for the record of one run of a check program (check_record.h), in
+// `dir`: a folder the program may write, in the grading sandbox too (whose
+// programs may write only in the folders made for them).
+fs::path new_record_file(const fs::path& dir) {
+    static std::atomic<unsigned> runs{0};
+    return dir / (".check-record-" + std::to_string(::getpid()) + "-" + std::to_string(runs++) + ".jsonl");
+}
+
+// The verdict, from what the grader saw: the record and how the program ended.
+void judge(CheckResult& result, const ProcessResult& run, const CheckRecord& record, const std::string& root,
+           std::chrono::seconds limit, long long backend_limit) {
+    const CaseRecord* failed = record.first_failed();
+    const std::string first_failure = failed && !failed->failures.empty()
+                                          ? replace_all(failed->failures.front(), root + "/", "")
+                                          : "";
+    // The program's last lines (its output, the learner's to read) come
+    // before the grader's sentence, which is the headline.
+    const auto say = [&](Outcome outcome, const std::string& before, const std::string& sentence) {
+        result.outcome = outcome;
+        result.message = before + "\n" + sentence;
+        result.headline = sentence.substr(0, sentence.find(':'));
+    };
+    const std::string context = first_failure.empty() ? last_lines(result.output, 12) : first_failure;
+    if (run.timed_out || run.exit_code == 124) {  // 124: the CPU backend's watchdog stopped a kernel
+        say(Outcome::timed_out, last_lines(result.output, 12),
+            "The checks did not finish in time (limit " +
+                std::to_string(run.timed_out ? limit.count() : backend_limit) +
+                " s) and were stopped: a loop that never ends, or threads waiting for each other forever.");
+    } else if (run.signal != 0) {
+        say(Outcome::crashed, context,
+            "The checks crashed (signal " + std::to_string(run.signal) + "): often an index past the end of a buffer.");
+    } else if (!record.finished) {
+        // What did not run did not pass.
+        say(Outcome::failed, context,
+            "The check program stopped (exit code " + std::to_string(run.exit_code) +
+                ") before its checks finished: something in the code it ran ended the program (exit(), _Exit(), "
+                "quick_exit(), an error outside the checks), so the checks after it never ran.");
+    } else if (record.failed_cases > 0 || failed) {
+        result.outcome = Outcome::failed;
+        result.message = first_failure.empty() ? last_lines(result.output, 30) : first_failure;
+        result.headline = first_line(result.message);
+    } else if (run.exit_code != 0) {
+        say(Outcome::failed, last_lines(result.output, 12),
+            "Every check passed, but the check program then ended with exit code " + std::to_string(run.exit_code) +
+                ".");
+    } else {
+        result.outcome = Outcome::passed;
+        result.message = "all checks pass";
+        result.notes = replace_all(record.warnings(), root + "/", "");
+        result.skipped = record.skip_reasons();
+    }
+}
+
+}  // namespace
+
+CheckResult run_check_program(const Course& course, const fs::path& program, const CheckOptions& options,
+                              const std::vector<std::string>& arguments, std::vector<std::string> environment) {
     CheckResult result;
     // The CPU backend's own watchdog names the running thread: let it speak first.
     const auto backend_limit = std::max<long long>(1, options.time_limit.count() / 2);
     environment.push_back("WARPDRILL_KERNEL_TIMEOUT_S=" + std::to_string(backend_limit));
-    std::vector<std::string> argv{(course.build_dir / course.target(lesson)).string()};
+    const fs::path record_file = new_record_file(options.record_dir.empty() ? course.build_dir : options.record_dir);
+    environment.push_back(std::string(check_record::kFileVariable) + "=" + record_file.string());
+    std::vector<std::string> argv{program.string()};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
     const ProcessResult run = run_in(options.sandbox, argv, options.time_limit, environment);
+    const CheckRecord record = read_check_record(record_file);
+    std::error_code ignored;
+    fs::remove(record_file, ignored);
     result.seconds = run.seconds;
     // Paths as the learner knows them: relative to the course.
     result.output = replace_all(run.output, course.root.string() + "/", "");
-    if (run.timed_out || run.exit_code == 124) {
-        result.outcome = Outcome::timed_out;
-        result.message =
-            last_lines(result.output, 12) + "\nThe checks did not finish in time (limit " +
-            std::to_string(run.timed_out ? options.time_limit.count() : backend_limit) +
-            " s) and were stopped: a loop that never ends, or threads waiting for each other forever.";
-    } else if (run.signal != 0) {
-        result.outcome = Outcome::crashed;
-        result.message = last_lines(result.output, 12) + "\nThe checks crashed (signal " +
-                         std::to_string(run.signal) + "): often an index past the end of a buffer.";
-    } else if (run.exit_code == 0 && result.output.find("\nbackend: ") == std::string::npos) {
-        // Exit code 0 without the checks' closing summary: something ended the program early
-        // (a kernel's exit() or _Exit()), and what did not run did not pass.
-        result.outcome = Outcome::failed;
-        result.message = last_lines(result.output, 12) +
-                         "\nThe check program stopped (exit code 0) before its checks finished: something in "
-                         "the code it ran ended the program (exit(), _Exit(), quick_exit()), so the checks "
-                         "after it never ran.";
-    } else if (run.exit_code == 0) {
-        result.outcome = Outcome::passed;
-        result.message = "all checks pass";
-        result.notes = warnings(result.output);
-        result.skipped = skip_reason(result.output);
-    } else {
-        result.outcome = Outcome::failed;
-        result.message = first_failure(result.output);
-    }
+    result.matched_nothing = record.matched_nothing;
+    judge(result, run, record, course.root.string(), options.time_limit, backend_limit);
     name_sandbox_limit(result, options.sandbox, run);
     return result;
+}
+
+CheckResult run_checks(const Course& course, const Lesson& lesson, const CheckOptions& options,
+                       const std::vector<std::string>& arguments, std::vector<std::string> environment) {
+    return run_check_program(course, course.build_dir / course.target(lesson), options, arguments,
+                             std::move(environment));
 }
 
 CheckResult check_lesson(const Course& course, const Lesson& lesson, const CheckOptions& options) {

@@ -21,9 +21,11 @@ const char* to_string(Outcome outcome);
 struct CheckResult {
     Outcome outcome = Outcome::failed;
     std::string message;  // what the learner needs to see
+    std::string headline;  // the cause in one line, made by the runner (grading's roster shows it)
     std::string notes;    // what the checks point out even when they pass (Catch2's WARN)
     std::string output;   // everything, for --verbose
     std::string skipped;  // why the checks passed without checking: this GPU cannot run them
+    bool matched_nothing = false;  // the test filter given matched no check
     double seconds = 0;
     // Where the seconds went, step by step, from the save to the verdict (check --timings).
     struct Step {
@@ -39,6 +41,9 @@ struct CheckOptions {
     bool sanitize = false;
     bool timings = false;  // print where the seconds went
     const Sandbox* sandbox = nullptr;  // grading: the checks run in it
+    // Where the check program writes the record of its run (check_record.h);
+    // the course's build folder when empty.
+    std::filesystem::path record_dir;
 };
 
 // Builds the lesson's checks and runs them (on a GPU, a failure again under
@@ -59,10 +64,9 @@ CheckResult run_checks(const Course& course, const Lesson& lesson, const CheckOp
 // when none does (a problem elsewhere), shortened either way.
 std::string trim_compiler_output(const std::string& output, const Course& course, const Lesson& lesson);
 
-// The first failing Catch2 check's message block.
-std::string first_failure(const std::string& catch_output);
-
-// The messages of Catch2's WARN, one after another.
-std::string warnings(const std::string& catch_output);
+// run_checks for any check program of the course (a solution's).
+CheckResult run_check_program(const Course& course, const std::filesystem::path& program, const CheckOptions& options,
+                              const std::vector<std::string>& arguments = {},
+                              std::vector<std::string> environment = {});
 
 }  // namespace warpdrill::runner

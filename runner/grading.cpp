@@ -148,6 +148,7 @@ using Clock = std::chrono::steady_clock;
 
 // A test's message at most: enough for a compiler's first errors or a failed check's tables.
 constexpr std::size_t kMaxMessageBytes = 16 * 1024;
+constexpr std::size_t kMaxHeadlineBytes = 300;  // a line of the roster
 
 Verdict verdict_of(Outcome outcome) {
     switch (outcome) {
@@ -178,9 +179,10 @@ std::vector<std::string> filter_of(Part part) {
     return {part == Part::shuffle ? "[shuffle]" : "~[shuffle]", "--order", "decl"};
 }
 
-// Runs one test of a built lesson and says what became of it.
+// Runs one test of a built lesson and says what became of it. Its record
+// goes to `record_dir`, a folder the submission's code may write.
 void run_test(const Course& course, const Lesson& lesson, const GradeOptions& options, const Sandbox* sandbox,
-              GradedTest& test) {
+              const fs::path& record_dir, GradedTest& test) {
     const std::chrono::seconds limit = limit_for(options.time_limit, options);
     if (limit.count() <= 0) {
         test.verdict = Verdict::time_out;
@@ -191,16 +193,18 @@ void run_test(const Course& course, const Lesson& lesson, const GradeOptions& op
     const std::string seed = std::to_string(options.base_seed);
     CheckOptions check_options{limit};
     check_options.sandbox = sandbox;
+    check_options.record_dir = record_dir;
     const CheckResult result =
         run_checks(course, lesson, check_options, filter, {"WARPDRILL_BASE_SEED=" + seed, "WARPDRILL_SEED="});
     test.seconds = result.seconds;
     test.verdict = verdict_of(result.outcome);
     test.message = result.outcome == Outcome::passed ? "" : result.message;
+    test.headline = result.outcome == Outcome::passed ? "" : result.headline;
     if (result.outcome == Outcome::passed && !result.skipped.empty()) {
         test.verdict = Verdict::skipped;
         test.message = result.skipped;
     }
-    if (result.output.find("No test cases matched") != std::string::npos) {
+    if (result.matched_nothing) {
         test.verdict = Verdict::fail;
         test.message = "No check of this lesson matched " + filter[0] + ".";
     }
@@ -238,10 +242,12 @@ std::vector<GradedTest> grade_lessons(const Course& course, const std::vector<Le
             } else if (not_built) {
                 test.verdict = verdict_of(not_built->outcome);
                 test.message = not_built->message;
+                test.headline = not_built->headline;
             } else {
-                run_test(built_in, built_lesson, options, sandbox, test);
+                run_test(built_in, built_lesson, options, sandbox, course.build_dir, test);
             }
             test.message = printable(test.message, kMaxMessageBytes);
+            test.headline = printable(test.headline, kMaxHeadlineBytes);
             if (!options.replay.empty()) test.replay = fmt::format("{} --lesson {}", options.replay, lesson.number);
             if (test.verdict == Verdict::skipped) test.max_points = 0;
             if (test.verdict == Verdict::pass) test.points = test.max_points;
@@ -273,11 +279,12 @@ std::string headline(const GradedTest& test) {
         });
         return it == lines.end() ? std::nullopt : std::optional<std::string>(*it);
     };
-    if (const auto limit = first_with("Sandbox: ")) return *limit;
+    if (!test.headline.empty()) return test.headline;
+    // The compiler's first error; else the runner's own words, which come first or last.
     switch (test.verdict) {
         case Verdict::build_error: return first_with("error").value_or(lines.front());
-        case Verdict::time_out: return first_with("has not finished").value_or(lines.back());
-        case Verdict::crash: return first_with("crashed").value_or(lines.back());
+        case Verdict::time_out:
+        case Verdict::crash: return lines.back();
         default: return lines.front();
     }
 }

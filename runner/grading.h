@@ -39,6 +39,7 @@ struct GradedTest {
     double max_points = 0;
     double seconds = 0;
     std::string message;  // why it did not pass ("" when it did)
+    std::string headline;  // the cause in one line, when the runner made one
     std::string replay;   // the command that grades it again on the same inputs
 
     std::string id() const;  // "03-sequential-addressing/kernel"

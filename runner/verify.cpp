@@ -53,9 +53,8 @@ std::string verify_lesson(const Course& course, const Lesson& lesson, std::chron
         run_process({"cmake", "--build", course.build_dir.string(), "--target", solution}, std::chrono::seconds(900));
     if (build.exit_code != 0)
         return "its solution does not compile:\n" + indented(trim_compiler_output(build.output, course, lesson));
-    const ProcessResult solved = run_process({(course.build_dir / solution).string()}, limit);
-    if (solved.exit_code != 0 || solved.timed_out)
-        return "its checks fail with its solution:\n" + indented(first_failure(solved.output));
+    const CheckResult solved = run_check_program(course, course.build_dir / solution, CheckOptions{limit});
+    if (solved.outcome != Outcome::passed) return "its checks fail with its solution:\n" + indented(solved.message);
     return "";
 }
 

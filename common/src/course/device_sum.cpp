@@ -183,11 +183,11 @@ bool skip_before_compute_capability(int major, int minor, const std::string& wha
     cudaDeviceProp prop{};
     check_cuda(cudaGetDeviceProperties(&prop, 0));
     if (prop.major * 10 + prop.minor >= major * 10 + minor) return false;
-    std::ostringstream reason;
-    reason << what << " (compute capability " << major << "." << minor << " or later); this GPU, " << prop.name
-           << ", has " << prop.major << "." << prop.minor;
-    note_skip(reason.str());
-    WARN("SKIPPED on this GPU: " << reason.str());
+    std::ostringstream skipped;
+    skipped << "SKIPPED on this GPU: " << what << " (compute capability " << major << "." << minor
+            << " or later); this GPU, " << prop.name << ", has " << prop.major << "." << prop.minor;
+    note_skip(skipped.str());
+    WARN(skipped.str());
     return true;
 }
 
