@@ -23,7 +23,7 @@ namespace {
 // kernel among them), the fake class of scripts/fake-class.sh; and what builds
 // and runs make, where git does not say what to copy.
 const std::vector<fs::path> kKeptBack = {
-    "solutions", "grading.toml", "tests", "cpu-cuda/tests", ".ci", ".github", "scripts/gpu-check.sh",
+    "solutions", "grading.toml", "CONTRIBUTING.md", "tests", "cpu-cuda/tests", ".ci", ".github", "scripts/gpu-check.sh",
     "scripts/fresh-machine.sh", "scripts/ncu-table.sh", "scripts/fake-class.sh", "runner/templates", "build",
     "grade", "grades", ".progress", ".deps", ".git", "book/_build", "book/_generated"};
 
