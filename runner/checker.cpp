@@ -187,6 +187,7 @@ namespace {
 // programs may write only in the folders made for them).
 fs::path new_record_file(const fs::path& dir) {
     static std::atomic<unsigned> runs{0};
+    fs::create_directories(dir);  // a grading build folder that nothing was built in yet
     return dir / (".check-record-" + std::to_string(::getpid()) + "-" + std::to_string(runs++) + ".jsonl");
 }
 
