@@ -66,6 +66,7 @@ bool GridOrder::took_atomic(std::uint32_t block) const {
 void GridOrder::note_race(std::string message) {
     std::lock_guard lock(mutex_);
     if (first_race_.empty()) first_race_ = std::move(message);
+    noted_race_.store(true, std::memory_order_relaxed);
 }
 
 std::string GridOrder::first_race() const {
@@ -275,6 +276,7 @@ Accessor RaceCheck::accessor(const Access& access) const {
 }
 
 void RaceCheck::race(const ObservedAccess& observed, const Access& before, const Access& now) const {
+    if (!stop_at_race_ && order_.noted_race()) return;
     RaceCause cause = RaceCause::lanes_of_one_warp;
     std::string writer;
     if (before.block != now.block) {

@@ -85,6 +85,9 @@ class GridOrder {
     // the first is kept, as a checked launch would have stopped at it.
     void note_race(std::string message);
     std::string first_race() const;
+    // Whether a race has been noted: the later ones' messages (each a look
+    // at the debug information) are not worth making.
+    bool noted_race() const { return noted_race_.load(std::memory_order_relaxed); }
 
   private:
     static constexpr std::size_t kStripes = 1024;
@@ -93,6 +96,7 @@ class GridOrder {
     std::unique_ptr<std::atomic<std::uint32_t>[]> fences_;
     mutable std::mutex mutex_;
     std::string first_race_;
+    std::atomic<bool> noted_race_{false};
     std::unordered_map<std::uintptr_t, std::vector<std::uint32_t>> released_;  // per address, per block
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> acquired_;   // per block, per block
     std::unique_ptr<std::mutex[]> stripes_;
