@@ -43,7 +43,7 @@ struct CheckOptions {
     const Sandbox* sandbox = nullptr;  // grading: the checks run in it
     // Where the check program writes the record of its run (check_record.h);
     // the course's build folder when empty.
-    std::filesystem::path record_dir;
+    std::filesystem::path record_dir{};
 };
 
 // Builds the lesson's checks and runs them (on a GPU, a failure again under

@@ -193,6 +193,10 @@ bool BlockWatch::locate(ObservedAccess& access) {
         locate_global(access);
         return true;
     }
+    if (const std::optional<SharedWindowPlace> window = shared_window_at(address);
+        window && window->launch != runner_.shape().launch) {
+        runner_.fail_running(stale_shared_memory(bad_access(access), window->byte));
+    }
     if (!remote_windows_.empty()) check_remote_bounds(access);
     if (grid_.has_host_arguments()) check_host_memory(access);
     return false;  // the thread's own stack (a value whose address a helper took)
@@ -311,7 +315,7 @@ std::string BlockWatch::element_name(const ObservedAccess& access) const {
 }
 
 Accessor BlockWatch::accessor(const ObservedAccess& access) const {
-    return {thread_text(access.thread, block_index(), false), running_place(access.code)};
+    return {thread_text({access.thread}), running_place(access.code)};
 }
 
 BadAccess BlockWatch::bad_access(const ObservedAccess& access) const {

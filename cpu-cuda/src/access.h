@@ -28,6 +28,7 @@
 #include "faults.h"
 #include "observer.h"
 #include "program.h"
+#include "shared_windows.h"
 #include "warpdrill/cpu/cuda_runtime.h"
 
 namespace warpdrill::cpu::detail {
@@ -38,10 +39,6 @@ class BlockRunner;
 // shared memory) an access still counts as an access past that end, rather
 // than someone else's. The dynamic shared memory's allocation covers it.
 constexpr std::uintptr_t kSharedMargin = 64;
-// The most dynamic shared memory a block of an H100 may have (227 KB, with
-// cudaFuncAttributeMaxDynamicSharedMemorySize set): every address up to this
-// far past the start of a block's dynamic shared memory is in it.
-constexpr std::size_t kMaxDynamicSharedBytes = kSharedMemoryPerBlockOptin;
 
 // Launch-wide: what names the kernel's memory, and a fault held to its end.
 class GridAccesses {

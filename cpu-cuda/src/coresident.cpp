@@ -8,6 +8,7 @@
 #include "access.h"
 #include "device.h"
 #include "program.h"
+#include "sync_faults.h"
 
 namespace warpdrill::cpu::detail {
 namespace {
@@ -17,12 +18,6 @@ thread_local unsigned this_slot = 0;  // the worker this OS thread is
 // The executable's thread-local storage, where the kernels' __shared__
 // variables are, is always the first module's (tls_variables() lists it).
 constexpr std::size_t kExecutableTlsModule = 1;
-
-// Why a block must not return while another reads its shared memory.
-constexpr const char* kSharedMemoryLifetime =
-    "a block's shared memory ends with the block, so the cluster must meet at a this_cluster().sync() after "
-    "the "
-    "last read of another block's shared memory";
 
 std::uint64_t blocks_in(dim3 d) { return std::uint64_t{d.x} * d.y * d.z; }
 
@@ -42,16 +37,6 @@ std::vector<TlsBlock> this_threads_tls() {
         },
         &blocks);
     return blocks;
-}
-
-// "block (1,0,0)" or "blocks (0,0,0), (2,0,0)", the first few of many.
-std::string block_list(const std::vector<uint3>& blocks) {
-    constexpr std::size_t kNamed = 6;
-    std::string text = blocks.size() == 1 ? "block " : "blocks ";
-    for (std::size_t i = 0; i < std::min(blocks.size(), kNamed); ++i)
-        text += (i ? ", " : "") + dims(blocks[i]);
-    if (blocks.size() > kNamed) text += " and " + std::to_string(blocks.size() - kNamed) + " more";
-    return text;
 }
 
 }  // namespace
@@ -115,7 +100,7 @@ template <class Done>
 void CoResidentBlocks::wait_until(std::unique_lock<std::mutex>& lock, Done done) {
     changed_.wait(lock, [&] { return done() || aborted_ || !fault_.empty(); });
     if (!fault_.empty()) throw KernelFault(fault_);
-    if (aborted_) throw KernelFault("the launch was stopped by a fault in another block");
+    if (aborted_) throw KernelFault(stopped_by_other_block());
 }
 
 // A block that returns while another block of its cluster has read its
@@ -127,12 +112,8 @@ void CoResidentBlocks::finish_block(unsigned slot) {
     Slot& me = slots_[slot];
     const RemoteRead& read = me.last_remote_read;
     if (read.happened && read.cluster_syncs == me.cluster_syncs) {
-        throw KernelFault(
-            "in block " + dims(me.block) + ": the block (rank " + std::to_string(slot % cluster_blocks_) +
-            " of its cluster) returned from the kernel while block rank " + std::to_string(read.reader_rank) +
-            " may still read its shared memory, mapped by this_cluster().map_shared_rank() at " +
-            where_text(read.where) +
-            " after the last this_cluster().sync() both passed: " + kSharedMemoryLifetime);
+        throw KernelFault(in_block(
+            me.block, block_returned_while_read(slot % cluster_blocks_, read.reader_rank, read.where)));
     }
     me.state = SlotState::returned;
     Barrier& round_end = round_ends_[slot / gang_blocks_];
@@ -201,12 +182,7 @@ void CoResidentBlocks::fault_if_stuck(unsigned slot) {
 }
 
 std::string CoResidentBlocks::describe_stuck(unsigned first, unsigned count) const {
-    struct Place {
-        SyncKind kind;
-        std::string text;  // "this_grid().sync() at f.cu:12"
-        std::vector<uint3> blocks;
-    };
-    std::vector<Place> places;
+    std::vector<BlocksAt> waiting;  // by barrier, in the order first met
     std::vector<uint3> returned;
     for (unsigned s = first; s < first + count; ++s) {
         const Slot& slot = slots_[s];
@@ -214,57 +190,33 @@ std::string CoResidentBlocks::describe_stuck(unsigned first, unsigned count) con
             returned.push_back(slot.block);
             continue;
         }
-        const std::string text = std::string(name_of(slot.kind)) + " at " + where_text(slot.where);
-        auto at = std::ranges::find(places, text, &Place::text);
-        if (at == places.end()) at = places.insert(places.end(), {slot.kind, text, {}});
+        auto at = std::ranges::find_if(waiting, [&](const BlocksAt& place) {
+            return place.kind == slot.kind && same_place(place.where, slot.where);
+        });
+        if (at == waiting.end()) at = waiting.insert(waiting.end(), {slot.kind, slot.where, {}});
         at->blocks.push_back(slot.block);
     }
-    std::string text;
-    for (const Place& place : places) {
-        text += (text.empty() ? "" : " while ") + block_list(place.blocks) +
-                (place.blocks.size() == 1 ? " waits at " : " wait at ") + place.text;
-    }
-    if (!returned.empty()) text += " while " + block_list(returned) + " returned from the kernel";
-    if (places.size() == 1 && !returned.empty()) {
-        const SyncKind kind = places.front().kind;
-        return text + ": every thread of the " + (kind == SyncKind::grid_sync ? "grid" : "cluster") +
-               " must reach every " + name_of(kind) +
-               ", or the blocks that wait there never go on (on a GPU they hang)";
-    }
-    return text + ": no block can go on, each waits for blocks that wait elsewhere (on a GPU they hang)";
+    return blocks_stuck(waiting, returned);
 }
 
 std::uintptr_t CoResidentBlocks::map_shared_rank(const BlockRunner& caller, std::uintptr_t address,
                                                  std::size_t bytes, int rank, Where where) {
     const unsigned slot = this_slot;
     const unsigned my_rank = slot % cluster_blocks_;
-    const std::string call = "this_cluster().map_shared_rank() at " + where_text(where);
     std::lock_guard lock(mutex_);
     const Slot& me = slots_[slot];
     if (rank < 0 || rank >= static_cast<int>(cluster_blocks_)) {
-        caller.fault_here(call + " asks for block rank " + std::to_string(rank) + ", but the cluster has " +
-                          std::to_string(cluster_blocks_) + " blocks (ranks 0 to " +
-                          std::to_string(cluster_blocks_ - 1) + ")");
+        caller.fault_here(shared_rank_outside_cluster(where, rank, cluster_blocks_));
     }
     const SharedRegion region = locate(caller, me, address, where);
     if (region.offset + bytes > region.size) {
-        caller.fault_here(call + " maps " + std::to_string(bytes) + " bytes at offset " +
-                          std::to_string(region.offset) + " of " + region.what + ", which holds " +
-                          std::to_string(region.size) + " bytes: the access runs past the end of block rank " +
-                          std::to_string(rank) + "'s shared memory");
+        caller.fault_here(shared_rank_past_end(where, bytes, region.offset, region.what, region.size, rank));
     }
     Slot& target = slots_[first_slot_of_cluster(slot) + static_cast<unsigned>(rank)];
     if (static_cast<unsigned>(rank) != my_rank) {
-        if (me.cluster_syncs == 0) {
-            caller.fault_here(
-                call + " reaches into block rank " + std::to_string(rank) +
-                " before the cluster's first this_cluster().sync(): that block may not have started "
-                "yet, so its shared memory holds nothing it wrote");
-        }
+        if (me.cluster_syncs == 0) caller.fault_here(shared_rank_before_first_sync(where, rank));
         if (target.state == SlotState::returned) {
-            caller.fault_here(call + " reaches into block rank " + std::to_string(rank) + " (block " +
-                              dims(target.block) +
-                              "), which has already returned from the kernel: " + kSharedMemoryLifetime);
+            caller.fault_here(shared_rank_of_returned_block(where, rank, target.block));
         }
         target.last_remote_read = {true, me.cluster_syncs, my_rank, where};
     }
@@ -294,9 +246,7 @@ CoResidentBlocks::SharedRegion CoResidentBlocks::locate(const BlockRunner& calle
     if (dynamic_smem_bytes_ > 0 && address >= dynamic && address < dynamic + kMaxDynamicSharedBytes) {
         return {address - dynamic, dynamic_smem_bytes_, "the dynamic shared memory", 0};
     }
-    caller.fault_here("this_cluster().map_shared_rank() at " + where_text(where) +
-                      " was given an address that is not in the block's shared memory: it maps a __shared__ "
-                      "variable or the dynamic shared memory of one block to the same place in another");
+    caller.fault_here(shared_rank_of_unshared_address(where));
 }
 
 // The __shared__ variable at `offset` in the executable's thread-local storage.
@@ -304,7 +254,7 @@ CoResidentBlocks::SharedRegion CoResidentBlocks::locate_variable(const BlockRunn
                                                                  Where where) const {
     const std::vector<TlsVariable>& variables = tls_variables();
     const auto next = std::ranges::upper_bound(variables, offset, {}, &TlsVariable::tls_offset);
-    std::string near;
+    std::optional<PastArray> near;
     if (next != variables.begin()) {
         const TlsVariable& variable = *std::prev(next);
         const std::string name = short_name(variable.name);
@@ -313,13 +263,10 @@ CoResidentBlocks::SharedRegion CoResidentBlocks::locate_variable(const BlockRunn
                     kExecutableTlsModule, variable.tls_offset};
         }
         if (variable.shared) {
-            near = ": it lies " + std::to_string(offset - variable.tls_offset - variable.bytes) +
-                   " bytes past the end of the __shared__ array " + name + " (" + std::to_string(variable.bytes) +
-                   " bytes)";
+            near = PastArray{offset - variable.tls_offset - variable.bytes, name, variable.bytes};
         }
     }
-    caller.fault_here("this_cluster().map_shared_rank() at " + where_text(where) +
-                      " was given an address in no __shared__ variable of the block" + near);
+    caller.fault_here(shared_rank_in_no_variable(where, near));
 }
 
 // Every OS thread has the same modules' static thread-local storage.

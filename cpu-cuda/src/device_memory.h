@@ -55,7 +55,7 @@ struct DeviceAllocation {
     WrittenBytes written{bytes};
     // Where it was written, for a message about bytes nothing wrote: the last
     // cudaMemcpy or cudaMemset into it, the first kernel store to it.
-    std::optional<HostWrite> last_host_write;
+    std::optional<HostWrite> last_host_write{};
     std::atomic<std::uint32_t> first_store{0};
     // The host's stack at cudaMalloc (program.h: call_stack), kept under a leak check.
     std::vector<std::uint32_t> allocated_at{};

@@ -2,8 +2,6 @@
 
 #include <sstream>
 
-#include "scheduler.h"  // dims
-
 namespace warpdrill::cpu::detail {
 
 namespace {
@@ -32,6 +30,14 @@ std::string access_text(const BadAccess& access) {
 
 }  // namespace
 
+std::string dims(uint3 v) {
+    return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+}
+
+std::string where_text(Where where) {
+    return std::string(where.file_name()) + ":" + std::to_string(where.line());
+}
+
 std::string place_with_text(const SourcePlace& place) {
     std::string text = to_string(place);
     const std::string line = place.line ? source_line(place.file, place.line) : "";
@@ -39,12 +45,20 @@ std::string place_with_text(const SourcePlace& place) {
     return text;
 }
 
-std::string thread_text(int thread, uint3 block, bool other_block) {
-    std::string text = "thread " + std::to_string(thread) + " (warp " + std::to_string(thread / kWarpSize) +
-                       ", lane " + std::to_string(thread % kWarpSize) + ")";
-    if (other_block) text += " of block " + dims(block);
+std::string thread_text(const ThreadName& thread) {
+    std::string text = "thread " + std::to_string(thread.rank);
+    if (thread.thread_idx) text += " (threadIdx " + dims(*thread.thread_idx) + ")";
+    text += " (warp " + std::to_string(thread.rank / kWarpSize) + ", lane " +
+            std::to_string(thread.rank % kWarpSize) + ")";
+    if (thread.block) text += " of block " + dims(*thread.block);
     return text;
 }
+
+std::string in_block(uint3 block, const std::string& fault) {
+    return "in block " + dims(block) + ": " + fault;
+}
+
+std::string by_thread(const std::string& thread, const std::string& fault) { return thread + ": " + fault; }
 
 std::string out_of_bounds(const BadAccess& access, const std::string& what) {
     return "out-of-bounds " + access_text(access) + ": the address is " + what +
@@ -78,12 +92,27 @@ std::string foreign_memory(const BadAccess& access, const std::string& what, int
            " (cudaDeviceEnablePeerAccess was not called for it; on a GPU the kernel stops with an illegal address)";
 }
 
+std::string stale_shared_memory(const BadAccess& access, std::size_t byte) {
+    return access_text(access) + ": the address is byte " + std::to_string(byte) +
+           " of the dynamic shared memory of an earlier launch's block. Shared memory lasts only as long as its "
+           "block: a pointer into it, kept in a __device__ variable or a buffer, points at nothing in a later "
+           "launch (on a GPU the kernel stops with cudaErrorInvalidAddressSpace, \"operation not supported on "
+           "global/shared address space\"; compute-sanitizer's memcheck reports an invalid __global__ " +
+           read_or_write(access.kind) + ")";
+}
+
 std::string index_past_end(long long index, const std::string& array_type, const std::string& path, unsigned line) {
     std::string text = "index " + std::to_string(index) + " is past the end of an array of type " + array_type +
                        " at " + path + ":" + std::to_string(line);
     const std::string code = source_line(path, line);
     if (!code.empty()) text += ": `" + code + "`";
     return text;
+}
+
+std::string misaligned_vector_access(std::size_t alignment, Where where) {
+    return "misaligned " + std::to_string(alignment) + "-byte access at " + where_text(where) +
+           ": the address is not a multiple of " + std::to_string(alignment) +
+           " (a GPU stops the kernel with cudaErrorMisalignedAddress)";
 }
 
 namespace {
@@ -107,16 +136,18 @@ std::string written_elsewhere(const WrittenElsewhere& elsewhere) {
 std::string uninitialized_global_read(const BadAccess& access, const std::string& what, uint3 block,
                                       const WrittenElsewhere& elsewhere) {
     const bool atomic = is_atomic(access.kind);
-    return "in block " + dims(block) + ": uninitialized " + (atomic ? "atomic or volatile " : "") + "read of " +
-           std::to_string(access.bytes) + " bytes by " + access.by.thread + " at " +
-           place_with_text(access.by.place) + ": " + what +
-           " has never been written: no cudaMemset or cudaMemcpy put a value there, and no store of this or an "
-           "earlier kernel wrote it" +
-           (atomic ? " (an atomicAdd adds to the value already there: cudaMemset an accumulator first)" : "") + ". " +
-           written_elsewhere(elsewhere) +
-           "On a GPU the value is whatever the memory last held (compute-sanitizer's initcheck reports an "
-           "uninitialized __global__ memory read); the CPU backend's fresh memory is zeros, which would have "
-           "hidden it";
+    const std::string fault =
+        std::string("uninitialized ") + (atomic ? "atomic or volatile " : "") + "read of " +
+        std::to_string(access.bytes) + " bytes by " + access.by.thread + " at " + place_with_text(access.by.place) +
+        ": " + what +
+        " has never been written: no cudaMemset or cudaMemcpy put a value there, and no store of this or an "
+        "earlier kernel wrote it" +
+        (atomic ? " (an atomicAdd adds to the value already there: cudaMemset an accumulator first)" : "") + ". " +
+        written_elsewhere(elsewhere) +
+        "On a GPU the value is whatever the memory last held (compute-sanitizer's initcheck reports an "
+        "uninitialized __global__ memory read); the CPU backend's fresh memory is zeros, which would have "
+        "hidden it";
+    return in_block(block, fault);
 }
 
 std::string uninitialized_shared_read(const Accessor& by, const std::string& element, uint3 block,

@@ -2,7 +2,9 @@
 // in one place: each message is a function of named fields, which the
 // address check, the race checker and the initialisation check fill in.
 // Each message says what a GPU does, or what compute-sanitizer reports, in
-// the same case. Internal to the backend.
+// the same case. The names every message uses (threads, blocks, places) are
+// made here too; the faults of sync points are in sync_faults.h, those that
+// end a launch otherwise in launch_faults.h. Internal to the backend.
 #pragma once
 
 #include <cstddef>
@@ -16,16 +18,35 @@
 
 namespace warpdrill::cpu::detail {
 
+// "(1,0,0)": a block's index, a thread's, a shape.
+std::string dims(uint3 v);
+// "reduce.cu:12", as the compiler named the file (a sync point's std::source_location).
+std::string where_text(Where where);
 // "reduce.cuh:14: `sdata[tid] += sdata[tid + s];`"
 std::string place_with_text(const SourcePlace& place);
+
+// Who a thread is: its rank in the block, its threadIdx where that says
+// more (a block of two or three dimensions), and its block where that is
+// not the one running.
+struct ThreadName {
+    int rank;
+    std::optional<uint3> thread_idx = std::nullopt;
+    std::optional<uint3> block = std::nullopt;
+};
+// "thread 37 (threadIdx (5,1,0)) (warp 1, lane 5) of block (1,0,0)"; the two
+// parts in brackets are there only with their fields.
+std::string thread_text(const ThreadName& thread);
+
+// Every kernel fault begins with its block: "in block (1,0,0): " + `fault`.
+std::string in_block(uint3 block, const std::string& fault);
+// A fault made by one thread: "thread 5 (warp 0, lane 5): " + `fault`.
+std::string by_thread(const std::string& thread, const std::string& fault);
 
 // Who made an access and where: "thread 5 (warp 0, lane 5) of block (1,0,0)" at a place.
 struct Accessor {
     std::string thread;
     SourcePlace place;
 };
-// "thread 5 (warp 0, lane 5)", and " of block (1,0,0)" when `block` is not the running one.
-std::string thread_text(int thread, uint3 block, bool other_block);
 
 // The access of `by` is an error of its address (these end the kernel).
 struct BadAccess {
@@ -40,8 +61,14 @@ std::string misaligned(const BadAccess& access, std::uintptr_t address);
 std::string host_memory(const BadAccess& access, const std::string& element, const std::string& parameter);
 // `what` names the buffer or element, `owner` the GPU whose memory it is.
 std::string foreign_memory(const BadAccess& access, const std::string& what, int owner, int device);
+// A pointer into the dynamic shared memory of an earlier launch (kept in a
+// __device__ variable or a buffer), at `byte` of that memory.
+std::string stale_shared_memory(const BadAccess& access, std::size_t byte);
 // -fsanitize=bounds: `index` past a fixed-size array, at `path`:`line`.
 std::string index_past_end(long long index, const std::string& array_type, const std::string& path, unsigned line);
+// A wide access of `alignment` bytes (a pack of the course's pack.cuh) at
+// an address that is not a multiple of it.
+std::string misaligned_vector_access(std::size_t alignment, Where where);
 
 // Where the rest of a buffer or array was written: what a read of bytes
 // nothing wrote is compared with (the copy that was one element short).

@@ -7,6 +7,7 @@
 #include "access.h"
 #include "coresident.h"
 #include "scheduler.h"
+#include "sync_faults.h"
 
 namespace warpdrill::cpu::detail {
 namespace {
@@ -16,12 +17,7 @@ constexpr int kWarpSize = 32;
 void wait_for_other_blocks(BlockRunner& block, SyncKind kind, Where where) {
     const GridShape& shape = block.shape();
     if (kind == SyncKind::grid_sync && !shape.groups.cooperative) {
-        throw KernelFault(
-            "in block " + dims(block.block_idx()) + ": this_grid().sync() at " + where_text(where) +
-            " in a kernel that was not launched cooperatively: a grid barrier needs every block of "
-            "the grid resident at once, which only cudaLaunchCooperativeKernel (or "
-            "cudaLaunchKernelEx with cudaLaunchAttributeCooperative) promises; a GPU stops the "
-            "kernel there");
+        throw KernelFault(in_block(block.block_idx(), grid_sync_not_cooperative(where)));
     }
     // Without a cluster launch a block is a cluster of one: nobody else to wait for.
     if (shape.coresident) shape.coresident->wait(kind, where);
@@ -36,12 +32,7 @@ std::uintptr_t map_shared_rank(std::uintptr_t address, std::size_t bytes, int ra
     if (CoResidentBlocks* blocks = block.shape().coresident) {
         return blocks->map_shared_rank(block, address, bytes, rank, where);
     }
-    if (rank != 0) {
-        block.fault_here(
-            "this_cluster().map_shared_rank() at " + where_text(where) + " asks for block rank " +
-            std::to_string(rank) +
-            ", but the kernel was launched without clusters: each block is a cluster of one, rank 0");
-    }
+    if (rank != 0) block.fault_here(shared_rank_without_clusters(where, rank));
     return address;
 }
 
@@ -50,20 +41,13 @@ void check_tile(unsigned tile_size, unsigned parent_threads, Where where) {
     // into tiles of 32): its missing lanes count as exited, as a partial
     // warp's do. A tile of several warps waits at its barrier for them all.
     if (tile_size > static_cast<unsigned>(kWarpSize) && parent_threads % tile_size != 0) {
-        block_of_caller().fault_here(
-            "tiled_partition<" + std::to_string(tile_size) + ">() at " + where_text(where) +
-            " splits a group of " + std::to_string(parent_threads) +
-            " threads: its last tile would be partial, and a tile of several warps syncs all its threads, "
-            "which that one does not have");
+        block_of_caller().fault_here(partial_multiwarp_tile(tile_size, parent_threads, where));
     }
 }
 
 void check_runtime_tile(unsigned tile_size, Where where) {
     if (tile_size == 0 || tile_size > 32 || !std::has_single_bit(tile_size)) {
-        block_of_caller().fault_here(
-            "cg::tiled_partition(group, " + std::to_string(tile_size) + ") at " + where_text(where) +
-            ": a tile size given at run time must be a power of two from 1 to 32 (CUDA's cooperative groups "
-            "trap on any other, and the kernel stops with an unspecified launch failure)");
+        block_of_caller().fault_here(bad_runtime_tile_size(tile_size, where));
     }
 }
 
@@ -72,18 +56,12 @@ void check_tile_memory(unsigned max_block_size, Where where) {
     const dim3 shape = block.shape().block;
     const unsigned block_threads = shape.x * shape.y * shape.z;
     if (block_threads > max_block_size) {
-        block.fault_here(
-            "this_thread_block(block_tile_memory<" + std::to_string(max_block_size) + ">) at " +
-            where_text(where) + " in a block of " + std::to_string(block_threads) +
-            " threads: block_tile_memory's MaxBlockSize is the most threads the block may have, and the scratch "
-            "it reserves is too small for more");
+        block.fault_here(block_tile_memory_too_small(max_block_size, block_threads, where));
     }
 }
 
 [[noreturn]] void fault_partition(const char* group, Where where) {
-    block_of_caller().fault_here(std::string("cg::tiled_partition() at ") + where_text(where) + " of " + group +
-                                 ": CUDA partitions only a thread_block, a thread_block_tile or a coalesced_group "
-                                 "(tiles of anything else are undefined)");
+    block_of_caller().fault_here(partition_of_grid_or_cluster(group, where));
 }
 
 unsigned coalesce(Where where) { return static_cast<unsigned>(block_of_caller().group_sync(SyncKind::coalesce, 0, 0, 0, where)); }
@@ -92,10 +70,7 @@ std::uint64_t tile_collective(SyncKind kind, unsigned tile_size, unsigned source
                               Where where) {
     BlockRunner& block = block_of_caller();
     if (source_rank >= tile_size) {
-        block.fault_here(std::string(name_of(kind)) + " at " + where_text(where) + " reads thread rank " +
-                         std::to_string(source_rank) + " of a tile of " + std::to_string(tile_size) +
-                         " threads: the rank must be less than the tile's size (on a GPU it reads another tile's "
-                         "scratch memory)");
+        block.fault_here(tile_rank_out_of_range(kind, source_rank, tile_size, where));
     }
     return block.group_sync(kind, static_cast<int>(tile_size), static_cast<int>(source_rank), bits, where);
 }
@@ -141,11 +116,6 @@ bool same_tile_collective(const SyncPoint& a, const SyncPoint& b) {
     return a.kind == b.kind && a.width == b.width && (a.kind == SyncKind::tile_sync || same_place(a.where, b.where));
 }
 
-std::string tile_text(int first, int width) {
-    return "its tile of " + std::to_string(width) + " threads (threads " + std::to_string(first) + "-" +
-           std::to_string(first + width - 1) + ")";
-}
-
 }  // namespace
 
 // A collective of a tile of several warps completes when every thread of the
@@ -181,18 +151,15 @@ void BlockRunner::order_tile_accesses(int first, int width) {
 // of its tile that has returned, or waits somewhere else.
 void BlockRunner::report_tile_mismatch(int rank) {
     const SyncPoint& mine = threads_[rank].sync;
-    const int first = rank / mine.width * mine.width;
-    const std::string tile = tile_text(first, mine.width);
-    for (int member = first; member < first + mine.width; ++member) {
+    const Tile tile{rank / mine.width * mine.width, mine.width};
+    for (int member = tile.first; member < tile.first + tile.width; ++member) {
         const FiberThread& other = threads_[member];
         if (other.state == ThreadState::exited || !same_tile_collective(mine, other.sync)) capture_stacks({rank, member});
         if (other.state == ThreadState::exited) {
-            fault(describe_wait(rank) + ", which every thread of " + tile + " must reach, but " +
-                  describe_thread(member) + " has already returned from the kernel");
+            fault(tile_member_returned(waiter(rank), tile, describe_thread(member)));
         }
         if (!same_tile_collective(mine, other.sync)) {
-            fault("the threads of one tile disagree: " + describe_wait(rank) + " (" + tile + "), but " +
-                  describe_wait(member) + ": every thread of a tile must reach each of its collectives, and the same one");
+            fault(tile_threads_disagree(waiter(rank), tile, waiter(member)));
         }
     }
 }

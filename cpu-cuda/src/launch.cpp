@@ -24,6 +24,7 @@
 #include "coresident.h"
 #include "device.h"
 #include "init_check.h"
+#include "launch_faults.h"
 #include "profile.h"
 #include "race_check.h"
 #include "scheduler.h"
@@ -60,33 +61,19 @@ struct WorkerView {
 
 thread_local WorkerView* this_worker = nullptr;
 
-std::string running_thread_text(const BlockRunner& block) {
-    const uint3 b = block.block_idx();
-    std::string text =
-        "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) + ")";
-    if (const FiberThread* thread = block.running()) {
-        text += ", thread " + std::to_string(thread->rank);
-        const Where& last = thread->sync.where;
-        if (last.line() != 0) {
-            text += ", last at the sync point at " + std::string(last.file_name()) + ":" +
-                    std::to_string(last.line());
-        }
-    }
-    return text;
+// What `block` runs now, for the crash handler and the watchdog.
+RunningThread running_thread(const BlockRunner& block) {
+    const FiberThread* thread = block.running();
+    if (!thread) return {block.block_idx(), std::nullopt, Where()};
+    return {block.block_idx(), thread->rank, thread->sync.where};
 }
 
 void on_crash(int signal, siginfo_t* info, void*) {
     if (this_worker) {
         if (BlockRunner* block = this_worker->block.load()) {
             const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
-            const std::string cause =
-                is_device_address(address)
-                    ? "an access past the end of a cudaMalloc'd buffer, or to one already freed (launches "
-                      "of up to 2^17 threads name the line: run a smaller size)"
-                    : "an access outside its buffers, or a fiber stack overflow (raise WARPDRILL_FIBER_STACK_KB)";
-            const std::string text = "\nwarpdrill: the kernel crashed (" +
-                                     std::string(signal == SIGSEGV ? "segmentation fault" : "bus error") +
-                                     ") in " + running_thread_text(*block) + ": " + cause + "\n";
+            const std::string text =
+                kernel_crashed(signal, running_thread(*block), is_device_address(address));
             [[maybe_unused]] auto written = ::write(2, text.data(), text.size());
         }
     }
@@ -195,11 +182,11 @@ void run_grid(const GridLaunch& launch, int device) {
         CoResidentBlocks::needed(groups)
             ? std::make_unique<CoResidentBlocks>(grid, dynamic_smem_bytes, groups)
             : nullptr;
-    const GridShape shape{grid,          block,  dynamic_smem_bytes, &thread_body, settings.order,
-                          settings.seed, groups, coresident.get(), device};
+    static std::atomic<std::uint64_t> launches{0};
+    const GridShape shape{grid,   block,           dynamic_smem_bytes, &thread_body, settings.order, settings.seed,
+                          groups, coresident.get(), device,             ++launches};
     const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
     const unsigned workers = coresident ? coresident->workers() : worker_count(blocks);
-    static std::atomic<std::uint64_t> launches{0};
     const int threads_per_block = static_cast<int>(block.x * block.y * block.z);
     // A profile sees the accesses through the same instrumentation as the checks.
     const bool profiled = profiling();
@@ -207,7 +194,7 @@ void run_grid(const GridLaunch& launch, int device) {
     std::unique_ptr<GridOrder> grid_order;
     if (profiled || tracks_launch(blocks * static_cast<std::uint64_t>(threads_per_block))) {
         grid_accesses = std::make_unique<GridAccesses>(grid, launch.kernel, launch.pointers);
-        grid_order = std::make_unique<GridOrder>(++launches, grid);
+        grid_order = std::make_unique<GridOrder>(shape.launch, grid);
     } else {
         unchecked_launch_began();
     }
@@ -284,14 +271,11 @@ void run_grid(const GridLaunch& launch, int device) {
         // watch make such threads yield (access.h).
         if (!finished.wait_for(lock, std::chrono::seconds(1), [&] { return running == 0; })) spin_watch = true;
         if (!finished.wait_for(lock, kernel_time_limit(), [&] { return running == 0; })) {
-            std::string where;
+            std::vector<RunningThread> running;
             for (const WorkerView& view : views) {
-                if (BlockRunner* runner = view.block.load()) where += "\n  " + running_thread_text(*runner);
+                if (BlockRunner* runner = view.block.load()) running.push_back(running_thread(*runner));
             }
-            std::fprintf(stderr,
-                         "\nwarpdrill: the kernel has not finished after %lld s\nstill running:%s\n"
-                         "a loop that never ends? (WARPDRILL_KERNEL_TIMEOUT_S sets the limit)\n",
-                         static_cast<long long>(kernel_time_limit().count()), where.c_str());
+            std::fputs(kernel_never_finished(kernel_time_limit().count(), running).c_str(), stderr);
             std::fflush(nullptr);
             std::_Exit(124);
         }
@@ -329,8 +313,7 @@ std::terminate_handler previous_terminate = nullptr;
         if (std::current_exception()) std::rethrow_exception(std::current_exception());
     } catch (const KernelFault& fault) {
         std::fflush(nullptr);  // what the program printed before comes first
-        std::fprintf(stderr, "warpdrill's CPU backend stopped the program: a kernel broke a rule of CUDA's\n%s\n",
-                     fault.what());
+        std::fputs(program_stopped(fault.what()).c_str(), stderr);
         std::_Exit(1);
     } catch (...) {
     }

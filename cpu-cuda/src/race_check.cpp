@@ -271,8 +271,9 @@ std::optional<Access> RaceCheck::check(ShadowCell& shadow, bool global, const Ac
 }
 
 Accessor RaceCheck::accessor(const Access& access) const {
-    return {thread_text(access.thread, watch_.block_index(access.block), access.block != block_),
-            source_places({access.code})[0]};
+    const std::optional<uint3> other_block =
+        access.block != block_ ? std::optional(watch_.block_index(access.block)) : std::nullopt;
+    return {thread_text({.rank = access.thread, .block = other_block}), source_places({access.code})[0]};
 }
 
 void RaceCheck::race(const ObservedAccess& observed, const Access& before, const Access& now) const {
@@ -293,10 +294,10 @@ void RaceCheck::race(const ObservedAccess& observed, const Access& before, const
     } else if (before.thread / kWarpSize != now.thread / kWarpSize) {
         cause = RaceCause::different_warps;
     }
-    const RaceAccess this_access{{thread_text(now.thread, {}, false), running_place(now.code)}, now.kind};
+    const RaceAccess this_access{{thread_text({now.thread}), running_place(now.code)}, now.kind};
     const RaceAccess earlier{accessor(before), before.kind};
     std::string message = detail::race(watch_.element_name(observed), this_access, earlier, cause, writer);
-    if (!stop_at_race_) return order_.note_race("in block " + dims(watch_.block_index()) + ": " + std::move(message));
+    if (!stop_at_race_) return order_.note_race(in_block(watch_.block_index(), message));
     watch_.runner().fail_running(std::move(message));
 }
 

@@ -1,11 +1,11 @@
 #include "scheduler.h"
 
-#include <sys/mman.h>
-
 #include "access.h"
 #include "device_memory.h"
 #include "faults.h"
+#include "launch_faults.h"
 #include "program.h"
+#include "sync_faults.h"
 #include "warnings.h"
 
 #include <algorithm>
@@ -14,7 +14,6 @@
 #include <bit>
 #include <functional>
 #include <iterator>
-#include <sstream>
 #include <string>
 #include <thread>
 
@@ -35,38 +34,6 @@ bool is_reduction(SyncKind kind) { return kind >= SyncKind::reduce_add; }
 
 }  // namespace
 
-const char* name_of(SyncKind kind) {
-    switch (kind) {
-        case SyncKind::syncthreads: return "__syncthreads()";
-        case SyncKind::syncthreads_count: return "__syncthreads_count()";
-        case SyncKind::syncthreads_and: return "__syncthreads_and()";
-        case SyncKind::syncthreads_or: return "__syncthreads_or()";
-        case SyncKind::grid_sync: return "this_grid().sync()";
-        case SyncKind::cluster_sync: return "this_cluster().sync()";
-        case SyncKind::syncwarp: return "__syncwarp()";
-        case SyncKind::coalesce: return "cg::coalesced_threads()";
-        case SyncKind::tile_sync: return "a multi-warp tile's sync()";
-        case SyncKind::tile_shfl: return "a multi-warp tile's shfl(), any(), all(), reduce or scan";
-        case SyncKind::shfl_idx: return "__shfl_sync()";
-        case SyncKind::shfl_up: return "__shfl_up_sync()";
-        case SyncKind::shfl_down: return "__shfl_down_sync()";
-        case SyncKind::shfl_xor: return "__shfl_xor_sync()";
-        case SyncKind::ballot: return "__ballot_sync()";
-        case SyncKind::any: return "__any_sync()";
-        case SyncKind::all: return "__all_sync()";
-        case SyncKind::match_any: return "__match_any_sync()";
-        case SyncKind::match_all: return "__match_all_sync()";
-        case SyncKind::reduce_add: return "__reduce_add_sync()";
-        case SyncKind::reduce_min: return "__reduce_min_sync()";
-        case SyncKind::reduce_max: return "__reduce_max_sync()";
-    }
-    return "?";
-}
-
-std::string where_text(Where where) {
-    return std::string(where.file_name()) + ":" + std::to_string(where.line());
-}
-
 bool same_place(const Where& a, const Where& b) {
     // One file's name is usually one string literal: compare pointers first.
     return a.line() == b.line() &&
@@ -75,49 +42,19 @@ bool same_place(const Where& a, const Where& b) {
 
 namespace {
 
-// What a barrier that not every thread of the block reaches breaks.
-const std::string kBarrierRule =
-    "The Programming Guide: \"__syncthreads() is allowed in conditional code but only if the conditional "
-    "evaluates identically across the entire thread block, otherwise the code execution is likely to hang or "
-    "produce unintended side effects.\"";
-
-// What the two warnings about lanes in a mask that take no part quote.
-const std::string kMaskGuideline =
-    "NVIDIA's CUDA C++ guidelines (rule 2.1, advisory) say: \"only include device-threads participating in a "
-    "warp collective operation in the mask parameter\"";
-
 bool same_intrinsic(const SyncPoint& a, const SyncPoint& b) {
     return a.kind == b.kind && a.mask == b.mask && a.width == b.width &&
            (a.kind == SyncKind::syncwarp || same_place(a.where, b.where));
 }
 
-std::string hex(unsigned mask) {
-    std::ostringstream out;
-    out << "0x" << std::hex << mask;
-    return out.str();
+// How threads that left the kernel passed by the barrier at `place`, as the
+// source reads: a branch around it, a return before it, a loop around it.
+std::optional<BarrierBypass> bypass_of(const SourcePlace& place) {
+    if (const auto branch = enclosing_branch(place.file, place.line)) return BarrierBypass{Bypass::branch, *branch};
+    if (const auto early = return_before(place.file, place.line)) return BarrierBypass{Bypass::early_return, *early};
+    if (const auto loop = enclosing_loop(place.file, place.line)) return BarrierBypass{Bypass::loop, *loop};
+    return std::nullopt;
 }
-
-// "0-15, 17, 20-31"
-std::string ranges(const std::vector<int>& ranks) {
-    std::string text;
-    for (std::size_t i = 0; i < ranks.size();) {
-        std::size_t j = i;
-        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-        if (!text.empty()) text += ", ";
-        text += std::to_string(ranks[i]);
-        if (j > i) text += "-" + std::to_string(ranks[j]);
-        i = j + 1;
-    }
-    return text;
-}
-
-}  // namespace
-
-std::string dims(uint3 v) {
-    return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
-}
-
-namespace {
 
 // The source lane a shuffle reads, exactly as the hardware computes it (PTX
 // ISA, shfl.sync): the width is encoded as a segment mask of 32 - width, and
@@ -162,20 +99,13 @@ std::uint32_t combine(SyncKind kind, bool is_signed, std::uint32_t a, std::uint3
 
 }  // namespace
 
-DynamicSharedWindow::DynamicSharedWindow()
-    : data_(static_cast<std::byte*>(mmap(nullptr, kMaxDynamicSharedBytes, PROT_READ | PROT_WRITE,
-                                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0))) {
-    if (data_ == MAP_FAILED) throw std::bad_alloc();
-}
-
-DynamicSharedWindow::~DynamicSharedWindow() { munmap(data_, kMaxDynamicSharedBytes); }
-
 BlockRunner::BlockRunner(const GridShape& shape, StackCache& stacks)
     : shape_(shape),
       stacks_(stacks),
       thread_count_(static_cast<int>(shape.block.x * shape.block.y * shape.block.z)),
       threads_(static_cast<std::size_t>(thread_count_)),
-      order_(static_cast<std::size_t>(thread_count_)) {
+      order_(static_cast<std::size_t>(thread_count_)),
+      dynamic_smem_(shape.launch) {
     for (int rank = 0; rank < thread_count_; ++rank) {
         order_[rank] = shape.order == ThreadOrder::descending ? thread_count_ - 1 - rank : rank;
     }
@@ -363,28 +293,19 @@ std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, in
     FiberThread& self = *running_;
     const int lane = self.rank % kWarpSize;
     // Built only on the way to a fault: this runs for every lane of every shuffle.
-    const auto call = [&] { return std::string(name_of(kind)) + " at " + to_string(running_sync_place(where)); };
-    if (!(mask >> lane & 1u)) {
-        fault_here(call() + " was called with mask " + hex(mask) + ", which leaves out the calling lane " +
-                   std::to_string(lane) + ": every calling lane must be in its mask");
-    }
+    const auto call = [&] { return SyncCall{kind, running_sync_place(where)}; };
+    if (!(mask >> lane & 1u)) fault_here(caller_outside_mask(call(), mask, lane));
     // Lanes a partial warp does not have count as exited, as the Programming
     // Guide's rule reads ("all non-exited threads named in mask must execute
     // the same intrinsic"); only a read from one is undefined (fault_source_lane).
     const unsigned missing = mask & ~existing_lanes(self.rank / kWarpSize);
     if (missing) {
-        warn("missing lanes " + where_text(where), [&] {
-            return call() + " names lanes that do not exist (mask " + hex(mask) + ", missing " + hex(missing) +
-                   "): the block has " + std::to_string(thread_count_) +
-                   " threads, so its last warp is partial. A GPU runs it, and so does the CPU backend, but " +
-                   kMaskGuideline;
-        });
+        warn("missing lanes " + where_text(where),
+             [&] { return mask_names_missing_lanes(call(), mask, missing, thread_count_); });
         mask &= ~missing;
     }
     if (is_shuffle(kind) && (width < 1 || width > kWarpSize || !std::has_single_bit(static_cast<unsigned>(width)))) {
-        fault_here(call() + " was called with width " + std::to_string(width) +
-                   ": width must be a power of two from 1 to 32 (on a GPU another width gives results CUDA "
-                   "does not define)");
+        fault_here(bad_shuffle_width(call(), width));
     }
     self.sync = {kind, mask, width, param, bits, where};
     yield(self);
@@ -489,11 +410,7 @@ void BlockRunner::warn_returned_lanes(int rank, unsigned returned) {
     const SyncPoint& sync = threads_[rank].sync;
     warn("returned lanes " + where_text(sync.where), [&] {
         capture_stacks({rank});
-        return describe_wait(rank) + " names lanes that have returned from the kernel (mask " + hex(sync.mask) +
-               ", returned " + hex(returned) +
-               "). They take no part, as the Programming Guide has it (\"all non-exited threads named in mask "
-               "must execute the same intrinsic\"), and a shuffle that reads one is stopped; " +
-               kMaskGuideline;
+        return mask_names_returned_lanes(waiter(rank), sync.mask, returned);
     });
 }
 
@@ -560,20 +477,11 @@ void BlockRunner::fault_source_lane(int rank, int source) {
     capture_stacks({rank});
     const SyncPoint& sync = threads_[rank].sync;
     const int base = rank / kWarpSize * kWarpSize;
-    std::string lane;
-    if (!(existing_lanes(rank / kWarpSize) >> source & 1u)) {
-        lane = ", which does not exist (the block has " + std::to_string(thread_count_) +
-               " threads, so its last warp is partial)";
-    } else if (!(sync.mask >> source & 1u)) {
-        lane = ", which is not in the mask";
-    } else {
-        lane = ", which has returned from the kernel (" + describe_thread(base + source) + ")";
-    }
-    fault(describe_wait(rank) + " with mask " + hex(sync.mask) + ", width " + std::to_string(sync.width) +
-          " and parameter " + std::to_string(sync.param) + ", so it reads lane " + std::to_string(source) + lane +
-          ". The Programming Guide: \"Threads may only read data from another thread which is actively "
-          "participating in the __shfl_sync() command. If the target thread is inactive, the retrieved value "
-          "is undefined.\"");
+    const AbsentLane why = !(existing_lanes(rank / kWarpSize) >> source & 1u) ? AbsentLane::missing
+                           : !(sync.mask >> source & 1u)                      ? AbsentLane::outside_mask
+                                                                              : AbsentLane::returned;
+    fault(shuffle_reads_absent_lane({waiter(rank), sync.mask, sync.width, sync.param, source}, why,
+                                    thread_count_, describe_thread(base + source)));
 }
 
 bool BlockRunner::complete_block_barrier() {
@@ -596,20 +504,10 @@ bool BlockRunner::complete_block_barrier() {
         std::ranges::copy_if(waiting, std::back_inserter(elsewhere), std::not_fn(at_first));
         std::erase_if(waiting, std::not_fn(at_first));
         capture_stacks({waiting.front(), elsewhere.front()});
-        fault("threads " + ranges(waiting) + " wait at " + name_of(first.kind) + " at " +
-              to_string(sync_place(waiting.front())) + " while threads " + ranges(elsewhere) + " wait at " +
-              describe_wait(elsewhere.front()) + ": every thread of a block must reach the same " +
-              name_of(first.kind) +
-              ". " + kBarrierRule);
+        fault(barriers_differ(waiting, {first.kind, sync_place(waiting.front())}, elsewhere,
+                              waiter(elsewhere.front())));
     }
-    if (exited_ > 0) {
-        std::vector<int> exited;
-        for (const FiberThread& thread : threads_) {
-            if (thread.state == ThreadState::exited) exited.push_back(thread.rank);
-        }
-        capture_stacks({waiting.front()});
-        fault(describe_exit_before_barrier(exited, waiting));
-    }
+    if (exited_ > 0) fault_exit_before_barrier(waiting);
     if (watch_) {
         std::vector<unsigned> live(static_cast<std::size_t>((thread_count_ + kWarpSize - 1) / kWarpSize));
         for (std::size_t warp = 0; warp < live.size(); ++warp) live[warp] = live_lanes(static_cast<int>(warp));
@@ -633,27 +531,15 @@ bool BlockRunner::complete_block_barrier() {
 
 // Threads left the kernel while the others wait at a barrier: either the
 // barrier sits in a branch those threads did not take, or they returned early.
-std::string BlockRunner::describe_exit_before_barrier(const std::vector<int>& exited,
-                                                      const std::vector<int>& waiting) const {
-    const SyncPoint& barrier = threads_[waiting.front()].sync;
+void BlockRunner::fault_exit_before_barrier(const std::vector<int>& waiting) {
+    std::vector<int> exited;
+    for (const FiberThread& thread : threads_) {
+        if (thread.state == ThreadState::exited) exited.push_back(thread.rank);
+    }
+    capture_stacks({waiting.front()});
     // The learner's line: a barrier inside a helper is judged where the helper is called.
-    const SourcePlace place = sync_place(waiting.front());
-    const std::string head = "threads " + ranges(waiting) + " wait at " + name_of(barrier.kind) + " at " +
-                             to_string(place) + ", which threads " + ranges(exited);
-    const std::string rule = ": every thread of a block must reach every __syncthreads(). " + kBarrierRule;
-    if (const auto branch = enclosing_branch(place.file, place.line)) {
-        return head + " never reached: it sits inside the branch `" + branch->text + "` at " + place.file + ":" +
-               std::to_string(branch->line) + ", which those threads did not take" + rule;
-    }
-    if (const auto early = return_before(place.file, place.line)) {
-        return head + " never reached: they returned from the kernel at " + place.file + ":" +
-               std::to_string(early->line) + " (`" + early->text + "`) before it" + rule;
-    }
-    if (const auto loop = enclosing_loop(place.file, place.line)) {
-        return head + " never reached: it sits inside the loop `" + loop->text + "` at " + place.file + ":" +
-               std::to_string(loop->line) + ", which those threads left after fewer rounds" + rule;
-    }
-    return head + " never reached before they left the kernel" + rule;
+    const SyncCall barrier{threads_[waiting.front()].sync.kind, sync_place(waiting.front())};
+    fault(exit_before_barrier(waiting, barrier, exited, bypass_of(barrier.place)));
 }
 
 // Nothing can move: name the first lane that waits for a lane which is
@@ -669,18 +555,12 @@ void BlockRunner::report_deadlock() {
             if (!(mine.mask >> lane & 1u) || same_intrinsic(mine, theirs)) continue;
             capture_stacks({thread.rank, base + lane});
             if (is_block_kind(theirs.kind)) {
-                fault("deadlock: " + describe_wait(thread.rank) + " with mask " + hex(mine.mask) +
-                      " and waits for lane " + std::to_string(lane) + ", but " + describe_wait(base + lane) +
-                      ": the lanes of a warp intrinsic's mask must all reach it");
+                fault(lane_waits_at_barrier(waiter(thread.rank), mine.mask, lane, waiter(base + lane)));
             }
-            fault("lanes of one mask disagree: " + describe_wait(thread.rank) + " with mask " +
-                  hex(mine.mask) + (is_shuffle(mine.kind) ? " and width " + std::to_string(mine.width) : "") +
-                  ", but " + describe_wait(base + lane) + " with mask " + hex(theirs.mask) +
-                  (is_shuffle(theirs.kind) ? " and width " + std::to_string(theirs.width) : "") +
-                  ": every lane of a mask must call the same intrinsic with the same mask and width");
+            fault(lanes_disagree(lane_call(thread.rank), lane_call(base + lane)));
         }
     }
-    fault("deadlock: no thread can proceed");
+    fault(no_thread_can_proceed());
 }
 
 void BlockRunner::report_spin_deadlock() const {
@@ -692,36 +572,30 @@ void BlockRunner::report_spin_deadlock() const {
     for (const FiberThread& thread : threads_) {
         if (thread.state == ThreadState::ready) spinning.push_back(thread.rank);
     }
-    std::string text = (spinning.size() == 1 ? "thread " + ranges(spinning) + " keeps"
-                                             : "threads " + ranges(spinning) + " keep") +
-                       " reading one address, waiting for a value that no thread writes: ";
-    text += waiting.empty() ? std::string("no other thread of the block is left to write it")
-                            : "the other threads of the block wait: " + describe_wait(waiting.front());
-    fault(text + ". A spin-wait needs the writer to be able to run: if it is another block, a GPU gives no "
-                 "guarantee that it ever does, unless the launch is cooperative");
+    fault(spin_without_writer(spinning,
+                              waiting.empty() ? std::nullopt : std::optional(waiter(waiting.front()))));
 }
 
 // ---- diagnostics ----------------------------------------------------------------------
 
 std::string BlockRunner::describe_thread(int rank) const {
-    const FiberThread& thread = threads_[rank];
-    std::string text = "thread " + std::to_string(rank);
-    if (shape_.block.y * shape_.block.z > 1) text += " (threadIdx " + dims(thread.vars.thread_idx) + ")";
-    return text + " (warp " + std::to_string(rank / kWarpSize) + ", lane " +
-           std::to_string(rank % kWarpSize) + ")";
+    if (shape_.block.y * shape_.block.z > 1) return thread_text({rank, threads_[rank].vars.thread_idx});
+    return thread_text({rank});
 }
 
-std::string BlockRunner::describe_wait(int rank) const {
+Waiter BlockRunner::waiter(int rank) const {
+    return {describe_thread(rank), {threads_[rank].sync.kind, sync_place(rank)}};
+}
+
+LaneCall BlockRunner::lane_call(int rank) const {
     const SyncPoint& sync = threads_[rank].sync;
-    return describe_thread(rank) + " is at " + name_of(sync.kind) + " at " + to_string(sync_place(rank));
+    return {waiter(rank), sync.mask, is_shuffle(sync.kind) ? std::optional(sync.width) : std::nullopt};
 }
 
-void BlockRunner::fault(const std::string& what) const {
-    throw KernelFault("in block " + dims(block_idx_) + ": " + what);
-}
+void BlockRunner::fault(const std::string& what) const { throw KernelFault(in_block(block_idx_, what)); }
 
 void BlockRunner::fault_here(const std::string& what) const {
-    fault(describe_thread(running_->rank) + ": " + what);
+    fault(by_thread(describe_thread(running_->rank), what));
 }
 
 // ---- the entry points the intrinsics call -------------------------------------------------
@@ -730,8 +604,7 @@ BlockRunner* running_block() { return current_block && current_block->running() 
 
 BlockRunner& block_of_caller() {
     if (!current_block || !current_block->running()) {
-        throw KernelFault(
-            "a CUDA device intrinsic was called outside a kernel launched with warpdrill::launch");
+        throw KernelFault(intrinsic_outside_kernel());
     }
     return *current_block;
 }
@@ -756,7 +629,8 @@ void watch_spin(std::uintptr_t address) {
 void index_out_of_bounds(const char* array_type, long long index, const char* file, unsigned line) {
     const std::string text = index_past_end(index, array_type, checkout_path(file), line);
     if (current_block && current_block->running()) {
-        current_block->fail_running(current_block->describe_thread(current_block->running()->rank) + ": " + text);
+        current_block->fail_running(
+            by_thread(current_block->describe_thread(current_block->running()->rank), text));
     }
     std::fprintf(stderr, "warpdrill: %s\n", text.c_str());  // host code: say so and go on, as C++ would
 }
@@ -769,16 +643,12 @@ std::byte* dynamic_shared_memory() { return block_of_caller().dynamic_shared_mem
 
 void check_alignment(const void* address, std::size_t alignment, Where where) {
     if (reinterpret_cast<std::uintptr_t>(address) % alignment != 0) {
-        block_of_caller().fault_here("misaligned " + std::to_string(alignment) + "-byte access at " +
-                                     where_text(where) + ": the address is not a multiple of " +
-                                     std::to_string(alignment) +
-                                     " (a GPU stops the kernel with cudaErrorMisalignedAddress)");
+        block_of_caller().fault_here(misaligned_vector_access(alignment, where));
     }
 }
 
 void trap(Where where) {
-    block_of_caller().fault_here("__trap() at " + where_text(where) +
-                                 ": the kernel stops here (a GPU ends it with cudaErrorIllegalInstruction)");
+    block_of_caller().fault_here(trap_called(where));
 }
 
 }  // namespace warpdrill::cpu::detail

@@ -15,28 +15,13 @@
 #include <vector>
 
 #include "program.h"
+#include "shared_windows.h"
 #include "stack_pool.h"
 #include "warpdrill/cpu/cuda_runtime.h"
 
 namespace warpdrill::cpu::detail {
 
 enum class ThreadState : std::uint8_t { ready, waiting, exited };
-
-// A block's dynamic shared memory: as much as a block may ever have
-// (kMaxDynamicSharedBytes, access.h),
-// reserved (pages are made when touched), so that an index past the launch's
-// bytes lands here and is named as such, never in other memory.
-class DynamicSharedWindow {
-  public:
-    DynamicSharedWindow();
-    ~DynamicSharedWindow();
-    DynamicSharedWindow(const DynamicSharedWindow&) = delete;
-    DynamicSharedWindow& operator=(const DynamicSharedWindow&) = delete;
-    std::byte* data() const { return data_; }  // page-aligned
-
-  private:
-    std::byte* data_;
-};
 
 // Where a waiting thread stands and what it brought to the sync point.
 struct SyncPoint {
@@ -68,6 +53,8 @@ struct FiberThread {
 };
 
 class CoResidentBlocks;
+struct Waiter;  // sync_faults.h
+struct LaneCall;
 
 struct GridShape {
     dim3 grid;
@@ -79,6 +66,7 @@ struct GridShape {
     GroupLaunch groups;
     CoResidentBlocks* coresident = nullptr;  // for cooperative and cluster launches (coresident.h)
     int device = 0;                          // the GPU it runs on
+    std::uint64_t launch = 0;                // the launch's number, counted from 1
 };
 
 class BlockWatch;
@@ -142,16 +130,20 @@ class BlockRunner {
     [[noreturn]] void report_spin_deadlock() const;
     [[noreturn]] void fault_source_lane(int rank, int source);
     void warn_returned_lanes(int rank, unsigned returned);
-    std::string describe_exit_before_barrier(const std::vector<int>& exited, const std::vector<int>& waiting) const;
+    [[noreturn]] void fault_exit_before_barrier(const std::vector<int>& waiting);
     void bury_callback_fibers();
     [[noreturn]] void fault(const std::string& what) const;
     unsigned existing_lanes(int warp) const;
     unsigned live_lanes(int warp) const;  // existing lanes that have not returned
   public:
+    // thread_text of the thread: with its threadIdx in a block of two or three dimensions.
     std::string describe_thread(int rank) const;
 
   private:
-    std::string describe_wait(int rank) const;
+    // Who waits at which sync point (and, at a warp intrinsic, with which
+    // mask and width), for the messages of sync_faults.h.
+    Waiter waiter(int rank) const;
+    LaneCall lane_call(int rank) const;
     // Where a waiting thread's sync point is, as the learner sees it: the
     // learner's own line, with the helper it called, once capture_stacks() has
     // asked the thread for its stack; the sync point's own line otherwise.
@@ -183,11 +175,6 @@ class BlockRunner {
 inline bool is_tile_collective(SyncKind kind) { return kind == SyncKind::tile_sync || kind == SyncKind::tile_shfl; }
 // Whether two sync points are the same line of source.
 bool same_place(const Where& a, const Where& b);
-
-// Text for diagnostics: "__syncthreads()", "file.cu:12", "(1,0,0)".
-const char* name_of(SyncKind kind);
-std::string where_text(Where where);
-std::string dims(uint3 v);
 
 // The block whose fiber calls, or nullptr in host code.
 BlockRunner* running_block();
