@@ -63,6 +63,26 @@ Reference reference_for(const CourseSettings& settings, const GradeRequest& requ
                              settings.build_dir);
 }
 
+// Gives the owner (the grader) every right on `dir` and the folders in it,
+// links not followed: a submission may have left a folder it made unreadable.
+void give_owner_rights(const fs::path& dir) {
+    std::error_code ignored;
+    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::add, ignored);
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir, ignored))
+        if (!entry.is_symlink(ignored) && entry.is_directory(ignored)) give_owner_rights(entry.path());
+}
+
+// Removes a submission's working copy once it is graded; what cannot be
+// removed is named, and grading goes on.
+void remove_working_copy(const fs::path& dir) {
+    std::error_code error;
+    fs::remove_all(dir, error);
+    if (!error) return;
+    give_owner_rights(dir);
+    fs::remove_all(dir, error);
+    if (error) fmt::print(stderr, "warpdrill grade-all: could not remove {}: {}\n", dir.string(), error.message());
+}
+
 // A word of a shell command line, quoted when it needs to be.
 std::string shell_word(const std::string& word) {
     if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -327,7 +347,7 @@ int run_grade_all(const CourseSettings& settings, const std::string& submissions
             grades[i].sandbox = sandbox;
             grades[i].seconds = std::chrono::duration<double>(Clock::now() - begun).count();
             write_reports(grades[i], out / learner);
-            if (!request.keep_builds) fs::remove_all(work / learner);
+            if (!request.keep_builds) remove_working_copy(work / learner);
             const std::lock_guard lock(print);
             fmt::print("[{}/{}] {}: {} of {} tests pass, {:g}/{:g} points ({:.0f} s)\n", ++done, submissions.size(),
                        learner, std::ranges::count(grades[i].tests, Verdict::pass, &GradedTest::verdict),

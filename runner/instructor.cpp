@@ -19,7 +19,8 @@ void add_sandbox_options(CLI::App& command, GradeRequest& request) {
         {"--memory-limit", &limits.memory_mib, "MiB of memory for each process"},
         {"--process-limit", &limits.processes, "processes and threads of one build or check run, together"},
         {"--open-file-limit", &limits.open_files, "open files for each process"},
-        {"--file-size-limit", &limits.file_size_mib, "MiB for each file written"}};
+        {"--file-size-limit", &limits.file_size_mib, "MiB for each file written"},
+        {"--disk-limit", &limits.disk_mib, "MiB of disk for a submission's build and kernel files, together"}};
     for (const auto& [name, value, what] : options)
         command.add_option(name, *value, what)->check(CLI::PositiveNumber)->capture_default_str()->group(group);
 }

@@ -127,11 +127,14 @@ Sandbox::Sandbox(const SandboxView& view, const SandboxLimits& limits) : limits_
                      "--remount-ro", "/dev"});
     for (const fs::path& path : view.read_only)
         if (fs::exists(path)) append(mounts_, {"--ro-bind", path.string(), path.string()});
+    DiskLimit disk{{}, static_cast<std::uintmax_t>(limits.disk_mib) * kMiB};
     for (const fs::path& path : view.writable) {  // after the read-only ones, which may hold them
         if (!fs::exists(path)) continue;
         if (child_limits_.user_and_group) give_to(path, *child_limits_.user_and_group);
         append(mounts_, {"--bind", path.string(), path.string()});
+        disk.folders.push_back(path);
     }
+    child_limits_.disk = std::move(disk);
     append(mounts_,
            {"--remount-ro", "/", "--chdir", view.working_dir.empty() ? "/" : view.working_dir.string()});
 }
@@ -190,6 +193,9 @@ std::optional<LimitReached> Sandbox::limit_reached(const ProcessResult& run) con
     if (run.signal == SIGXFSZ || said("File size limit exceeded"))
         return reached(Kind::file_size, fmt::format("it wrote past the file-size limit ({} MiB a file)",
                                                     limits_.file_size_mib));
+    if (run.over_disk_limit)
+        return reached(Kind::disk, fmt::format("it wrote past the disk limit ({} MiB, all its files together)",
+                                               limits_.disk_mib));
     if (run.exit_code == 0) return std::nullopt;
     // The other limits fail a call with an error code, which only the program's own words tell.
     if (said("std::bad_alloc") || said("Cannot allocate memory") || said("out of memory"))

@@ -24,6 +24,10 @@ struct SandboxLimits {
     long processes = 512;       // processes and threads, all of the sandbox's together
     long open_files = 512;      // open files, each process
     long file_size_mib = 1024;  // size of each file written
+    // What all the files of its writable folders (its kernel files and its
+    // build) may take on disk together. A build of the 13 lessons takes
+    // about 320 MiB on the CPU backend.
+    long disk_mib = 2048;
 };
 
 // What a program in the sandbox sees of this machine besides the system
@@ -37,7 +41,7 @@ struct SandboxView {
 
 // A limit that stopped a program, and the sentence that names it.
 struct LimitReached {
-    enum class Kind { time, memory, file_size, processes, open_files } kind;
+    enum class Kind { time, memory, file_size, disk, processes, open_files } kind;
     std::string sentence;  // "Sandbox: it reached the memory limit (4096 MiB a process)."
 };
 

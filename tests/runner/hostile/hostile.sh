@@ -31,7 +31,9 @@ home="$scratch/home"
 lingerer="wdlinger$$"                # a process name nothing else has (at most 15 characters)
 token="token-$RANDOM$RANDOM$RANDOM"  # an instructor's secret, in grade-all's environment
 file_size_limit=64  # MiB: the file-size attack writes twice as much
-limits=(--cpu-limit 15 --memory-limit 1024 --process-limit 40 --open-file-limit 64 --file-size-limit $file_size_limit)
+disk_limit=128      # MiB: the disk attack writes twice as much; lesson 1's build takes about 25
+limits=(--cpu-limit 15 --memory-limit 1024 --process-limit 40 --open-file-limit 64 --file-size-limit $file_size_limit
+  --disk-limit $disk_limit)
 
 echo "-- a listener on 127.0.0.1 that writes down every connection"
 python3 - "$scratch/port" "$scratch/connections" << 'EOF' &
@@ -57,7 +59,8 @@ add_attackers() {
   add_learners "$@"
   for learner in "$@"; do
     sed -e "s|@SOLUTION@|$solution|" -e "s|@OTHER_CHECKOUT@|$subs/honest|" -e "s|@REPORTS@|$out|" \
-      -e "s|@NAME@|$lingerer|" -e "s|@MIB@|$((2 * file_size_limit))|" -e "s|@PORT@|$port|" \
+      -e "s|@HOME@|$home|" -e "s|@NAME@|$lingerer|" -e "s|@MIB@|$((2 * file_size_limit))|" \
+      -e "s|@DISK_MIB@|$((2 * disk_limit))|" -e "s|@PORT@|$port|" \
       "$here/$learner.cuh" > "$subs/$learner/$lesson1/reduce.cuh"
   done
 }
@@ -89,7 +92,7 @@ EOF
 
 echo "-- the class: an honest learner, a kernel file linked to the solution, and one attack each"
 new_class
-attacks=(read-solution include-solution read-environment write-elsewhere write-home linger memory file-size
+attacks=(read-solution include-solution read-environment write-elsewhere linger memory file-size disk
   open-files fork spin network escapes)
 add_learners honest symlink-solution
 solve honest $lesson1 reduce.cuh
@@ -140,6 +143,7 @@ done
 echo "-- each limit stops its attack, and the verdict names it"
 verdict memory crash "memory limit"
 verdict file-size crash "wrote past the file-size limit"
+verdict disk crash "wrote past the disk limit ($disk_limit MiB"
 verdict open-files crash "open-file limit"
 verdict fork crash "process limit"
 verdict spin time-out "time limit"
