@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "bench_csv.h"
+#include "build.h"
 #include "commands.h"
 #include "process.h"
 
@@ -41,8 +42,7 @@ int run_bench(App& app, int number, bool solution) {
         return 2;
     }
     const std::string bench = bench_program(app, number, solution);
-    const ProcessResult build = run_process(
-        {"cmake", "--build", app.course.build_dir.string(), "--target", bench}, std::chrono::seconds(900));
+    const ProcessResult build = build_target(app.course.build_dir, bench);
     if (build.exit_code != 0) {
         fmt::print("{}", build.output);
         return 1;

@@ -8,37 +8,17 @@
 #include <fstream>
 #include <functional>
 #include <future>
-#include <sstream>
 #include <vector>
 
+#include "build.h"
 #include "check_record.h"
 #include "process.h"
-#include "warpdrill/check_record.h"
 #include "sanitizer.h"
+#include "text.h"
+#include "warpdrill/check_record.h"
 
 namespace warpdrill::runner {
 namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
-
-std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-    for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
-        text.replace(at, from.size(), to);
-    return text;
-}
-
-std::string last_lines(const std::string& text, std::size_t count) {
-    const std::vector<std::string> lines = lines_of(text);
-    std::string tail;
-    for (std::size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i)
-        tail += lines[i] + "\n";
-    return tail;
-}
 
 // The text of the files nvcc compiles for a lesson's check: the learner's
 // and the given launch.cu.
@@ -119,13 +99,6 @@ void name_sandbox_limit(CheckResult& result, const Sandbox* sandbox, const Proce
     result.headline = limit->sentence;
 }
 
-// The first line of `text` that holds more than white space.
-std::string first_line(const std::string& text) {
-    for (const std::string& line : lines_of(text))
-        if (line.find_first_not_of(" \t") != std::string::npos) return line;
-    return "";
-}
-
 }  // namespace
 
 const char* to_string(Outcome outcome) {
@@ -163,8 +136,7 @@ std::string trim_compiler_output(const std::string& output, const Course& course
 
 std::optional<CheckResult> build_checks(const Course& course, const Lesson& lesson, std::chrono::seconds limit,
                                         const Sandbox* sandbox) {
-    const ProcessResult build =
-        run_in(sandbox, {"cmake", "--build", course.build_dir.string(), "--target", course.target(lesson)}, limit, {});
+    const ProcessResult build = build_target(course.build_dir, course.target(lesson), limit, sandbox);
     if (build.exit_code == 0) return std::nullopt;
     CheckResult result;
     result.seconds = build.seconds;
@@ -223,7 +195,7 @@ void judge(CheckResult& result, const ProcessResult& run, const CheckRecord& rec
     } else if (record.failed_cases > 0 || failed) {
         result.outcome = Outcome::failed;
         result.message = first_failure.empty() ? last_lines(result.output, 30) : first_failure;
-        result.headline = first_line(result.message);
+        result.headline = first_nonblank_line(result.message);
     } else if (run.exit_code != 0) {
         say(Outcome::failed, last_lines(result.output, 12),
             "Every check passed, but the check program then ended with exit code " + std::to_string(run.exit_code) +

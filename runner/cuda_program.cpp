@@ -8,19 +8,17 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "build.h"
 #include "commands.h"
 #include "process.h"
 
 namespace warpdrill::runner {
 namespace {
 
-constexpr auto kBuildLimit = std::chrono::seconds(900);
-
 // The compiler's command: cudacc, built first if it is not yet, or nvcc.
 std::vector<std::string> compiler(const App& app) {
     if (app.course.backend == "gpu") return {WARPDRILL_NVCC, "-lineinfo"};
-    const ProcessResult build =
-        run_process({"cmake", "--build", app.course.build_dir.string(), "--target", "cudacc"}, kBuildLimit);
+    const ProcessResult build = build_target(app.course.build_dir, "cudacc");
     if (build.exit_code != 0) throw std::runtime_error("building cudacc failed:\n" + build.output);
     return {(app.course.build_dir / "cpu-cuda" / "cudacc").string()};
 }

@@ -7,10 +7,10 @@
 #include <fstream>
 #include <random>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include "checker.h"
+#include "text.h"
 
 namespace warpdrill::runner {
 
@@ -258,20 +258,8 @@ std::vector<GradedTest> grade_lessons(const Course& course, const std::vector<Le
     return tests;
 }
 
-namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        if (line.find_first_not_of(" \t") != std::string::npos) lines.push_back(line);
-    return lines;
-}
-
-}  // namespace
-
 std::string headline(const GradedTest& test) {
-    const std::vector<std::string> lines = lines_of(test.message);
+    const std::vector<std::string> lines = nonblank_lines(test.message);
     if (lines.empty()) return "";
     const auto first_with = [&](const std::string& text) -> std::optional<std::string> {
         const auto it = std::ranges::find_if(lines, [&](const std::string& line) {

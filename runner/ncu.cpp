@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <charconv>
-#include <ctime>
 #include <fstream>
 
 #include "process.h"
+#include "text.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -46,15 +46,6 @@ std::string gpu_name() {
     if (smi.exit_code != 0) return "";
     std::string name = smi.output.substr(0, smi.output.find('\n'));
     return name;
-}
-
-std::string today() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[16];
-    std::strftime(text, sizeof text, "%Y-%m-%d", &utc);
-    return text;
 }
 
 std::string joined(const std::vector<std::string>& words, const std::string& separator) {
@@ -161,7 +152,7 @@ NcuRun run_ncu(const NcuRequest& request) {
         return problem(fmt::format("ncu did not measure lesson {}:\n{}", request.lesson, run.output));
     NcuTable table;
     table.device = gpu_name();
-    table.date = today();
+    table.date = utc_time("%Y-%m-%d");
     table.command = "ncu --clock-control none --metrics <the rows' metrics> " + joined(request.program, " ");
     table.source = fmt::format("{} measured just now by Nsight Compute on this GPU{} ({})", request.what,
                                table.device.empty() ? "" : ", an " + table.device, table.command);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bench_csv.h"
+#include "build.h"
 #include "commands.h"
 #include "ncu.h"
 #include "process.h"
@@ -233,8 +234,7 @@ std::optional<fs::path> built_driver(App& app, const Lesson& lesson, const Count
     }
     const std::string target = driver_target(app, lesson, request.solution);
     const fs::path build_dir = request.build_dir.empty() ? app.course.build_dir : request.build_dir;
-    const ProcessResult build =
-        run_process({"cmake", "--build", build_dir.string(), "--target", target}, std::chrono::seconds(900));
+    const ProcessResult build = build_target(build_dir, target);
     if (build.exit_code != 0) {
         if (request.quiet) return std::nullopt;
         // profile_lesson.cu's #error for a lesson it has no workload for.

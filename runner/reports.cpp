@@ -4,10 +4,10 @@
 #include <fmt/core.h>
 #include <toml++/toml.h>
 
-#include <ctime>
 #include <fstream>
 
 #include "grading.h"
+#include "text.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -46,15 +46,6 @@ std::string xml_escape(const std::string& text) {
         }
     }
     return escaped;
-}
-
-std::string utc_now() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
-    return text;
 }
 
 // "lesson 3 (sequential addressing), kernel"
@@ -107,7 +98,7 @@ void write_junit(const Grade& grade, const fs::path& file) {
     xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         << fmt::format("<testsuites name=\"warpdrill\" {} time=\"{:.3f}\">\n", counts, seconds)
         << fmt::format("  <testsuite name=\"warpdrill\" {} skipped=\"{}\" time=\"{:.3f}\" timestamp=\"{}\">\n", counts,
-                       skipped, seconds, utc_now())
+                       skipped, seconds, utc_time("%Y-%m-%dT%H:%M:%S"))
         << "    <properties>\n";
     const std::vector<std::pair<std::string, std::string>> properties = {
         {"learner", grade.learner},

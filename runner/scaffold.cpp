@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <fstream>
 #include <regex>
-#include <sstream>
 #include <stdexcept>
 
 #include "commands.h"
 #include "process.h"
+#include "text.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -39,9 +39,7 @@ Words words_for(const std::string& name) {
 
 // Puts "lessons/NN-name" after the last lesson of book/index.md's table of contents.
 bool add_to_book(const fs::path& index, const std::string& name) {
-    std::ifstream in(index);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    std::vector<std::string> lines = lines_of(read_text(index));
     const auto last = std::find_if(lines.rbegin(), lines.rend(),
                                    [](const std::string& line) { return line.starts_with("lessons/"); });
     if (last == lines.rend()) return false;

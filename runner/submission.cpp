@@ -11,6 +11,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "build.h"
 #include "commands.h"
 #include "grading.h"
 #include "process.h"
@@ -55,11 +56,14 @@ std::string tail_of(const std::string& output) {
     return output.substr(at);
 }
 
-void run_or_throw(const std::vector<std::string>& argv, std::chrono::seconds limit, const std::string& what) {
-    const ProcessResult result = run_process(argv, limit);
+void throw_if_failed(const ProcessResult& result, const std::string& what) {
     if (result.exit_code != 0 || result.timed_out)
         throw std::runtime_error(what + (result.timed_out ? " took too long" : " failed") + ":\n" +
                                  tail_of(result.output));
+}
+
+void run_or_throw(const std::vector<std::string>& argv, std::chrono::seconds limit, const std::string& what) {
+    throw_if_failed(run_process(argv, limit), what);
 }
 
 // A commit of `repository`, as a directory of its own under work/.
@@ -123,8 +127,8 @@ Reference prepare_reference(const std::string& spec, const fs::path& repository,
     }
     fmt::print("warpdrill: building the reference's checks, common libraries and lessons once (target grading-kit) ...\n");
     std::fflush(stdout);
-    run_or_throw({"cmake", "--build", reference.kit.string(), "--target", "grading-kit"}, std::chrono::seconds(3600),
-                 "building the reference's grading kit");
+    throw_if_failed(build_target(reference.kit, "grading-kit", std::chrono::seconds(3600)),
+                    "building the reference's grading kit");
     reference.backend = cache_value(reference.kit, "WARPDRILL_ACTIVE_BACKEND");
     return reference;
 }

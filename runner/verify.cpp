@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "build.h"
 #include "checker.h"
 #include "commands.h"
 #include "process.h"
@@ -49,8 +50,7 @@ std::string verify_lesson(const Course& course, const Lesson& lesson, std::chron
     if (as_shipped.exit_code != 0) return "as shipped, " + indented(cmake_error(as_shipped.output));
 
     const std::string solution = "solution-" + number;
-    const ProcessResult build =
-        run_process({"cmake", "--build", course.build_dir.string(), "--target", solution}, std::chrono::seconds(900));
+    const ProcessResult build = build_target(course.build_dir, solution);
     if (build.exit_code != 0)
         return "its solution does not compile:\n" + indented(trim_compiler_output(build.output, course, lesson));
     const CheckResult solved = run_check_program(course, course.build_dir / solution, CheckOptions{limit});

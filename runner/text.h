@@ -1,0 +1,20 @@
+// Small text helpers the runner's commands share: lines, blank lines, the
+// time of day as reports write it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace warpdrill::runner {
+
+std::vector<std::string> lines_of(const std::string& text);
+bool is_blank(const std::string& line);  // nothing but spaces and tabs
+std::vector<std::string> nonblank_lines(const std::string& text);
+std::string first_nonblank_line(const std::string& text);  // "" when there is none
+std::string last_lines(const std::string& text, std::size_t count);
+std::string replace_all(std::string text, const std::string& from, const std::string& to);
+// Now, in UTC, written with strftime's `format` ("%Y-%m-%d").
+std::string utc_time(const char* format);
+
+}  // namespace warpdrill::runner
