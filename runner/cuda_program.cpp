@@ -50,8 +50,9 @@ RunOptions parse_run_options(std::vector<std::string> args) {
 }
 
 int run_program(App& app, const RunOptions& options) {
-    if (options.sources.empty())
-        throw std::runtime_error("warpdrill run: no .cu file given (warpdrill run FILE.cu)");
+    if (std::ranges::none_of(options.sources, [](const std::string& arg) { return arg.ends_with(".cu"); }))
+        throw std::runtime_error(
+            "no .cu file given (warpdrill run FILE.cu [nvcc options] [-- the program's arguments])");
     const fs::path program = program_path(app, options.sources);
     fs::create_directories(program.parent_path());
     std::vector<std::string> build = compiler(app);

@@ -1,10 +1,13 @@
 #include "gpu_model.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 #include <string>
+
+#include "warpdrill/profile_record.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -69,45 +72,49 @@ double LaunchCounts::average_active_threads() const {
 
 double LaunchCounts::partial_instructions() const { return value("memory_partial") + value("sync_partial"); }
 
-LessonCounts parse_driver_output(const std::string& text) {
-    LessonCounts counts;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        std::istringstream fields(line);
-        std::string name;
-        fields >> name;
-        if (name.empty()) continue;
-        if (name == "lesson") {
-            fields >> counts.lesson;
-        } else if (name == "floats") {
-            fields >> counts.floats;
-        } else if (name == "workload") {
-            fields >> counts.workload;
-        } else if (name == "launch") {
-            counts.launches.emplace_back();
-            fields >> counts.launches.back().kernel;
-        } else if (counts.launches.empty()) {
-            throw std::runtime_error("the profile driver printed `" + line + "` before any launch");
-        } else if (name == "race") {
-            std::string& race = counts.launches.back().race;
-            std::getline(fields >> std::ws, race);
-            for (std::size_t at = 0; (at = race.find("\\n", at)) != std::string::npos; ++at) race.replace(at, 2, "\n");
-        } else if (name == "source") {
-            std::string count, place;
-            double value = 0;
-            if (!(fields >> count >> value) || !std::getline(fields >> std::ws, place))
-                throw std::runtime_error("the profile driver printed `" + line + "`");
-            counts.launches.back().sources[place][count] = value;
-        } else if (name == "grid" || name == "block") {
-            auto& dims = name == "grid" ? counts.launches.back().grid : counts.launches.back().block;
-            fields >> dims[0] >> dims[1] >> dims[2];
-        } else {
-            double value = 0;
-            if (!(fields >> value)) throw std::runtime_error("the profile driver printed `" + line + "`");
-            counts.launches.back().values[name] = value;
-        }
-    }
+namespace {
+
+std::array<unsigned, 3> dims_of(const nlohmann::json& dims) {
+    std::array<unsigned, 3> out{1, 1, 1};
+    for (std::size_t i = 0; i < out.size() && i < dims.size(); ++i) out[i] = dims.at(i).get<unsigned>();
+    return out;
+}
+
+std::map<std::string, double> counts_of(const nlohmann::json& counts) {
+    std::map<std::string, double> out;
+    for (const auto& [name, value] : counts.items()) out[name] = value.get<double>();
+    return out;
+}
+
+LaunchCounts launch_of(const nlohmann::json& launch) {
+    namespace record = warpdrill::profile_record;
+    LaunchCounts counts;
+    counts.kernel = launch.at(record::kKernel).get<std::string>();
+    counts.race = launch.value(record::kRace, "");
+    counts.grid = dims_of(launch.at(record::kGrid));
+    counts.block = dims_of(launch.at(record::kBlock));
+    counts.values = counts_of(launch.at(record::kCounts));
+    const nlohmann::json& sources = launch.at(record::kSources);
+    for (const auto& [place, line] : sources.items()) counts.sources[place] = counts_of(line);
     return counts;
+}
+
+}  // namespace
+
+LessonCounts read_profile_record(const std::string& text) {
+    namespace record = warpdrill::profile_record;
+    try {
+        const nlohmann::json document = nlohmann::json::parse(text);
+        LessonCounts counts;
+        counts.lesson = document.at(record::kLesson).get<int>();
+        counts.floats = document.at(record::kFloats).get<long long>();
+        counts.workload = document.at(record::kWorkload).get<std::string>();
+        for (const nlohmann::json& launch : document.at(record::kLaunches)) counts.launches.push_back(launch_of(launch));
+        return counts;
+    } catch (const nlohmann::json::exception& error) {
+        throw std::runtime_error(std::string("the profile driver's record is not as profile_record.h says: ") +
+                                 error.what());
+    }
 }
 
 LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu) {

@@ -66,8 +66,8 @@ struct LessonCounts {
     std::vector<LaunchCounts> launches;
 };
 
-// Parses the driver's `name value` lines; throws std::runtime_error on other text.
-LessonCounts parse_driver_output(const std::string& text);
+// Reads the driver's record (warpdrill/profile_record.h); throws std::runtime_error when it is not one.
+LessonCounts read_profile_record(const std::string& text);
 
 struct LaunchEstimate {
     int blocks_per_sm = 0;  // by threads, blocks and shared memory (registers are not known)

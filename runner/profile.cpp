@@ -254,7 +254,7 @@ std::optional<fs::path> built_driver(App& app, const Lesson& lesson, const Count
 // Where the counts of the learner's kernel, at the standard size on the
 // H100's grid, are kept for `warpdrill check` to compare the next lesson with.
 fs::path counts_cache(const App& app, const Lesson& lesson) {
-    return app.course.root / ".progress" / "profile" / (lesson.name + ".txt");
+    return app.course.root / ".progress" / "profile" / (lesson.name + ".json");
 }
 
 // The cached counts, unless the learner has edited the lesson's files since.
@@ -268,7 +268,7 @@ std::optional<LessonCounts> cached_counts(const App& app, const Lesson& lesson) 
     }
     std::ifstream in(cache);
     try {
-        return parse_driver_output(std::string(std::istreambuf_iterator<char>(in), {}));
+        return read_profile_record(std::string(std::istreambuf_iterator<char>(in), {}));
     } catch (const std::runtime_error&) {
         return std::nullopt;  // damaged: counted again when needed
     }
@@ -280,10 +280,14 @@ std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, const C
     const std::optional<fs::path> driver = built_driver(app, lesson, request);
     if (!driver) return std::nullopt;
     const int multiprocessors = request.multiprocessors > 0 ? request.multiprocessors : gpu.multiprocessors;
+    const fs::path record = counts_cache(app, lesson).replace_extension(".new.json");
+    fs::create_directories(record.parent_path());
+    fs::remove(record);
     const ProcessResult run = run_process({driver->string(), "--floats", std::to_string(request.floats),
                                            "--multiprocessors", std::to_string(multiprocessors),
                                            "--register-limited-blocks",
-                                           std::to_string(request.register_limited_blocks)},
+                                           std::to_string(request.register_limited_blocks), "--record",
+                                           record.string()},
                                           app.check_options.time_limit);
     if (run.exit_code != 0) {
         if (!request.quiet)
@@ -291,12 +295,14 @@ std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, const C
                        run.timed_out ? "did not finish in time" : "failed", run.output);
         return std::nullopt;
     }
+    LessonCounts counts = read_profile_record(read_text(record));
     if (!request.solution && request.floats == ProfileOptions{}.floats && gpu.key == "h100" &&
         request.multiprocessors == 0) {
-        fs::create_directories(counts_cache(app, lesson).parent_path());
-        std::ofstream(counts_cache(app, lesson)) << run.output;
+        fs::rename(record, counts_cache(app, lesson));
+    } else {
+        fs::remove(record);
     }
-    return parse_driver_output(run.output);
+    return counts;
 }
 
 struct Profiled {

@@ -30,8 +30,10 @@ measured): it names them, for `bash scripts/ncu-table.sh` to measure.
     ncu_agreement.py BUILD_DIR SOURCE_DIR [GPU]
 """
 import csv
+import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 # The driver's name for a count: ncu's metric for it.
@@ -106,20 +108,15 @@ def built_driver(build, lesson):
 
 
 def cpu_counts(driver, multiprocessors, register_limited_blocks):
-    """A profile driver's counts: [(kernel, {name: value}, {place: {name: value}})]"""
-    command = [str(driver), "--multiprocessors", str(multiprocessors),
-               "--register-limited-blocks", str(register_limited_blocks)]
-    launches = []
-    for line in subprocess.run(command, capture_output=True, text=True, check=True).stdout.splitlines():
-        name, *rest = line.split(maxsplit=3 if line.startswith("source ") else -1)
-        if name == "launch":
-            launches.append((rest[0], {}, {}))
-        elif name == "source":
-            count, value, place = rest
-            launches[-1][2].setdefault(place, {})[count] = float(value)
-        elif launches and len(rest) == 1:
-            launches[-1][1][name] = float(rest[0])
-    return launches
+    """A profile driver's counts, from its record (common/include/warpdrill/profile_record.h):
+    [(kernel, {name: value}, {place: {name: value}})]"""
+    with tempfile.TemporaryDirectory() as scratch:
+        record = Path(scratch) / "profile.json"
+        subprocess.run([str(driver), "--multiprocessors", str(multiprocessors),
+                        "--register-limited-blocks", str(register_limited_blocks), "--record", str(record)],
+                       capture_output=True, text=True, check=True)
+        document = json.loads(record.read_text())
+    return [(launch["kernel"], launch["counts"], launch["sources"]) for launch in document["launches"]]
 
 
 def lines_behind(name, difference, sources):

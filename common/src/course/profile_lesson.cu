@@ -4,12 +4,12 @@
 // Built per lesson with its check/launch.cu and the learner's or the
 // solution's kernel files (cmake/Lessons.cmake), for either backend:
 //   - on the CPU backend it profiles every launch (warpdrill/cpu/backend.h)
-//     and prints the counts, one `name value` line each, and each source
-//     line's memory counts as `source name value place`, for the runner;
+//     and writes the counts, and each source line's memory counts, as the
+//     record that warpdrill/profile_record.h describes, for the runner;
 //   - on a GPU it only runs the launches, for Nsight Compute to measure
 //     (scripts/ncu-table.sh, or `warpdrill profile` in a GPU build).
 // A wrong result ends it with exit code 1 and no counts.
-//   profile-NN [--floats N] [--multiprocessors M] [--register-limited-blocks B]
+//   profile-NN [--floats N] [--multiprocessors M] [--register-limited-blocks B] [--record FILE]
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -29,6 +29,14 @@
 #include "warpdrill/host.h"
 #include "warpdrill/reference.h"
 
+#if defined(WARPDRILL_BACKEND_CPU)
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "warpdrill/profile_record.h"
+#endif
+
 #if !defined(WARPDRILL_LESSON)
 #error "WARPDRILL_LESSON must name the lesson (cmake/Lessons.cmake defines it)"
 #endif
@@ -43,6 +51,8 @@ struct Options {
     int multiprocessors = 132;
     // On the CPU backend, the most blocks an SM holds by the kernel's registers on that GPU (0: no limit).
     int register_limited_blocks = 0;
+    // On the CPU backend, where the record of the counts goes (none without it).
+    std::string record;
 };
 
 Options parse(int argc, char** argv) {
@@ -53,6 +63,7 @@ Options parse(int argc, char** argv) {
         if (std::strcmp(argv[a], "--register-limited-blocks") == 0) {
             options.register_limited_blocks = std::atoi(argv[a + 1]);
         }
+        if (std::strcmp(argv[a], "--record") == 0) options.record = argv[a + 1];
     }
     return options;
 }
@@ -70,9 +81,9 @@ Options parse(int argc, char** argv) {
 }
 
 // What the lesson computes: the runner compares the counts of lessons that compute the same.
-constexpr const char* kWorkload = WARPDRILL_LESSON == 9    ? "reduce_scale"
-                                  : WARPDRILL_LESSON == 13 ? "ring_add"
-                                                           : "sum";
+[[maybe_unused]] constexpr const char* kWorkload = WARPDRILL_LESSON == 9    ? "reduce_scale"
+                                                   : WARPDRILL_LESSON == 13 ? "ring_add"
+                                                                            : "sum";
 
 // What each kind of lesson runs; true when its result is right.
 #if WARPDRILL_LESSON <= 7
@@ -203,16 +214,7 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
 #endif
 
 #if defined(WARPDRILL_BACKEND_CPU)
-void count(const char* name, std::uint64_t value) {
-    std::printf("%s %llu\n", name, static_cast<unsigned long long>(value));
-}
-
-void count(const char* name, const warpdrill::cpu::ActiveLanes& lanes) {
-    std::printf("%s_instructions %llu\n%s_active_threads %llu\n%s_partial %llu\n", name,
-                static_cast<unsigned long long>(lanes.instructions), name,
-                static_cast<unsigned long long>(lanes.active_threads), name,
-                static_cast<unsigned long long>(lanes.partial));
-}
+namespace record = warpdrill::profile_record;
 
 std::vector<std::pair<const char*, std::uint64_t>> memory_counts(const warpdrill::cpu::MemoryCounts& m) {
     return {{"global_load_requests", m.global_loads.requests},
@@ -227,39 +229,53 @@ std::vector<std::pair<const char*, std::uint64_t>> memory_counts(const warpdrill
             {"shared_store_bank_conflicts", m.shared_stores.bank_conflicts}};
 }
 
-// One launch: its shape, the race it made (`race` and the message, its line
-// breaks written as \n), then one `name value` line per count, then the
-// memory counts of each source line as `source name value place`.
-void print_profile(const warpdrill::cpu::LaunchProfile& p) {
-    std::printf("launch %s\n", p.kernel.c_str());
-    if (!p.race.empty()) {
-        std::string race = p.race;
-        for (std::size_t at = 0; (at = race.find('\n', at)) != std::string::npos;) race.replace(at, 1, "\\n");
-        std::printf("race %s\n", race.c_str());
-    }
-    std::printf("grid %u %u %u\nblock %u %u %u\n", p.grid[0], p.grid[1], p.grid[2], p.block[0], p.block[1],
-                p.block[2]);
-    count("dynamic_shared_bytes", p.dynamic_shared_bytes);
-    count("static_shared_bytes", p.static_shared_bytes);
-    count("block_barriers", p.stats.block_barriers);
-    count("grid_syncs", p.stats.grid_syncs);
-    count("cluster_syncs", p.stats.cluster_syncs);
-    count("warp_syncs", p.stats.warp_syncs);
-    count("shuffles", p.stats.shuffles);
-    count("warp_reductions", p.stats.warp_reductions);
-    count("votes", p.stats.votes);
-    count("atomics", p.stats.atomics);
-    for (const auto& [name, value] : memory_counts(p)) count(name, value);
-    count("memory", p.memory_instructions);
-    count("sync", p.sync_instructions);
-    count("barrier_instructions", p.barrier_instructions);
+void add_lanes(nlohmann::json& counts, const std::string& name, const warpdrill::cpu::ActiveLanes& lanes) {
+    counts[name + "_instructions"] = lanes.instructions;
+    counts[name + "_active_threads"] = lanes.active_threads;
+    counts[name + "_partial"] = lanes.partial;
+}
+
+// One launch: its shape, the race it made, its counts, and each source line's memory counts.
+nlohmann::json launch_record(const warpdrill::cpu::LaunchProfile& p) {
+    nlohmann::json counts = {{"dynamic_shared_bytes", p.dynamic_shared_bytes},
+                             {"static_shared_bytes", p.static_shared_bytes},
+                             {"block_barriers", p.stats.block_barriers},
+                             {"grid_syncs", p.stats.grid_syncs},
+                             {"cluster_syncs", p.stats.cluster_syncs},
+                             {"warp_syncs", p.stats.warp_syncs},
+                             {"shuffles", p.stats.shuffles},
+                             {"warp_reductions", p.stats.warp_reductions},
+                             {"votes", p.stats.votes},
+                             {"atomics", p.stats.atomics},
+                             {"barrier_instructions", p.barrier_instructions}};
+    for (const auto& [name, value] : memory_counts(p)) counts[name] = value;
+    add_lanes(counts, "memory", p.memory_instructions);
+    add_lanes(counts, "sync", p.sync_instructions);
+    nlohmann::json sources = nlohmann::json::object();
     for (const warpdrill::cpu::SourceLineProfile& line : p.lines) {
         for (const auto& [name, value] : memory_counts(line)) {
-            if (value > 0)
-                std::printf("source %s %llu %s\n", name, static_cast<unsigned long long>(value),
-                            line.place().c_str());
+            if (value > 0) sources[line.place()][name] = value;
         }
     }
+    return {{record::kKernel, p.kernel},
+            {record::kRace, p.race},
+            {record::kGrid, p.grid},
+            {record::kBlock, p.block},
+            {record::kCounts, counts},
+            {record::kSources, sources}};
+}
+
+bool write_record(const Options& options, const std::vector<warpdrill::cpu::LaunchProfile>& launches) {
+    nlohmann::json document = {{record::kLesson, WARPDRILL_LESSON},
+                               {record::kFloats, options.floats},
+                               {record::kWorkload, kWorkload},
+                               {record::kLaunches, nlohmann::json::array()}};
+    for (const warpdrill::cpu::LaunchProfile& launch : launches) document[record::kLaunches].push_back(launch_record(launch));
+    std::ofstream out(options.record);
+    out << document.dump() << "\n";
+    if (out) return true;
+    std::fprintf(stderr, "cannot write the profile record %s\n", options.record.c_str());
+    return false;
 }
 #endif
 
@@ -270,15 +286,13 @@ int main(int argc, char** argv) {
     const std::vector<float> input =
         warpdrill::random_floats(static_cast<std::size_t>(options.floats), warpdrill::fresh_seed());
     const DeviceBuffer<float> d_in{std::span<const float>(input)};
-    std::printf("lesson %d\nfloats %lld\nworkload %s\n", WARPDRILL_LESSON, static_cast<long long>(options.floats),
-                kWorkload);
     try {
 #if defined(WARPDRILL_BACKEND_CPU)
         warpdrill::cpu::set_multiprocessor_count(options.multiprocessors);
         warpdrill::cpu::set_register_limited_blocks(options.register_limited_blocks);
         warpdrill::cpu::ProfileScope scope;
         if (!run_lesson(input, d_in)) return 1;
-        for (const warpdrill::cpu::LaunchProfile& profile : scope.launches()) print_profile(profile);
+        if (!options.record.empty() && !write_record(options, scope.launches())) return 1;
 #else
         if (!run_lesson(input, d_in)) return 1;
 #endif

@@ -1,0 +1,29 @@
+// What a lesson's profile driver (common/src/course/profile_lesson.cu) tells
+// the runner, in data: one JSON document, written on the CPU backend at the
+// path given with --record, and read by `warpdrill profile`
+// (runner/gpu_model.cpp) and tests/runner/ncu_agreement.py. The driver's
+// output is not read: a kernel's printf can write anything there.
+//   {"lesson": 3, "floats": 1048576, "workload": "sum",
+//    "launches": [{"kernel": "reduce_sum", "race": "",
+//                  "grid": [4096, 1, 1], "block": [256, 1, 1],
+//                  "counts": {"global_load_requests": 32768, ...},
+//                  "sources": {"reduce.cuh:24": {"shared_load_wavefronts": 8192, ...}}}]}
+// "race" is the first race the launch made ("" when none): its counts are
+// then the racy kernel's. A count's name is the backend's
+// (warpdrill/cpu/backend.h), as the driver writes it.
+#pragma once
+
+namespace warpdrill::profile_record {
+
+inline constexpr const char* kLesson = "lesson";
+inline constexpr const char* kFloats = "floats";
+inline constexpr const char* kWorkload = "workload";
+inline constexpr const char* kLaunches = "launches";
+inline constexpr const char* kKernel = "kernel";
+inline constexpr const char* kRace = "race";
+inline constexpr const char* kGrid = "grid";
+inline constexpr const char* kBlock = "block";
+inline constexpr const char* kCounts = "counts";
+inline constexpr const char* kSources = "sources";
+
+}  // namespace warpdrill::profile_record
