@@ -27,3 +27,20 @@ inline constexpr const char* kCounts = "counts";
 inline constexpr const char* kSources = "sources";
 
 }  // namespace warpdrill::profile_record
+
+#if defined(WARPDRILL_BACKEND_CPU)
+#include <string>
+#include <vector>
+
+#include "warpdrill/cpu/backend.h"
+
+namespace warpdrill::profile_record {
+
+// Writes the record of a driver's `launches` to `path` (common/src/course/
+// profile_record.cpp, the warpdrill::profile_record library); false, after
+// saying so, when it cannot.
+bool write(const std::string& path, int lesson, long long floats, const char* workload,
+           const std::vector<cpu::LaunchProfile>& launches);
+
+}  // namespace warpdrill::profile_record
+#endif

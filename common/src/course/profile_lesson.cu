@@ -30,10 +30,6 @@
 #include "warpdrill/reference.h"
 
 #if defined(WARPDRILL_BACKEND_CPU)
-#include <fstream>
-
-#include <nlohmann/json.hpp>
-
 #include "warpdrill/profile_record.h"
 #endif
 
@@ -213,71 +209,6 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
 #error "this lesson has no profile workload: add one to common/src/course/profile_lesson.cu"
 #endif
 
-#if defined(WARPDRILL_BACKEND_CPU)
-namespace record = warpdrill::profile_record;
-
-std::vector<std::pair<const char*, std::uint64_t>> memory_counts(const warpdrill::cpu::MemoryCounts& m) {
-    return {{"global_load_requests", m.global_loads.requests},
-            {"global_load_sectors", m.global_loads.sectors},
-            {"global_store_requests", m.global_stores.requests},
-            {"global_store_sectors", m.global_stores.sectors},
-            {"shared_load_instructions", m.shared_loads.instructions},
-            {"shared_load_wavefronts", m.shared_loads.wavefronts},
-            {"shared_load_bank_conflicts", m.shared_loads.bank_conflicts},
-            {"shared_store_instructions", m.shared_stores.instructions},
-            {"shared_store_wavefronts", m.shared_stores.wavefronts},
-            {"shared_store_bank_conflicts", m.shared_stores.bank_conflicts}};
-}
-
-void add_lanes(nlohmann::json& counts, const std::string& name, const warpdrill::cpu::ActiveLanes& lanes) {
-    counts[name + "_instructions"] = lanes.instructions;
-    counts[name + "_active_threads"] = lanes.active_threads;
-    counts[name + "_partial"] = lanes.partial;
-}
-
-// One launch: its shape, the race it made, its counts, and each source line's memory counts.
-nlohmann::json launch_record(const warpdrill::cpu::LaunchProfile& p) {
-    nlohmann::json counts = {{"dynamic_shared_bytes", p.dynamic_shared_bytes},
-                             {"static_shared_bytes", p.static_shared_bytes},
-                             {"block_barriers", p.stats.block_barriers},
-                             {"grid_syncs", p.stats.grid_syncs},
-                             {"cluster_syncs", p.stats.cluster_syncs},
-                             {"warp_syncs", p.stats.warp_syncs},
-                             {"shuffles", p.stats.shuffles},
-                             {"warp_reductions", p.stats.warp_reductions},
-                             {"votes", p.stats.votes},
-                             {"atomics", p.stats.atomics},
-                             {"barrier_instructions", p.barrier_instructions}};
-    for (const auto& [name, value] : memory_counts(p)) counts[name] = value;
-    add_lanes(counts, "memory", p.memory_instructions);
-    add_lanes(counts, "sync", p.sync_instructions);
-    nlohmann::json sources = nlohmann::json::object();
-    for (const warpdrill::cpu::SourceLineProfile& line : p.lines) {
-        for (const auto& [name, value] : memory_counts(line)) {
-            if (value > 0) sources[line.place()][name] = value;
-        }
-    }
-    return {{record::kKernel, p.kernel},
-            {record::kRace, p.race},
-            {record::kGrid, p.grid},
-            {record::kBlock, p.block},
-            {record::kCounts, counts},
-            {record::kSources, sources}};
-}
-
-bool write_record(const Options& options, const std::vector<warpdrill::cpu::LaunchProfile>& launches) {
-    nlohmann::json document = {{record::kLesson, WARPDRILL_LESSON},
-                               {record::kFloats, options.floats},
-                               {record::kWorkload, kWorkload},
-                               {record::kLaunches, nlohmann::json::array()}};
-    for (const warpdrill::cpu::LaunchProfile& launch : launches) document[record::kLaunches].push_back(launch_record(launch));
-    std::ofstream out(options.record);
-    out << document.dump() << "\n";
-    if (out) return true;
-    std::fprintf(stderr, "cannot write the profile record %s\n", options.record.c_str());
-    return false;
-}
-#endif
 
 }  // namespace
 
@@ -292,7 +223,10 @@ int main(int argc, char** argv) {
         warpdrill::cpu::set_register_limited_blocks(options.register_limited_blocks);
         warpdrill::cpu::ProfileScope scope;
         if (!run_lesson(input, d_in)) return 1;
-        if (!options.record.empty() && !write_record(options, scope.launches())) return 1;
+        if (!options.record.empty() &&
+            !warpdrill::profile_record::write(options.record, WARPDRILL_LESSON, options.floats, kWorkload,
+                                              scope.launches()))
+            return 1;
 #else
         if (!run_lesson(input, d_in)) return 1;
 #endif
