@@ -30,6 +30,9 @@ void check_cuda(cudaError_t result, const std::source_location& where = std::sou
 // kernel and reports what went wrong while it ran.
 void check_launch(const std::source_location& where = std::source_location::current());
 
+// The current device's multiprocessors (SMs).
+int multiprocessor_count();
+
 // The most blocks of `block_size` threads of `kernel` that the GPU holds at
 // once, on all its multiprocessors: a grid that fills the GPU exactly once.
 template <class Kernel>
@@ -37,9 +40,7 @@ int resident_blocks(Kernel kernel, int block_size, std::size_t dynamic_smem_byte
     int per_multiprocessor = 0;
     check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, block_size,
                                                              dynamic_smem_bytes));
-    cudaDeviceProp prop{};
-    check_cuda(cudaGetDeviceProperties(&prop, 0));
-    return per_multiprocessor * prop.multiProcessorCount;
+    return per_multiprocessor * multiprocessor_count();
 }
 
 template <class T>

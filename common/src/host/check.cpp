@@ -37,6 +37,14 @@ void check_launch(const std::source_location& where) {
     check_cuda(cudaDeviceSynchronize(), where);
 }
 
+int multiprocessor_count() {
+    int device = 0;
+    check_cuda(cudaGetDevice(&device));
+    int count = 0;
+    check_cuda(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+    return count;
+}
+
 const char* backend_name() { return cpu_backend ? "CPU (fibers)" : "GPU (nvcc)"; }
 
 std::vector<std::string> backend_warnings() {

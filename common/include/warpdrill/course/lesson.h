@@ -4,6 +4,7 @@
 // every lesson is judged the same way and explains failures the same way.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -82,10 +83,32 @@ void reduce_scale_warp_per_row(const float* d_x, float* d_y, int rows, int cols)
 // Lesson 10: one launch of `blocks` blocks of kOneLaunchBlockSize threads
 // writes the sum of d_in[0, n) to *d_sum, each block writing d_partials[block]
 // and taking a ticket from *d_tickets (0 before the launch and after it).
-inline constexpr int kOneLaunchBlockSize = 256;
+// 512 threads: from 2^21 floats up, 396 blocks of 512 (all an H100 holds)
+// took 0.3% to 6% less time than 792 blocks of 256, in each sweep.
+inline constexpr int kOneLaunchBlockSize = 512;
 void one_launch_sum(const float* d_in, std::int64_t n, float* d_partials, unsigned* d_tickets, float* d_sum,
                     int blocks);
-// The blocks that fill the GPU once; fewer when n needs fewer.
+// The grid for n floats on a GPU of `multiprocessors` SMs that holds
+// `resident` blocks of this kernel at once. Chosen from four sweeps of every
+// grid on an H100, 2^16 to 2^28 floats (bench/grid_sweep.cu,
+// results/lesson10-grid-h100.txt, book chapter 10): within 1.6% of the
+// fastest grid from 2^18 floats up, within 3.6% below.
+// - each block reads at least 4096 floats (16 KiB, two packs per thread):
+//   every block pays a fixed cost to finish (its block sum, its partial, its
+//   ticket), and a block that reads less does not earn it back;
+// - but at least one block per SM while every thread still gets a pack: a
+//   small sum's time is the latency of its loads, best spread over every SM;
+// - and never more blocks than the GPU holds at once: the rest would only
+//   wait for a free SM and give the last block more partials to add.
+constexpr int one_launch_grid(std::int64_t n, int multiprocessors, int resident) {
+    constexpr std::int64_t kFloatsPerBlock = 4096;
+    const std::int64_t one_pack_each = (n / 4 + kOneLaunchBlockSize - 1) / kOneLaunchBlockSize;
+    const std::int64_t blocks_of_4096 = (n + kFloatsPerBlock - 1) / kFloatsPerBlock;
+    const std::int64_t blocks =
+        std::max(blocks_of_4096, std::min<std::int64_t>(one_pack_each, multiprocessors));
+    return static_cast<int>(std::clamp<std::int64_t>(blocks, 1, resident));
+}
+// one_launch_grid for this GPU and lesson 10's kernel.
 int one_launch_blocks(std::int64_t n);
 // The given variant: each block atomicAdds its sum to *d_sum, which must be 0.
 void atomic_add_sum(const float* d_in, std::int64_t n, float* d_sum, int blocks);
