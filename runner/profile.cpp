@@ -22,14 +22,16 @@ namespace warpdrill::runner {
 namespace {
 
 // One line of the table: what it counts in plain words, ncu's metric for it
-// (empty where ncu has no single metric), and its value for a launch, with
-// what that value is when it is not a count of what the hardware would do.
+// (only where the row counts what that metric counts), and its value for a
+// launch, with what that value is when it is not a count of what the
+// hardware would do. A row with no value is ncu's alone: what the GPU
+// measures and the CPU backend cannot see.
 using RowValue = std::function<double(const LaunchCounts&, const LaunchEstimate&)>;
 struct Row {
     std::string words{};
     std::string ncu_metric{};
     RowValue value{};
-    std::string basis{};   // "": counted; "*" or "est.*": over what the backend observes; "model"
+    std::string basis{};  // "": counted; "*" or "est.*": over what the backend observes; "model"; "ncu"
     int decimals = 0;
     double ncu_scale = 1;  // ncu's unit to the row's (ns to us)
     bool count = false;    // a count of events, not a ratio or a modelled figure
@@ -42,6 +44,15 @@ Row counter(std::string words, std::string key, std::string ncu_metric = "") {
             .ncu_metric = std::move(ncu_metric),
             .value = [key](const LaunchCounts& launch, const LaunchEstimate&) { return launch.value(key); },
             .count = true};
+}
+
+// A row of ncu's alone, beside the CPU backend's nearest count.
+Row ncu_only(std::string words, std::string ncu_metric, int decimals = 0, double ncu_scale = 1) {
+    return {.words = std::move(words),
+            .ncu_metric = std::move(ncu_metric),
+            .basis = "ncu",
+            .decimals = decimals,
+            .ncu_scale = ncu_scale};
 }
 
 Row rare_counter(std::string words, std::string key) {
@@ -78,11 +89,15 @@ const std::vector<Row>& rows() {
                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
         counter("shared stores: bank conflicts", "shared_store_bank_conflicts",
                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
-        {.words = "active threads per warp instruction",
-         .ncu_metric = "smsp__thread_inst_executed_per_inst_executed.ratio",
+        // Lanes that made the access, where ncu counts the lanes of every
+        // instruction, predicated ones included: not the same figure.
+        {.words = "active lanes per memory or sync instruction",
          .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.average_active_threads(); },
          .basis = "*",
          .decimals = 1},
+        ncu_only("threads per warp instruction, all kinds",
+                 "smsp__thread_inst_executed_per_inst_executed.ratio", 1),
+        ncu_only("divergent branch targets (SASS)", "smsp__sass_branch_targets_threads_divergent.sum"),
         {.words = "warp instructions with < 32 active lanes",
          .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.partial_instructions(); },
          .basis = "*",
@@ -113,12 +128,13 @@ const std::vector<Row>& rows() {
          .ncu_metric = "dram__bytes_write.sum",
          .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes_written; },
          .basis = "model"},
-        {.words = "time, us",
-         .ncu_metric = "gpu__time_duration.sum",
+        // The model imitates gpu_bench's time as a caller sees it, the
+        // launch included; ncu times the kernel alone, from its start.
+        {.words = "time with its launch, us",
          .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.total_us; },
          .basis = "model",
-         .decimals = 1,
-         .ncu_scale = 1e-3},
+         .decimals = 1},
+        ncu_only("kernel duration, us", "gpu__time_duration.sum", 1, 1e-3),
     };
     return table;
 }
@@ -127,7 +143,9 @@ constexpr const char* kObservedNote =
     "* and est.*: over the loads, stores and sync points the CPU backend observes; ncu also counts "
     "arithmetic, address math and branches, which it does not see. model: the time model's figure "
     "(DRAM bytes: the sectors loaded or stored, 32 bytes each; stores that the GPU's L2 still holds when "
-    "the kernel ends reach DRAM after it, and ncu leaves them out), not a count";
+    "the kernel ends reach DRAM after it, and ncu leaves them out; time: as gpu_bench's caller sees it, "
+    "the launch included), not a count. ncu: Nsight Compute's figure alone, which the CPU backend cannot "
+    "count";
 
 // 1234567 -> "1,234,567"; fractions with `decimals` places.
 std::string number(double value, int decimals = 0) {
@@ -171,14 +189,14 @@ std::string line_counts(const std::map<std::string, double>& counts) {
         if (shared) {
             const double instructions = get(prefix + "_instructions");
             if (instructions == 0) continue;
-            text += fmt::format("{}{} {} instructions, {} wavefronts, {} bank conflicts", text.empty() ? "" : "; ",
-                                words, number(instructions), number(get(prefix + "_wavefronts")),
-                                number(get(prefix + "_bank_conflicts")));
+            text += fmt::format("{}{} {} instructions, {} wavefronts, {} bank conflicts",
+                                text.empty() ? "" : "; ", words, number(instructions),
+                                number(get(prefix + "_wavefronts")), number(get(prefix + "_bank_conflicts")));
         } else {
             const double requests = get(prefix + "_requests");
             if (requests == 0) continue;
-            text += fmt::format("{}{} {} requests, {} sectors", text.empty() ? "" : "; ", words, number(requests),
-                                number(get(prefix + "_sectors")));
+            text += fmt::format("{}{} {} requests, {} sectors", text.empty() ? "" : "; ", words,
+                                number(requests), number(get(prefix + "_sectors")));
         }
     }
     return text;
@@ -206,11 +224,11 @@ std::string driver_target(const App& app, const Lesson& lesson, bool solution) {
 
 // How a lesson is to be counted.
 struct CountRequest {
-    bool solution = false;           // the solution's kernel files, not the learner's
+    bool solution = false;  // the solution's kernel files, not the learner's
     long long floats = ProfileOptions{}.floats;
-    bool checked = false;            // the learner's lesson has just passed its checks
-    bool quiet = false;              // say nothing when it cannot be counted
-    fs::path build_dir{};            // "": the course's build
+    bool checked = false;  // the learner's lesson has just passed its checks
+    bool quiet = false;    // say nothing when it cannot be counted
+    fs::path build_dir{};  // "": the course's build
     // The grid of lessons 8 and 10 depends on the GPU: 0, the modelled GPU's
     // multiprocessors and no register limit; else a measured GPU's.
     int multiprocessors = 0;
@@ -221,7 +239,8 @@ struct CountRequest {
 // `warpdrill check` says about a learner's lesson that does not pass).
 std::optional<fs::path> built_driver(App& app, const Lesson& lesson, const CountRequest& request) {
     if (request.solution && !lesson.has_solution) {
-        if (!request.quiet) fmt::print("This copy of the course has no solutions/ (your instructor keeps them).\n");
+        if (!request.quiet)
+            fmt::print("This copy of the course has no solutions/ (your instructor keeps them).\n");
         return std::nullopt;
     }
     if (!request.solution && !request.checked) {
@@ -239,10 +258,11 @@ std::optional<fs::path> built_driver(App& app, const Lesson& lesson, const Count
         if (request.quiet) return std::nullopt;
         // profile_lesson.cu's #error for a lesson it has no workload for.
         if (build.output.find("has no profile workload") != std::string::npos) {
-            fmt::print("warpdrill profile has no workload for lesson {} ({}): its driver, "
-                       "common/src/course/profile_lesson.cu, runs one kernel of each lesson it knows at a fixed "
-                       "size, and none of this one.\n",
-                       lesson.number, lesson.title);
+            fmt::print(
+                "warpdrill profile has no workload for lesson {} ({}): its driver, "
+                "common/src/course/profile_lesson.cu, runs one kernel of each lesson it knows at a fixed "
+                "size, and none of this one.\n",
+                lesson.number, lesson.title);
         } else {
             fmt::print("{}", trim_compiler_output(build.output, app.course, lesson));
         }
@@ -283,12 +303,11 @@ std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, const C
     const fs::path record = counts_cache(app, lesson).replace_extension(".new.json");
     fs::create_directories(record.parent_path());
     fs::remove(record);
-    const ProcessResult run = run_process({driver->string(), "--floats", std::to_string(request.floats),
-                                           "--multiprocessors", std::to_string(multiprocessors),
-                                           "--register-limited-blocks",
-                                           std::to_string(request.register_limited_blocks), "--record",
-                                           record.string()},
-                                          app.check_options.time_limit);
+    const ProcessResult run =
+        run_process({driver->string(), "--floats", std::to_string(request.floats), "--multiprocessors",
+                     std::to_string(multiprocessors), "--register-limited-blocks",
+                     std::to_string(request.register_limited_blocks), "--record", record.string()},
+                    app.check_options.time_limit);
     if (run.exit_code != 0) {
         if (!request.quiet)
             fmt::print("The profile run of lesson {} {}:\n{}", lesson.number,
@@ -377,6 +396,14 @@ void print_row(const std::string& words, const std::string& counted, const std::
     fmt::print("  {:<44} {:>14} {:<5} {:>14}  {}\n", words, counted, basis, measured, metric);
 }
 
+// gpu_bench's time for the lesson at the profiled size on an H100, as its
+// caller sees it (what the model imitates); none on other GPUs.
+std::optional<double> benched_us(const Profiled& profiled, const GpuSpec& gpu, const App& app) {
+    if (gpu.key != "h100") return std::nullopt;
+    return bench_time_us(app.course.root / "results" / "bench-h100.csv", profiled.lesson->number,
+                         profiled.counts.floats);
+}
+
 void print_profile(const Profiled& profiled, const ProfileOptions& options, const GpuSpec& gpu,
                    const App& app, const NcuTable* table) {
     const Lesson& lesson = *profiled.lesson;
@@ -395,15 +422,21 @@ void print_profile(const Profiled& profiled, const ProfileOptions& options, cons
         const auto* measured = profiled.ncu_launch(l, table);
         fmt::print("\nlaunch {} of {}: {}\n", l + 1, profiled.counts.launches.size(), shape(launch));
         if (!launch.race.empty()) {
-            fmt::print("A race: the counts below are those of the racy kernel, which `warpdrill check` stops at.\n"
-                       "{}\n\n",
-                       launch.race);
+            fmt::print(
+                "A race: the counts below are those of the racy kernel, which `warpdrill check` stops at.\n"
+                "{}\n\n",
+                launch.race);
         }
         print_row("", "CPU backend", "", measured ? "ncu" : "", "ncu metric");
         for (const Row& row : rows()) {
+            const std::optional<double> quoted = ncu_value(measured, row);
+            if (!row.value) {
+                if (quoted)
+                    print_row(row.words, "", row.basis, number(*quoted, row.decimals), row.ncu_metric);
+                continue;
+            }
             const double value = row.value(launch, profiled.estimates[l]);
             if (row.rare && value == 0) continue;
-            const std::optional<double> quoted = ncu_value(measured, row);
             print_row(row.words, number(value, row.decimals), row.basis,
                       quoted ? number(*quoted, row.decimals) : "", row.ncu_metric);
         }
@@ -414,25 +447,29 @@ void print_profile(const Profiled& profiled, const ProfileOptions& options, cons
             e.blocks_per_sm, e.waves, e.waves == 1 ? "" : "s", e.launch_us, e.dram_us, e.shared_us,
             e.barrier_us, e.issue_us);
         if (!launch.sources.empty()) fmt::print("  by source line:\n");
-        for (const auto& [place, counts] : launch.sources) fmt::print("    {}: {}\n", place, line_counts(counts));
+        for (const auto& [place, counts] : launch.sources)
+            fmt::print("    {}: {}\n", place, line_counts(counts));
     }
     fmt::print("\n{}\n", kObservedNote);
     fmt::print("\nall {} launches: {:.1f} us on the {} (model), {:.0f} GB/s {}",
                profiled.counts.launches.size(), profiled.total_us, gpu.key, modelled_gbps(profiled),
                traffic(profiled.counts).words);
-    const auto benched = gpu.key == "h100" ? bench_time_us(app.course.root / "results" / "bench-h100.csv",
-                                                           lesson.number, profiled.counts.floats)
-                                           : std::nullopt;
-    if (benched) fmt::print("; the solution measured on an H100 by gpu_bench: {:.1f} us", *benched);
+    if (const auto benched = benched_us(profiled, gpu, app)) {
+        fmt::print("; the solution measured on an H100 by gpu_bench: {:.1f} us as its caller sees it",
+                   *benched);
+        // Where both are the solution's, their ratio is the model's error.
+        if (options.solution) fmt::print(" (the model: {:.2f} of it)", profiled.total_us / *benched);
+    }
     fmt::print("\n");
 }
 
 void print_json(const std::vector<Profiled>& all, const ProfileOptions& options, const GpuSpec& gpu,
                 const NcuTable* table) {
-    fmt::print("{{\"gpu\": \"{}\", \"gpu_name\": \"{}\", \"kernel_files\": \"{}\", \"ncu_source\": {}, "
-               "\"lessons\": [",
-               gpu.key, json_escape(gpu.name), options.solution ? "solution" : "learner",
-               table ? "\"" + json_escape(table->source) + "\"" : "null");
+    fmt::print(
+        "{{\"gpu\": \"{}\", \"gpu_name\": \"{}\", \"kernel_files\": \"{}\", \"ncu_source\": {}, "
+        "\"lessons\": [",
+        gpu.key, json_escape(gpu.name), options.solution ? "solution" : "learner",
+        table ? "\"" + json_escape(table->source) + "\"" : "null");
     for (std::size_t p = 0; p < all.size(); ++p) {
         const Profiled& profiled = all[p];
         fmt::print("{}\n  {{\"lesson\": {}, \"floats\": {}, \"time_us\": {}, \"gbps\": {}, \"launches\": [",
@@ -513,6 +550,7 @@ std::pair<LaunchCounts, LaunchEstimate> all_launches(const Profiled& profiled) {
 using Total = std::function<std::optional<double>(const Profiled&, const Row&)>;
 
 std::optional<double> counted_total(const Profiled& profiled, const Row& row) {
+    if (!row.value) return std::nullopt;
     const auto [counts, estimate] = all_launches(profiled);
     return row.value(counts, estimate);
 }
@@ -569,29 +607,35 @@ std::string what_moved(const Profiled& from, const Profiled& to) {
            fmt::format("modelled time {:.1f} -> {:.1f} us", from.total_us, to.total_us);
 }
 
-void print_compare(const Profiled& a, const Profiled& b, const GpuSpec& gpu, const NcuTable* table) {
+void print_compare(const Profiled& a, const Profiled& b, const ProfileOptions& options, const GpuSpec& gpu,
+                   const App& app, const NcuTable* table) {
     const Total measured = measured_total(table);
     const Row& time = *std::ranges::find(rows(), "gpu__time_duration.sum", &Row::ncu_metric);
     const std::optional<double> time_a = measured(a, time), time_b = measured(b, time);
     const bool with_ncu = time_a && time_b;
-    fmt::print("lesson {} -> lesson {}, {}, summed over each lesson's launches (counted on the CPU backend, "
-               "modelled on an {})\n",
-               a.lesson->number, b.lesson->number, floats_text(a.counts.floats), gpu.name);
+    fmt::print(
+        "lesson {} -> lesson {}, {}, summed over each lesson's launches (counted on the CPU backend, "
+        "modelled on an {})\n",
+        a.lesson->number, b.lesson->number, floats_text(a.counts.floats), gpu.name);
     if (with_ncu) fmt::print("ncu: {}\n", table->source);
     const auto lesson = [](const Profiled& p, const char* what) {
         return fmt::format("{}lesson {}", what, p.lesson->number);
     };
     fmt::print("  {:<44} {:>14} {:>14} {:<5} {:>14} {:>14}\n", "", lesson(a, ""), lesson(b, ""), "",
                with_ncu ? lesson(a, "ncu ") : "", with_ncu ? lesson(b, "ncu ") : "");
+    const auto cell = [](std::optional<double> value, int decimals) {
+        return value ? number(*value, decimals) : std::string();
+    };
     for (const Row& row : rows()) {
-        const double from = *counted_total(a, row);
-        const double to = *counted_total(b, row);
+        const std::optional<double> from = counted_total(a, row);
+        const std::optional<double> to = counted_total(b, row);
         if (row.rare && from == 0 && to == 0) continue;
         const std::optional<double> ncu_from = with_ncu ? measured(a, row) : std::nullopt;
         const std::optional<double> ncu_to = with_ncu ? measured(b, row) : std::nullopt;
-        fmt::print("  {:<44} {:>14} {:>14} {:<5} {:>14} {:>14}\n", row.words, number(from, row.decimals),
-                   number(to, row.decimals), row.basis, ncu_from ? number(*ncu_from, row.decimals) : "",
-                   ncu_to ? number(*ncu_to, row.decimals) : "");
+        if (!row.value && !ncu_from && !ncu_to) continue;
+        fmt::print("  {:<44} {:>14} {:>14} {:<5} {:>14} {:>14}\n", row.words, cell(from, row.decimals),
+                   cell(to, row.decimals), row.basis, cell(ncu_from, row.decimals),
+                   cell(ncu_to, row.decimals));
     }
     fmt::print("\n{}\n\n", kObservedNote);
     if (a.counts.workload != b.counts.workload) {
@@ -602,7 +646,16 @@ void print_compare(const Profiled& a, const Profiled& b, const GpuSpec& gpu, con
     fmt::print("What moved most, lesson {} -> {}: {}\n", a.lesson->number, b.lesson->number,
                what_moved(a, b));
     if (with_ncu)
-        fmt::print("Measured by ncu: {}time {:.1f} -> {:.1f} us\n", moved_most(a, b, measured), *time_a, *time_b);
+        fmt::print("Measured by ncu: {}time {:.1f} -> {:.1f} us\n", moved_most(a, b, measured), *time_a,
+                   *time_b);
+    // The solutions' times measured by gpu_bench, and the model's error on each.
+    const auto benched_a = benched_us(a, gpu, app), benched_b = benched_us(b, gpu, app);
+    if (options.solution && benched_a && benched_b) {
+        fmt::print(
+            "Measured by gpu_bench on an H100, as its caller sees it: {:.1f} -> {:.1f} us (the model: {:.2f} "
+            "and {:.2f} of it)\n",
+            *benched_a, *benched_b, a.total_us / *benched_a, b.total_us / *benched_b);
+    }
 }
 
 // One lesson's table, two side by side, or JSON for tools and the book.
@@ -611,7 +664,7 @@ void print_profiles(const std::vector<Profiled>& profiled, const ProfileOptions&
     if (options.json) {
         print_json(profiled, options, gpu, ncu);
     } else if (profiled.size() == 2) {
-        print_compare(profiled[0], profiled[1], gpu, ncu);
+        print_compare(profiled[0], profiled[1], options, gpu, app, ncu);
     } else {
         print_profile(profiled[0], options, gpu, app, ncu);
     }
@@ -645,10 +698,10 @@ std::optional<std::string> model_build_problem(const App& app) {
     if (fs::exists(dir / "CMakeCache.txt")) return std::nullopt;
     fmt::print("warpdrill: configuring a CPU-backend build in {}, to count beside ncu ...\n", dir.string());
     std::fflush(stdout);
-    const ProcessResult configure =
-        run_process({"cmake", "-S", app.course.root.string(), "-B", dir.string(), "-G", "Ninja",
-                     "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DWARPDRILL_BACKEND=cpu", "-DWARPDRILL_BUILD_TESTS=OFF"},
-                    std::chrono::seconds(600));
+    const ProcessResult configure = run_process(
+        {"cmake", "-S", app.course.root.string(), "-B", dir.string(), "-G", "Ninja",
+         "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DWARPDRILL_BACKEND=cpu", "-DWARPDRILL_BUILD_TESTS=OFF"},
+        std::chrono::seconds(600));
     if (configure.exit_code == 0) return std::nullopt;
     std::error_code ignored;
     fs::remove_all(dir, ignored);
@@ -727,23 +780,24 @@ int profile_on_gpu(App& app, const ProfileOptions& options, const GpuSpec& gpu) 
             const auto found = first_launch->find(metric);
             return found == first_launch->end() ? 0 : static_cast<int>(found->second);
         };
-        std::optional<LessonCounts> counts = count_lesson(app, lesson,
-                                                          {.solution = options.solution,
-                                                           .floats = options.floats,
-                                                           .checked = true,
-                                                           .build_dir = model_build_dir(app),
-                                                           .multiprocessors = grid_input(kMultiprocessors),
-                                                           .register_limited_blocks =
-                                                               grid_input(kRegisterLimitedBlocks)},
-                                                          gpu);
+        std::optional<LessonCounts> counts =
+            count_lesson(app, lesson,
+                         {.solution = options.solution,
+                          .floats = options.floats,
+                          .checked = true,
+                          .build_dir = model_build_dir(app),
+                          .multiprocessors = grid_input(kMultiprocessors),
+                          .register_limited_blocks = grid_input(kRegisterLimitedBlocks)},
+                         gpu);
         if (!counts) return 1;
         profiled.push_back(model(lesson, std::move(*counts), gpu));
     }
     if (lessons.size() == 2 && no_ncu.empty())  // each run named its own program
-        measured.source = fmt::format("{} measured just now by Nsight Compute on this GPU{} (ncu --clock-control none "
-                                      "--metrics <the rows' metrics> on each lesson's profile driver)",
-                                      options.solution ? "the solutions' kernels" : "your kernels",
-                                      measured.device.empty() ? "" : ", an " + measured.device);
+        measured.source = fmt::format(
+            "{} measured just now by Nsight Compute on this GPU{} (ncu --clock-control none "
+            "--metrics <the rows' metrics> on each lesson's profile driver)",
+            options.solution ? "the solutions' kernels" : "your kernels",
+            measured.device.empty() ? "" : ", an " + measured.device);
     const NcuTable* ncu = no_ncu.empty() ? &measured : nullptr;
     if (no_model && !ncu) {
         fmt::print("{}\n{}\n", no_ncu, *no_model);
