@@ -80,12 +80,6 @@ void add_nvcc_verdict(CheckResult& result, NvccCheck& nvcc, const Course& course
     result.output += "\n" + compiled.output;
 }
 
-// Runs a program of the checks: as it is, or in the grading sandbox.
-ProcessResult run_in(const Sandbox* sandbox, const std::vector<std::string>& argv, std::chrono::seconds limit,
-                     const std::vector<std::string>& environment) {
-    return sandbox ? sandbox->run(argv, limit, environment) : run_process(argv, limit, environment);
-}
-
 // When a limit of the grading sandbox stopped the program, the message names
 // it first, and it is the headline.
 void name_sandbox_limit(CheckResult& result, const Sandbox* sandbox, const ProcessResult& run) {

@@ -234,4 +234,9 @@ std::string Sandbox::check_available(const SandboxLimits& limits) {
     return version.output.substr(0, version.output.find('\n'));
 }
 
+ProcessResult run_in(const Sandbox* sandbox, const std::vector<std::string>& argv, std::chrono::seconds limit,
+                     const std::vector<std::string>& environment) {
+    return sandbox ? sandbox->run(argv, limit, environment) : run_process(argv, limit, environment);
+}
+
 }  // namespace warpdrill::runner

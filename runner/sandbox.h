@@ -73,4 +73,8 @@ class Sandbox {
     ChildLimits child_limits_;
 };
 
+// Runs a program: in `sandbox` where there is one (grading), else as it is.
+ProcessResult run_in(const Sandbox* sandbox, const std::vector<std::string>& argv, std::chrono::seconds limit,
+                     const std::vector<std::string>& environment = {});
+
 }  // namespace warpdrill::runner

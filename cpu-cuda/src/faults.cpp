@@ -54,6 +54,12 @@ std::string thread_text(const ThreadName& thread) {
     return text;
 }
 
+std::string hex_text(std::uintptr_t value) {
+    std::ostringstream out;
+    out << "0x" << std::hex << value;
+    return out.str();
+}
+
 std::string in_block(uint3 block, const std::string& fault) {
     return "in block " + dims(block) + ": " + fault;
 }
@@ -67,10 +73,8 @@ std::string out_of_bounds(const BadAccess& access, const std::string& what) {
 }
 
 std::string misaligned(const BadAccess& access, std::uintptr_t address) {
-    std::ostringstream hex_address;
-    hex_address << std::hex << "0x" << address;
     return "misaligned " + std::to_string(access.bytes) + "-byte " + read_or_write(access.kind) + " by " +
-           access.by.thread + " at " + place_with_text(access.by.place) + ": the address " + hex_address.str() +
+           access.by.thread + " at " + place_with_text(access.by.place) + ": the address " + hex_text(address) +
            " is not a multiple of " + std::to_string(access.bytes) +
            " (a GPU stops the kernel with cudaErrorMisalignedAddress; compute-sanitizer's memcheck reports the "
            "misaligned address)";

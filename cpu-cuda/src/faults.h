@@ -37,6 +37,9 @@ struct ThreadName {
 // parts in brackets are there only with their fields.
 std::string thread_text(const ThreadName& thread);
 
+// An address or a lane mask as the messages write it: "0x7f3a00001004", "0xffff".
+std::string hex_text(std::uintptr_t value);
+
 // Every kernel fault begins with its block: "in block (1,0,0): " + `fault`.
 std::string in_block(uint3 block, const std::string& fault);
 // A fault made by one thread: "thread 5 (warp 0, lane 5): " + `fault`.

@@ -1,7 +1,6 @@
 #include "sync_faults.h"
 
 #include <algorithm>
-#include <sstream>
 
 namespace warpdrill::cpu::detail {
 
@@ -22,13 +21,6 @@ const std::string kMaskGuideline =
 constexpr const char* kSharedMemoryLifetime =
     "a block's shared memory ends with the block, so the cluster must meet at a this_cluster().sync() after "
     "the last read of another block's shared memory";
-
-// "0xffff"
-std::string hex(unsigned mask) {
-    std::ostringstream out;
-    out << "0x" << std::hex << mask;
-    return out.str();
-}
 
 // "0-15, 17, 20-31"
 std::string ranges(const std::vector<int>& ranks) {
@@ -64,7 +56,7 @@ std::string wait_text(const Waiter& waiter) { return waiter.thread + " is at " +
 
 // "... with mask 0xffffffff and width 16"
 std::string lane_call_text(const LaneCall& lane) {
-    return wait_text(lane.waiter) + " with mask " + hex(lane.mask) +
+    return wait_text(lane.waiter) + " with mask " + hex_text(lane.mask) +
            (lane.width ? " and width " + std::to_string(*lane.width) : "");
 }
 
@@ -112,14 +104,14 @@ const char* name_of(SyncKind kind) {
 // ---- warp intrinsics ----
 
 std::string caller_outside_mask(const SyncCall& call, unsigned mask, int lane) {
-    return call_text(call) + " was called with mask " + hex(mask) + ", which leaves out the calling lane " +
+    return call_text(call) + " was called with mask " + hex_text(mask) + ", which leaves out the calling lane " +
            std::to_string(lane) + ": every calling lane must be in its mask";
 }
 
 std::string mask_names_missing_lanes(const SyncCall& call, unsigned mask, unsigned missing,
                                      int block_threads) {
-    return call_text(call) + " names lanes that do not exist (mask " + hex(mask) + ", missing " +
-           hex(missing) + "): the block has " + std::to_string(block_threads) +
+    return call_text(call) + " names lanes that do not exist (mask " + hex_text(mask) + ", missing " +
+           hex_text(missing) + "): the block has " + std::to_string(block_threads) +
            " threads, so its last warp is partial. A GPU runs it, and so does the CPU backend, but " +
            kMaskGuideline;
 }
@@ -131,8 +123,8 @@ std::string bad_shuffle_width(const SyncCall& call, int width) {
 }
 
 std::string mask_names_returned_lanes(const Waiter& waiter, unsigned mask, unsigned returned) {
-    return wait_text(waiter) + " names lanes that have returned from the kernel (mask " + hex(mask) +
-           ", returned " + hex(returned) +
+    return wait_text(waiter) + " names lanes that have returned from the kernel (mask " + hex_text(mask) +
+           ", returned " + hex_text(returned) +
            "). They take no part, as the Programming Guide has it (\"all non-exited threads named in mask "
            "must execute the same intrinsic\"), and a shuffle that reads one is stopped; " +
            kMaskGuideline;
@@ -151,7 +143,7 @@ std::string shuffle_reads_absent_lane(const ShuffleRead& read, AbsentLane why, i
             lane = ", which has returned from the kernel (" + source_thread + ")";
             break;
     }
-    return wait_text(read.reader) + " with mask " + hex(read.mask) + ", width " + std::to_string(read.width) +
+    return wait_text(read.reader) + " with mask " + hex_text(read.mask) + ", width " + std::to_string(read.width) +
            " and parameter " + std::to_string(read.param) + ", so it reads lane " +
            std::to_string(read.source) + lane +
            ". The Programming Guide: \"Threads may only read data from another thread which is actively "
@@ -160,7 +152,7 @@ std::string shuffle_reads_absent_lane(const ShuffleRead& read, AbsentLane why, i
 }
 
 std::string lane_waits_at_barrier(const Waiter& waiter, unsigned mask, int lane, const Waiter& other) {
-    return "deadlock: " + wait_text(waiter) + " with mask " + hex(mask) + " and waits for lane " +
+    return "deadlock: " + wait_text(waiter) + " with mask " + hex_text(mask) + " and waits for lane " +
            std::to_string(lane) + ", but " + wait_text(other) +
            ": the lanes of a warp intrinsic's mask must all reach it";
 }
