@@ -1,0 +1,505 @@
+#include "profile_table.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <utility>
+
+namespace warpdrill::runner {
+namespace {
+
+// One line of the table: what it counts in plain words, ncu's metric for it
+// (only where the row counts what that metric counts), and its value for a
+// launch, with what that value is when it is not a count of what the
+// hardware would do. A row with no value is ncu's alone: what the GPU
+// measures and the CPU backend cannot see.
+using RowValue = std::function<double(const LaunchCounts&, const LaunchEstimate&)>;
+struct Row {
+    std::string words{};
+    std::string ncu_metric{};
+    RowValue value{};
+    std::string basis{};  // "": counted; "*" or "est.*": over what the backend observes; "model"; "ncu"
+    int decimals = 0;
+    double ncu_scale = 1;  // ncu's unit to the row's (ns to us)
+    bool count = false;    // a count of events, not a ratio or a modelled figure
+    bool rare = false;     // shown only where not 0: what lessons 10 to 12 add
+};
+
+// A count the driver printed under `key`.
+Row counter(std::string words, std::string key, std::string ncu_metric = "") {
+    return {.words = std::move(words),
+            .ncu_metric = std::move(ncu_metric),
+            .value = [key](const LaunchCounts& launch, const LaunchEstimate&) { return launch.value(key); },
+            .count = true};
+}
+
+// A row of ncu's alone, beside the CPU backend's nearest count.
+Row ncu_only(std::string words, std::string ncu_metric, int decimals = 0, double ncu_scale = 1) {
+    return {.words = std::move(words),
+            .ncu_metric = std::move(ncu_metric),
+            .basis = "ncu",
+            .decimals = decimals,
+            .ncu_scale = ncu_scale};
+}
+
+Row rare_counter(std::string words, std::string key) {
+    Row row = counter(std::move(words), std::move(key));
+    row.rare = true;
+    return row;
+}
+
+double sectors_per_request(const LaunchCounts& launch, const LaunchEstimate&) {
+    const double requests = launch.value("global_load_requests");
+    return requests > 0 ? launch.value("global_load_sectors") / requests : 0.0;
+}
+
+const std::vector<Row>& rows() {
+    static const std::vector<Row> table = {
+        counter("global loads: requests", "global_load_requests",
+                "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+        counter("global loads: 32-byte sectors", "global_load_sectors",
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+        {.words = "global loads: sectors per request", .value = sectors_per_request, .decimals = 2},
+        counter("global stores: requests", "global_store_requests",
+                "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
+        counter("global stores: 32-byte sectors", "global_store_sectors",
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+        counter("shared loads: instructions", "shared_load_instructions",
+                "smsp__sass_inst_executed_op_shared_ld.sum"),
+        counter("shared loads: wavefronts", "shared_load_wavefronts",
+                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+        counter("shared loads: bank conflicts", "shared_load_bank_conflicts",
+                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
+        counter("shared stores: instructions", "shared_store_instructions",
+                "smsp__sass_inst_executed_op_shared_st.sum"),
+        counter("shared stores: wavefronts", "shared_store_wavefronts",
+                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+        counter("shared stores: bank conflicts", "shared_store_bank_conflicts",
+                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
+        // Lanes that made the access, where ncu counts the lanes of every
+        // instruction, predicated ones included: not the same figure.
+        {.words = "active lanes per memory or sync instruction",
+         .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.average_active_threads(); },
+         .basis = "*",
+         .decimals = 1},
+        ncu_only("threads per warp instruction, all kinds",
+                 "smsp__thread_inst_executed_per_inst_executed.ratio", 1),
+        ncu_only("divergent branch targets (SASS)", "smsp__sass_branch_targets_threads_divergent.sum"),
+        {.words = "warp instructions with < 32 active lanes",
+         .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.partial_instructions(); },
+         .basis = "*",
+         .count = true},
+        counter("block barriers (__syncthreads)", "block_barriers"),
+        rare_counter("grid barriers (grid.sync, per block)", "grid_syncs"),
+        rare_counter("cluster barriers (cluster.sync, per block)", "cluster_syncs"),
+        counter("barrier instructions (one per warp)", "barrier_instructions"),
+        counter("warp syncs (__syncwarp)", "warp_syncs"),
+        counter("shuffles", "shuffles"),
+        rare_counter("warp reductions (__reduce_*_sync)", "warp_reductions"),
+        counter("votes", "votes"),
+        counter("atomics (threads)", "atomics"),
+        {.words = "instructions executed",
+         .ncu_metric = "smsp__inst_executed.sum",
+         .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.observed_instructions(); },
+         .basis = "est.*",
+         .count = true},
+        {.words = "achieved occupancy, %",
+         .ncu_metric = "sm__warps_active.avg.pct_of_peak_sustained_active",
+         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return 100 * e.occupancy; },
+         .basis = "model"},
+        {.words = "DRAM bytes read",
+         .ncu_metric = "dram__bytes_read.sum",
+         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes_read; },
+         .basis = "model"},
+        {.words = "DRAM bytes written",
+         .ncu_metric = "dram__bytes_write.sum",
+         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes_written; },
+         .basis = "model"},
+        // The model imitates gpu_bench's time as a caller sees it, the
+        // launch included; ncu times the kernel alone, from its start.
+        {.words = "time with its launch, us",
+         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.total_us; },
+         .basis = "model",
+         .decimals = 1},
+        ncu_only("kernel duration, us", "gpu__time_duration.sum", 1, 1e-3),
+    };
+    return table;
+}
+
+constexpr const char* kObservedNote =
+    "* and est.*: over the loads, stores and sync points the CPU backend observes; ncu also counts "
+    "arithmetic, address math and branches, which it does not see. model: the time model's figure "
+    "(DRAM bytes: the sectors loaded or stored, 32 bytes each; stores that the GPU's L2 still holds when "
+    "the kernel ends reach DRAM after it, and ncu leaves them out; time: as gpu_bench's caller sees it, "
+    "the launch included), not a count. ncu: Nsight Compute's figure alone, which the CPU backend cannot "
+    "count";
+
+// 1234567 -> "1,234,567"; fractions with `decimals` places.
+std::string number(double value, int decimals = 0) {
+    if (decimals > 0) return fmt::format("{:.{}f}", value, decimals);
+    std::string digits = fmt::format("{:.0f}", std::abs(value));
+    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3)
+        digits.insert(static_cast<std::size_t>(at), ",");
+    return (value < 0 ? "-" : "") + digits;
+}
+
+std::string json_number(double value) { return std::isfinite(value) ? fmt::format("{}", value) : "null"; }
+
+// {"name": value, ...}: a launch's counts, or ncu's metrics.
+std::string json_numbers(const std::map<std::string, double>& values) {
+    std::string text;
+    for (const auto& [name, value] : values)
+        text += fmt::format("{}\"{}\": {}", text.empty() ? "" : ", ", json_escape(name), json_number(value));
+    return "{" + text + "}";
+}
+
+std::string shape(const LaunchCounts& launch) {
+    const auto dims = [](const std::array<unsigned, 3>& d) {
+        return d[1] * d[2] == 1 ? std::to_string(d[0]) : fmt::format("({}, {}, {})", d[0], d[1], d[2]);
+    };
+    const double shared = launch.value("dynamic_shared_bytes") + launch.value("static_shared_bytes");
+    return fmt::format("{}<<<{}, {}>>>{}", launch.kernel, dims(launch.grid), dims(launch.block),
+                       shared > 0 ? fmt::format(", {} B shared", number(shared)) : "");
+}
+
+// "shared loads 36,864 instructions, 73,728 wavefronts, 36,864 bank conflicts; ..." for
+// one source line's counts, the kinds of access it makes only.
+std::string line_counts(const std::map<std::string, double>& counts) {
+    const auto get = [&](const std::string& name) {
+        const auto found = counts.find(name);
+        return found == counts.end() ? 0.0 : found->second;
+    };
+    std::string text;
+    for (const auto& [words, key, shared] : {std::tuple{"global loads", "global_load", false},
+                                             {"global stores", "global_store", false},
+                                             {"shared loads", "shared_load", true},
+                                             {"shared stores", "shared_store", true}}) {
+        const std::string prefix(key);
+        if (shared) {
+            const double instructions = get(prefix + "_instructions");
+            if (instructions == 0) continue;
+            text += fmt::format("{}{} {} instructions, {} wavefronts, {} bank conflicts",
+                                text.empty() ? "" : "; ", words, number(instructions),
+                                number(get(prefix + "_wavefronts")), number(get(prefix + "_bank_conflicts")));
+        } else {
+            const double requests = get(prefix + "_requests");
+            if (requests == 0) continue;
+            text += fmt::format("{}{} {} requests, {} sectors", text.empty() ? "" : "; ", words,
+                                number(requests), number(get(prefix + "_sectors")));
+        }
+    }
+    return text;
+}
+
+// ---- the table ------------------------------------------------------------------------
+
+// ncu's figure for a row in one launch, in the row's unit.
+std::optional<double> ncu_value(const std::map<std::string, double>* measured, const Row& row) {
+    if (!measured || row.ncu_metric.empty()) return std::nullopt;
+    const auto found = measured->find(row.ncu_metric);
+    if (found == measured->end()) return std::nullopt;
+    return found->second * row.ncu_scale;
+}
+
+void print_row(const std::string& words, const std::string& counted, const std::string& basis,
+               const std::string& measured, const std::string& metric) {
+    fmt::print("  {:<44} {:>14} {:<5} {:>14}  {}\n", words, counted, basis, measured, metric);
+}
+
+void print_profile(const Profiled& profiled, const ProfileOptions& options, const GpuSpec& gpu,
+                   const App& app, const NcuTable* table) {
+    const Lesson& lesson = *profiled.lesson;
+    fmt::print("lesson {} ({}), {} kernel, {}: counted on the CPU backend, modelled on an {}\n",
+               lesson.number, lesson.title, options.solution ? "the solution's" : "your",
+               floats_text(profiled.counts.floats), gpu.name);
+    if (table && table->launch(lesson.number, 1)) {
+        fmt::print("ncu: {}\n", table->source);
+    } else if (table) {
+        fmt::print(
+            "ncu: {} has no rows for lesson {} yet (bash scripts/ncu-table.sh measures them on a GPU)\n",
+            ncu_results_file(gpu), lesson.number);
+    }
+    for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
+        const LaunchCounts& launch = profiled.counts.launches[l];
+        const auto* measured = profiled.ncu_launch(l, table);
+        fmt::print("\nlaunch {} of {}: {}\n", l + 1, profiled.counts.launches.size(), shape(launch));
+        if (!launch.race.empty()) {
+            fmt::print(
+                "A race: the counts below are those of the racy kernel, which `warpdrill check` stops at.\n"
+                "{}\n\n",
+                launch.race);
+        }
+        print_row("", "CPU backend", "", measured ? "ncu" : "", "ncu metric");
+        for (const Row& row : rows()) {
+            const std::optional<double> quoted = ncu_value(measured, row);
+            if (!row.value) {
+                if (quoted)
+                    print_row(row.words, "", row.basis, number(*quoted, row.decimals), row.ncu_metric);
+                continue;
+            }
+            const double value = row.value(launch, profiled.estimates[l]);
+            if (row.rare && value == 0) continue;
+            print_row(row.words, number(value, row.decimals), row.basis,
+                      quoted ? number(*quoted, row.decimals) : "", row.ncu_metric);
+        }
+        const LaunchEstimate& e = profiled.estimates[l];
+        fmt::print(
+            "  model: {} blocks an SM, {} wave{}; launch {:.1f} + max(DRAM {:.1f}, shared {:.1f}) + barriers "
+            "{:.1f} + issue {:.1f} us\n",
+            e.blocks_per_sm, e.waves, e.waves == 1 ? "" : "s", e.launch_us, e.dram_us, e.shared_us,
+            e.barrier_us, e.issue_us);
+        if (!launch.sources.empty()) fmt::print("  by source line:\n");
+        for (const auto& [place, counts] : launch.sources)
+            fmt::print("    {}: {}\n", place, line_counts(counts));
+    }
+    fmt::print("\n{}\n", kObservedNote);
+    fmt::print("\nall {} launches: {:.1f} us on the {} (model), {:.0f} GB/s {}",
+               profiled.counts.launches.size(), profiled.total_us, gpu.key, modelled_gbps(profiled),
+               traffic(profiled.counts).words);
+    if (const auto benched = benched_us(profiled, gpu, app)) {
+        fmt::print("; the solution measured on an H100 by gpu_bench: {:.1f} us as its caller sees it",
+                   *benched);
+        // Where both are the solution's, their ratio is the model's error.
+        if (options.solution) fmt::print(" (the model: {:.2f} of it)", profiled.total_us / *benched);
+    }
+    fmt::print("\n");
+}
+
+void print_json(const std::vector<Profiled>& all, const ProfileOptions& options, const GpuSpec& gpu,
+                const NcuTable* table) {
+    fmt::print(
+        "{{\"gpu\": \"{}\", \"gpu_name\": \"{}\", \"kernel_files\": \"{}\", \"ncu_source\": {}, "
+        "\"lessons\": [",
+        gpu.key, json_escape(gpu.name), options.solution ? "solution" : "learner",
+        table ? "\"" + json_escape(table->source) + "\"" : "null");
+    for (std::size_t p = 0; p < all.size(); ++p) {
+        const Profiled& profiled = all[p];
+        fmt::print("{}\n  {{\"lesson\": {}, \"floats\": {}, \"time_us\": {}, \"gbps\": {}, \"launches\": [",
+                   p ? "," : "", profiled.counts.lesson, profiled.counts.floats,
+                   json_number(profiled.total_us), json_number(modelled_gbps(profiled)));
+        for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
+            const LaunchCounts& launch = profiled.counts.launches[l];
+            const LaunchEstimate& e = profiled.estimates[l];
+            fmt::print(
+                "{}\n    {{\"kernel\": \"{}\", \"grid\": [{}, {}, {}], \"block\": [{}, {}, {}], \"counts\": "
+                "{},\n     \"sources\": {{",
+                l ? "," : "", json_escape(launch.kernel), launch.grid[0], launch.grid[1], launch.grid[2],
+                launch.block[0], launch.block[1], launch.block[2], json_numbers(launch.values));
+            bool first = true;
+            for (const auto& [place, counts] : launch.sources) {
+                fmt::print("{}\"{}\": {}", first ? "" : ", ", json_escape(place), json_numbers(counts));
+                first = false;
+            }
+            fmt::print(
+                "}},\n     \"model\": {{\"blocks_per_sm\": {}, \"occupancy\": {}, \"waves\": {}, "
+                "\"dram_bytes_read\": {}, \"dram_bytes_written\": {}, "
+                "\"launch_us\": {}, \"dram_us\": {}, \"shared_us\": {}, \"barrier_us\": {}, \"issue_us\": "
+                "{}, "
+                "\"time_us\": {}}}",
+                e.blocks_per_sm, json_number(e.occupancy), e.waves, json_number(e.dram_bytes_read),
+                json_number(e.dram_bytes_written), json_number(e.launch_us), json_number(e.dram_us),
+                json_number(e.shared_us), json_number(e.barrier_us), json_number(e.issue_us),
+                json_number(e.total_us));
+            if (const auto* measured = profiled.ncu_launch(l, table))
+                fmt::print(",\n     \"ncu\": {}", json_numbers(*measured));
+            fmt::print("}}");
+        }
+        fmt::print("]}}");
+    }
+    fmt::print("]}}\n");
+}
+
+// ---- comparing two lessons -------------------------------------------------------------
+
+// A lesson's launches as one: counts summed, so that ratios weigh each launch
+// by its instructions; the model's figures summed, occupancy averaged over time.
+std::pair<LaunchCounts, LaunchEstimate> all_launches(const Profiled& profiled) {
+    LaunchCounts counts;
+    LaunchEstimate estimate;
+    for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
+        for (const auto& [name, value] : profiled.counts.launches[l].values) counts.values[name] += value;
+        const LaunchEstimate& e = profiled.estimates[l];
+        estimate.dram_bytes_read += e.dram_bytes_read;
+        estimate.dram_bytes_written += e.dram_bytes_written;
+        estimate.total_us += e.total_us;
+        estimate.occupancy += e.occupancy * e.total_us;  // weighed by time, as ncu's is
+    }
+    if (estimate.total_us > 0) estimate.occupancy /= estimate.total_us;
+    return {counts, estimate};
+}
+
+// A row's figure over all of a lesson's launches: the CPU backend's, or
+// ncu's (nothing unless ncu measured every launch).
+using Total = std::function<std::optional<double>(const Profiled&, const Row&)>;
+
+std::optional<double> counted_total(const Profiled& profiled, const Row& row) {
+    if (!row.value) return std::nullopt;
+    const auto [counts, estimate] = all_launches(profiled);
+    return row.value(counts, estimate);
+}
+
+// ncu's counts are summed; its active threads per instruction weighed by
+// instructions, its occupancy by time.
+Total measured_total(const NcuTable* table) {
+    return [table](const Profiled& profiled, const Row& row) -> std::optional<double> {
+        if (!table || row.ncu_metric.empty()) return std::nullopt;
+        const bool summed = row.ncu_metric.ends_with(".sum");
+        const std::string weight_metric = row.ncu_metric.find("per_inst") != std::string::npos
+                                              ? "smsp__inst_executed.sum"
+                                              : "gpu__time_duration.sum";
+        double sum = 0, weights = 0;
+        for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
+            const auto* measured = profiled.ncu_launch(l, table);
+            const std::optional<double> value = ncu_value(measured, row);
+            if (!value) return std::nullopt;
+            const auto weight = measured->find(weight_metric);
+            const double w = summed || weight == measured->end() ? 1.0 : weight->second;
+            sum += *value * (summed ? 1.0 : w);
+            weights += w;
+        }
+        if (summed) return sum;
+        return weights > 0 ? std::optional(sum / weights) : std::nullopt;
+    };
+}
+
+// "shared stores: bank conflicts 1,425,408 -> 0; ..." for the counts that
+// moved most (by ratio), at most three.
+std::string moved_most(const Profiled& from, const Profiled& to, const Total& total) {
+    struct Move {
+        double score;
+        std::string text;
+    };
+    std::vector<Move> moves;
+    for (const Row& row : rows()) {
+        if (!row.count) continue;  // ratios and the model: the time is said apart
+        const std::optional<double> a = total(from, row);
+        const std::optional<double> b = total(to, row);
+        if (!a || !b) continue;
+        const double score = std::abs(std::log((*b + 1) / (*a + 1)));
+        if (score > std::log(1.1))
+            moves.push_back({score, fmt::format("{} {} -> {}", row.words, number(*a), number(*b))});
+    }
+    std::ranges::sort(moves, std::greater{}, &Move::score);
+    std::string text;
+    for (std::size_t m = 0; m < std::min<std::size_t>(3, moves.size()); ++m) text += moves[m].text + "; ";
+    return text;
+}
+
+void print_compare(const Profiled& a, const Profiled& b, const ProfileOptions& options, const GpuSpec& gpu,
+                   const App& app, const NcuTable* table) {
+    const Total measured = measured_total(table);
+    const Row& time = *std::ranges::find(rows(), "gpu__time_duration.sum", &Row::ncu_metric);
+    const std::optional<double> time_a = measured(a, time), time_b = measured(b, time);
+    const bool with_ncu = time_a && time_b;
+    fmt::print(
+        "lesson {} -> lesson {}, {}, summed over each lesson's launches (counted on the CPU backend, "
+        "modelled on an {})\n",
+        a.lesson->number, b.lesson->number, floats_text(a.counts.floats), gpu.name);
+    if (with_ncu) fmt::print("ncu: {}\n", table->source);
+    const auto lesson = [](const Profiled& p, const char* what) {
+        return fmt::format("{}lesson {}", what, p.lesson->number);
+    };
+    fmt::print("  {:<44} {:>14} {:>14} {:<5} {:>14} {:>14}\n", "", lesson(a, ""), lesson(b, ""), "",
+               with_ncu ? lesson(a, "ncu ") : "", with_ncu ? lesson(b, "ncu ") : "");
+    const auto cell = [](std::optional<double> value, int decimals) {
+        return value ? number(*value, decimals) : std::string();
+    };
+    for (const Row& row : rows()) {
+        const std::optional<double> from = counted_total(a, row);
+        const std::optional<double> to = counted_total(b, row);
+        if (row.rare && from == 0 && to == 0) continue;
+        const std::optional<double> ncu_from = with_ncu ? measured(a, row) : std::nullopt;
+        const std::optional<double> ncu_to = with_ncu ? measured(b, row) : std::nullopt;
+        if (!row.value && !ncu_from && !ncu_to) continue;
+        fmt::print("  {:<44} {:>14} {:>14} {:<5} {:>14} {:>14}\n", row.words, cell(from, row.decimals),
+                   cell(to, row.decimals), row.basis, cell(ncu_from, row.decimals),
+                   cell(ncu_to, row.decimals));
+    }
+    fmt::print("\n{}\n\n", kObservedNote);
+    if (a.counts.workload != b.counts.workload) {
+        fmt::print("Lessons {} and {} compute different things ({}, {}): set side by side, not compared.\n",
+                   a.lesson->number, b.lesson->number, a.counts.workload, b.counts.workload);
+        return;
+    }
+    fmt::print("What moved most, lesson {} -> {}: {}\n", a.lesson->number, b.lesson->number,
+               what_moved(a, b));
+    if (with_ncu)
+        fmt::print("Measured by ncu: {}time {:.1f} -> {:.1f} us\n", moved_most(a, b, measured), *time_a,
+                   *time_b);
+    // The solutions' times measured by gpu_bench, and the model's error on each.
+    const auto benched_a = benched_us(a, gpu, app), benched_b = benched_us(b, gpu, app);
+    if (options.solution && benched_a && benched_b) {
+        fmt::print(
+            "Measured by gpu_bench on an H100, as its caller sees it: {:.1f} -> {:.1f} us (the model: {:.2f} "
+            "and {:.2f} of it)\n",
+            *benched_a, *benched_b, a.total_us / *benched_a, b.total_us / *benched_b);
+    }
+}
+
+}  // namespace
+
+std::string floats_text(long long floats) {
+    const int log = static_cast<int>(std::log2(static_cast<double>(floats)));
+    return (1LL << log) == floats ? fmt::format("2^{} floats", log)
+                                  : fmt::format("{} floats", number(floats));
+}
+
+std::string what_moved(const Profiled& from, const Profiled& to) {
+    return moved_most(from, to, counted_total) +
+           fmt::format("modelled time {:.1f} -> {:.1f} us", from.total_us, to.total_us);
+}
+
+// One lesson's table, two side by side, or JSON for tools and the book.
+void print_profiles(const std::vector<Profiled>& profiled, const ProfileOptions& options, const GpuSpec& gpu,
+                    const App& app, const NcuTable* ncu) {
+    if (options.json) {
+        print_json(profiled, options, gpu, ncu);
+    } else if (profiled.size() == 2) {
+        print_compare(profiled[0], profiled[1], options, gpu, app, ncu);
+    } else {
+        print_profile(profiled[0], options, gpu, app, ncu);
+    }
+}
+
+// ncu's rows alone, where the CPU backend cannot count beside them.
+void print_ncu_only(const Lesson& lesson, const NcuTable& table) {
+    fmt::print("lesson {} ({}): {}\n", lesson.number, lesson.title, table.source);
+    for (int l = 1; const auto* measured = table.launch(lesson.number, l); ++l) {
+        fmt::print("\nlaunch {}: {}\n", l, table.kernels.at({lesson.number, l}));
+        for (const Row& row : rows()) {
+            if (const std::optional<double> value = ncu_value(measured, row))
+                fmt::print("  {:<44} {:>14}  {}\n", row.words, number(*value, row.decimals), row.ncu_metric);
+        }
+    }
+}
+
+void print_ncu_only_json(const std::vector<const Lesson*>& lessons, const NcuTable& table,
+                         const std::string& no_model) {
+    fmt::print("{{\"ncu_source\": \"{}\", \"model\": null, \"why_no_model\": \"{}\", \"lessons\": [",
+               json_escape(table.source), json_escape(no_model));
+    for (std::size_t p = 0; p < lessons.size(); ++p) {
+        const int number = lessons[p]->number;
+        fmt::print("{}\n  {{\"lesson\": {}, \"launches\": [", p ? "," : "", number);
+        for (int l = 1; const auto* measured = table.launch(number, l); ++l) {
+            fmt::print("{}\n    {{\"kernel\": \"{}\", \"ncu\": {}}}", l > 1 ? "," : "",
+                       json_escape(table.kernels.at({number, l})), json_numbers(*measured));
+        }
+        fmt::print("]}}");
+    }
+    fmt::print("]}}\n");
+}
+
+std::vector<std::string> row_ncu_metrics() {
+    std::vector<std::string> metrics;
+    for (const Row& row : rows()) {
+        if (!row.ncu_metric.empty()) metrics.push_back(row.ncu_metric);
+    }
+    return metrics;
+}
+
+}  // namespace warpdrill::runner
