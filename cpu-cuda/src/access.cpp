@@ -180,9 +180,7 @@ bool BlockWatch::locate(ObservedAccess& access) {
     const std::uintptr_t address = access.address;
     if (dynamic_start_ && address - dynamic_start_ < kMaxDynamicSharedBytes) {
         if (address + access.bytes > dynamic_start_ + dynamic_bytes_) {
-            out_of_bounds(access, "byte " + std::to_string(address - dynamic_start_) +
-                                      " of the dynamic shared memory, which has " + std::to_string(dynamic_bytes_) +
-                                      " bytes (the launch's third parameter)");
+            out_of_bounds(access, in_dynamic_shared_memory(address - dynamic_start_, dynamic_bytes_));
         }
         access.space = MemorySpace::shared;
         access.start = dynamic_start_;
@@ -218,8 +216,7 @@ bool BlockWatch::locate_shared_array(ObservedAccess& access) {
     const bool just_past = address < array.start + size + kSharedMargin &&
                            (next == arrays_.end() || address + access.bytes <= next->start);
     if (just_past) {
-        out_of_bounds(access, "the __shared__ array " + short_name(array.variable->name) + " of " +
-                                  std::to_string(size) + " bytes, at byte " + std::to_string(address - array.start));
+        out_of_bounds(access, in_shared_array(short_name(array.variable->name), size, address - array.start));
     }
     return false;
 }
@@ -228,15 +225,12 @@ void BlockWatch::locate_global(ObservedAccess& access) {
     const std::uintptr_t address = access.address;
     DeviceAllocation* allocation = device_allocation_at(address);
     if (!allocation || address + access.bytes > allocation->start + allocation->bytes) {
-        std::string what = "no cudaMalloc'd buffer";
-        if (const std::optional<FreedBuffer> freed = freed_buffer_at(address)) {
-            what = "byte " + std::to_string(address - freed->start) + " of a buffer of " +
-                   std::to_string(freed->bytes) + " bytes that cudaFree has released (a use after free)";
-        }
+        std::string what = in_no_buffer();
+        if (const std::optional<FreedBuffer> freed = freed_buffer_at(address))
+            what = in_freed_buffer(address - freed->start, freed->bytes);
         if (allocation) {
-            const std::string element = grid_.element_name(address, *allocation);
-            what = (element.empty() ? "" : element + ", ") + "byte " + std::to_string(address - allocation->start) +
-                   " of " + buffer_description(*allocation);
+            what = in_buffer(grid_.element_name(address, *allocation), address - allocation->start,
+                             buffer_description(*allocation));
         }
         out_of_bounds(access, what);
     }
@@ -272,9 +266,7 @@ void BlockWatch::check_remote_bounds(const ObservedAccess& access) {
         if (offset < window.bytes + kSharedMargin) overrun = &window;
     }
     if (!overrun) return;
-    out_of_bounds(access, "byte " + std::to_string(access.address - overrun->start) + " of " + overrun->what +
-                              ", which has " + std::to_string(overrun->bytes) +
-                              " bytes (mapped by this_cluster().map_shared_rank())");
+    out_of_bounds(access, in_mapped_shared_memory(access.address - overrun->start, overrun->what, overrun->bytes));
 }
 
 void BlockWatch::check_host_memory(const ObservedAccess& access) {

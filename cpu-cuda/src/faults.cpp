@@ -96,6 +96,32 @@ std::string foreign_memory(const BadAccess& access, const std::string& what, int
            " (cudaDeviceEnablePeerAccess was not called for it; on a GPU the kernel stops with an illegal address)";
 }
 
+std::string in_dynamic_shared_memory(std::size_t byte, std::size_t size) {
+    return "byte " + std::to_string(byte) + " of the dynamic shared memory, which has " + std::to_string(size) +
+           " bytes (the launch's third parameter)";
+}
+
+std::string in_shared_array(const std::string& array, std::size_t size, std::size_t byte) {
+    return "the __shared__ array " + array + " of " + std::to_string(size) + " bytes, at byte " +
+           std::to_string(byte);
+}
+
+std::string in_no_buffer() { return "no cudaMalloc'd buffer"; }
+
+std::string in_freed_buffer(std::size_t byte, std::size_t size) {
+    return "byte " + std::to_string(byte) + " of a buffer of " + std::to_string(size) +
+           " bytes that cudaFree has released (a use after free)";
+}
+
+std::string in_buffer(const std::string& element, std::size_t byte, const std::string& buffer) {
+    return (element.empty() ? "" : element + ", ") + "byte " + std::to_string(byte) + " of " + buffer;
+}
+
+std::string in_mapped_shared_memory(std::size_t byte, const std::string& window, std::size_t size) {
+    return "byte " + std::to_string(byte) + " of " + window + ", which has " + std::to_string(size) +
+           " bytes (mapped by this_cluster().map_shared_rank())";
+}
+
 std::string stale_shared_memory(const BadAccess& access, std::size_t byte) {
     return access_text(access) + ": the address is byte " + std::to_string(byte) +
            " of the dynamic shared memory of an earlier launch's block. Shared memory lasts only as long as its "

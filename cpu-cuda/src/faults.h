@@ -57,8 +57,18 @@ struct BadAccess {
     AccessKind kind;
     std::size_t bytes;
 };
-// `what` names where the address lies: "byte 4096 of a buffer of 4096 bytes (cudaMalloc'd)".
+// `what` names where the address lies: "byte 4096 of a buffer of 4096 bytes (cudaMalloc'd)",
+// one of the places below.
 std::string out_of_bounds(const BadAccess& access, const std::string& what);
+// Where an out-of-bounds address lies. `buffer` describes a cudaMalloc'd
+// buffer ("a buffer of 4096 bytes (cudaMalloc'd)"), `element` names the
+// element there ("in[1024]", or ""), `window` another block's shared memory.
+std::string in_dynamic_shared_memory(std::size_t byte, std::size_t size);
+std::string in_shared_array(const std::string& array, std::size_t size, std::size_t byte);
+std::string in_no_buffer();
+std::string in_freed_buffer(std::size_t byte, std::size_t size);
+std::string in_buffer(const std::string& element, std::size_t byte, const std::string& buffer);
+std::string in_mapped_shared_memory(std::size_t byte, const std::string& window, std::size_t size);
 std::string misaligned(const BadAccess& access, std::uintptr_t address);
 // `element` is "in[3]", `parameter` the kernel's parameter ("in").
 std::string host_memory(const BadAccess& access, const std::string& element, const std::string& parameter);
