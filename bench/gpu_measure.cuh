@@ -83,6 +83,8 @@ struct RotatingInputs {
         }
     }
     const float* at(int run) const { return buffers[static_cast<std::size_t>(run) % buffers.size()]->data(); }
+    // The same rotation, for a benchmark that writes.
+    float* writable(int run) { return buffers[static_cast<std::size_t>(run) % buffers.size()]->data(); }
 };
 
 __device__ long long globaltimer_ns() {
