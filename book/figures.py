@@ -8,13 +8,14 @@ step, what a ring and a tree cost, and how slices overlap copies with adds),
 and the data movement of every shuffle, for a full warp and for sub-warp
 widths. Lessons 6 and 12 read their constants (the block sizes instantiated,
 the blocks per cluster) from the course's code. The shuffles are drawn from
-the rule the hardware follows (PTX ISA, shfl.sync), the same rule the CPU
-backend implements and cpu-cuda/tests/data/shuffle_truth.txt confirms.
+what an H100 did: cpu-cuda/tests/data/shuffle_truth.txt, the table the CPU
+backend's shuffles are tested against.
 
 conf.py calls write_all() before every build, so the figures never go stale.
 Each figure is written once per language: name.svg and name.zh_CN.svg, which
 Sphinx picks for a Chinese build (figure_language_filename).
 """
+import functools
 import math
 import os
 import re
@@ -69,22 +70,28 @@ HEAD = ('<defs><marker id="head" markerWidth="6" markerHeight="6" refX="5" refY=
 
 # ---- shuffles ---------------------------------------------------------------------
 
+SHUFFLE_TRUTH = Path(__file__).resolve().parent.parent / "cpu-cuda" / "tests" / "data" / "shuffle_truth.txt"
+
+
+@functools.cache
+def shuffle_truth():
+    """{(op, width, param): the lane each of the 32 lanes read}, as an H100 shuffled (the table the CPU
+    backend is tested against; its lines are `OP WIDTH PARAM LANES`, LANES one base-32 digit a lane)."""
+    table = {}
+    for line in SHUFFLE_TRUTH.read_text().splitlines():
+        fields = line.split()
+        if len(fields) == 4 and fields[0] in ("up", "down", "xor", "idx"):
+            op, width, param, lanes = fields
+            table[op, int(width), int(param)] = [int(digit, 32) for digit in lanes]
+    return table
+
+
 def source_lane(op, lane, param, width):
-    """The lane a shuffle reads (PTX shfl.sync with c = ((32 - width) << 8) | clamp)."""
-    segment = (32 - width) & 31
-    b = param & 31
-    clamp = 0 if op == "up" else 31
-    max_lane = (lane & segment) | (clamp & ~segment & 31)
-    if op == "up":
-        j, ok = lane - b, lane - b >= max_lane
-    elif op == "down":
-        j, ok = lane + b, lane + b <= max_lane
-    elif op == "xor":
-        j, ok = lane ^ b, (lane ^ b) <= max_lane
-    else:
-        j = (lane & segment) | (b & ~segment & 31)
-        ok = j <= max_lane
-    return j if ok else lane
+    """The lane a shuffle reads: __shfl_{op}_sync(mask, v, param, width) at `lane`, from the H100's table."""
+    try:
+        return shuffle_truth()[op, width, param][lane]
+    except KeyError:
+        raise ValueError(f"{SHUFFLE_TRUTH.name} has no row for {op}, width {width}, param {param}") from None
 
 
 def shuffle_figure(lang, op, param, width, caption, lanes=32):
