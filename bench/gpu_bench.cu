@@ -45,31 +45,32 @@ unsigned blocks_to_cover(std::int64_t n, std::int64_t per_block) {
     return static_cast<unsigned>((n + per_block - 1) / per_block);
 }
 
-// Applies a block-sum kernel to its own output until one value is left, as
-// the classic reduction samples do: one launch per pass, each block reducing
-// kBlock * elements_per_thread elements to one. Lessons 1 to 7 count
-// elements in an int.
+// Lessons 1 to 7: a block-sum kernel applied to its own output until one
+// value is left (sum_in_passes, warpdrill/course/lesson.h), each block
+// reducing kBlock * elements_per_thread elements to one. They count elements
+// in an int.
 template <class Kernel>
 SumKernel repeat_until_one(std::string lesson, std::string idea, Kernel kernel, int elements_per_thread,
                            bool dynamic_shared) {
     const int span = static_cast<int>(kBlock) * elements_per_thread;
     SumFn run = [=](const float* in, float* out, std::int64_t count, float* scratch) {
-        int n = static_cast<int>(count);
-        const float* from = in;
-        float* buffers[2] = {scratch, scratch + blocks_to_cover(n, span)};
-        for (int pass = 0;; ++pass) {
-            const unsigned blocks = blocks_to_cover(n, span);
-            float* to = blocks == 1 ? out : buffers[pass % 2];
-            warpdrill::launch(kernel, {blocks, kBlock, dynamic_shared ? kBlock * sizeof(float) : 0}, from, to,
-                              n);
-            if (blocks == 1) return;
-            from = to;
-            n = static_cast<int>(blocks);
-        }
+        const int n = static_cast<int>(count);
+        float* const buffers[2] = {scratch, scratch + blocks_to_cover(n, span)};
+        warpdrill::course::sum_in_passes(
+            in, out, n, span, buffers, [&](const float* from, float* to, int items) {
+                warpdrill::launch(
+                    kernel,
+                    {blocks_to_cover(items, span), kBlock, dynamic_shared ? kBlock * sizeof(float) : 0}, from,
+                    to, items);
+            });
     };
+    // The same passes, counted instead of launched.
     GridFn grids = [span](std::int64_t n) {
-        std::vector<unsigned> passes = {blocks_to_cover(n, span)};
-        while (passes.back() > 1) passes.push_back(blocks_to_cover(passes.back(), span));
+        std::vector<unsigned> passes;
+        float* const nowhere[2] = {nullptr, nullptr};
+        warpdrill::course::sum_in_passes(
+            nullptr, nullptr, static_cast<int>(n), span, nowhere,
+            [&](const float*, float*, int items) { passes.push_back(blocks_to_cover(items, span)); });
         return passes;
     };
     return {std::move(lesson), std::move(idea), run, grids};

@@ -89,21 +89,18 @@ constexpr int kBlockSize = 256;  // as bench/gpu_bench
 
 bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
     const warpdrill::course::BlockSumKernel kernel = warpdrill::course::block_sum_kernel();
-    int n = static_cast<int>(input.size());
+    const int n = static_cast<int>(input.size());
     DeviceBuffer<float> partials[2] = {DeviceBuffer<float>(input.size() / kBlockSize + 1),
                                        DeviceBuffer<float>(input.size() / kBlockSize + 1)};
-    const float* from = d_in.data();
-    for (int pass = 0; n > 1; ++pass) {
-        float* to = partials[pass % 2].data();
-        kernel.launch(from, to, n, kBlockSize);
-        warpdrill::check_launch();
-        from = to;
-        const int span = kBlockSize * kernel.elements_per_thread;
-        n = (n + span - 1) / span;
-    }
-    float sum = 0.0f;
-    warpdrill::check_cuda(cudaMemcpy(&sum, from, sizeof sum, cudaMemcpyDeviceToHost));
-    return close_enough(sum, input, static_cast<std::size_t>(kernel.elements_per_thread));
+    float* const scratch[2] = {partials[0].data(), partials[1].data()};
+    DeviceBuffer<float> sum(1);
+    const int span = kBlockSize * kernel.elements_per_thread;
+    warpdrill::course::sum_in_passes(d_in.data(), sum.data(), n, span, scratch,
+                                     [&](const float* from, float* to, int count) {
+                                         kernel.launch(from, to, count, kBlockSize);
+                                         warpdrill::check_launch();
+                                     });
+    return close_enough(sum.download()[0], input, static_cast<std::size_t>(kernel.elements_per_thread));
 }
 #elif WARPDRILL_LESSON == 8
 // Lesson 8: a grid-stride pass over the input, then one block over the partials.

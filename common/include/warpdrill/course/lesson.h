@@ -30,6 +30,26 @@ struct BlockSumKernel {
 
 int block_count(const BlockSumKernel& kernel, int n, int block_size);
 
+// A whole sum from a block-sum kernel, as the classic reduction samples make
+// it (and the profile and gpu_bench run lessons 1 to 7): the kernel applied
+// to its own output until one value is left, each block of a pass reducing
+// `span` elements to one. `launch_pass(from, to, count)` launches one pass
+// over from[0, count); the passes write scratch[0] and scratch[1] in turn
+// (each holding at least ceil(n / span) floats), and the last one *out.
+template <class LaunchPass>
+void sum_in_passes(const float* in, float* out, int n, int span, float* const (&scratch)[2],
+                   LaunchPass&& launch_pass) {
+    const float* from = in;
+    for (int pass = 0;; ++pass) {
+        const int blocks = (n + span - 1) / span;
+        float* to = blocks <= 1 ? out : scratch[pass % 2];
+        launch_pass(from, to, n);
+        if (blocks <= 1) return;
+        from = to;
+        n = blocks;
+    }
+}
+
 // Runs `launch` (a kernel launch and check_launch()). When the kernel stops
 // with an error (a fault the CPU backend names, a CUDA error on either
 // backend), the check fails with that error first, then `input`: what the
