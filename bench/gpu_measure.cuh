@@ -15,6 +15,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <functional>
@@ -204,6 +205,23 @@ inline std::string command_line(const std::string& program, int argc, char** arg
     std::string line = program;
     for (int a = 1; a < argc; ++a) line += " " + std::filesystem::path(argv[a]).filename().string();
     return line;
+}
+
+// The two options the sweeps take: --csv FILE (the table) and --quick (up to 2^20 floats).
+struct SweepOptions {
+    std::string csv_path;
+    bool quick = false;
+};
+
+inline SweepOptions parse_sweep_options(int argc, char** argv) {
+    SweepOptions options;
+    for (int a = 1; a < argc; ++a) {
+        if (!std::strcmp(argv[a], "--csv") && a + 1 < argc)
+            options.csv_path = argv[++a];
+        else if (!std::strcmp(argv[a], "--quick"))
+            options.quick = true;
+    }
+    return options;
 }
 
 // The lines every benchmark's output starts with: the device, how it was timed, the date and command.

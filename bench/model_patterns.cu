@@ -19,7 +19,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -180,14 +179,7 @@ void write_csv(const std::string& path, const std::vector<Measured>& rows) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string csv_path;
-    bool quick = false;
-    for (int a = 1; a < argc; ++a) {
-        if (!std::strcmp(argv[a], "--csv") && a + 1 < argc)
-            csv_path = argv[++a];
-        else if (!std::strcmp(argv[a], "--quick"))
-            quick = true;
-    }
+    const auto [csv_path, quick] = parse_sweep_options(argc, argv);
     try {
         const cudaDeviceProp prop = print_device_and_method("model_patterns", argc, argv);
         std::printf("GPU us: the GPU's time alone; GB/s: the bytes the pattern reads or writes over it\n");
