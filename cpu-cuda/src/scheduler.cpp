@@ -20,8 +20,6 @@
 namespace warpdrill::cpu::detail {
 namespace {
 
-namespace ctx = boost::context;
-
 constexpr int kWarpSize = 32;
 constexpr unsigned kFullMask = 0xffffffffu;
 
@@ -166,9 +164,8 @@ void BlockRunner::run(uint3 block_idx) {
 // (its caller has no unwind information for that call): it is kept, never
 // resumed, and its stack is not reused.
 void BlockRunner::bury_callback_fibers() {
-    thread_local auto* graveyard = new std::vector<ctx::fiber>();
     for (FiberThread& thread : threads_) {
-        if (thread.in_callback) graveyard->push_back(std::move(thread.fiber));
+        if (thread.in_callback) thread.fiber.abandon();
         thread.in_callback = false;
     }
 }
@@ -184,22 +181,24 @@ void BlockRunner::start_threads() {
         thread.state = ThreadState::ready;
         thread.spin_address = 0;
         thread.spin_reads = 0;
-        thread.fiber = ctx::fiber(std::allocator_arg, CachedStackAllocator{&stacks_},
-                                  [this, &thread](ctx::fiber&& scheduler) {
-                                      thread.scheduler = std::move(scheduler);
-                                      try {
-                                          (*shape_.thread_body)();
-                                          if (watch_) watch_->sync_point();
-                                      } catch (const ctx::detail::forced_unwind&) {
-                                          throw;  // the fiber is being destroyed: let it unwind
-                                      } catch (...) {
-                                          thread_error_ = std::current_exception();
-                                      }
-                                      thread.state = ThreadState::exited;
-                                      ++exited_;
-                                      return std::move(thread.scheduler);
-                                  });
+        thread.block = this;
+        thread.fiber.start(stacks_, &BlockRunner::run_thread, &thread);
     }
+}
+
+void BlockRunner::run_thread(void* fiber_thread) {
+    FiberThread& thread = *static_cast<FiberThread*>(fiber_thread);
+    BlockRunner& self = *thread.block;
+    try {
+        (*self.shape_.thread_body)();
+        if (self.watch_) self.watch_->sync_point();
+    } catch (const FiberUnwind&) {
+        throw;  // the block ended before this thread did: let it unwind
+    } catch (...) {
+        self.thread_error_ = std::current_exception();
+    }
+    thread.state = ThreadState::exited;
+    ++self.exited_;
 }
 
 namespace {
@@ -217,19 +216,19 @@ void BlockRunner::resume(FiberThread& thread) {
     running_ = &thread;
     builtins = &thread.vars;
     active_watch = watch_;
-    thread.fiber = std::move(thread.fiber).resume();
+    thread.fiber.resume();
     active_watch = nullptr;
     running_ = nullptr;
 }
 
 void BlockRunner::yield(FiberThread& thread) {
     thread.state = ThreadState::waiting;
-    thread.scheduler = std::move(thread.scheduler).resume();
+    thread.fiber.suspend();
     // Resumed only to tell where it waits (capture_stacks): it still waits.
     while (thread.stack_wanted) {
         thread.stack = call_stack();
         thread.stack_wanted = false;
-        thread.scheduler = std::move(thread.scheduler).resume();
+        thread.fiber.suspend();
     }
 }
 
@@ -321,7 +320,7 @@ void BlockRunner::fail_running(const std::string& what) {
     }
     self.in_callback = true;
     self.state = ThreadState::waiting;
-    self.scheduler = std::move(self.scheduler).resume();
+    self.fiber.suspend();
     std::abort();  // never resumed
 }
 
@@ -345,7 +344,7 @@ void BlockRunner::watch_spin(std::uintptr_t address) {
     self.spin_reads = 0;
     ++spinners_;
     self.in_callback = true;
-    self.scheduler = std::move(self.scheduler).resume();  // stays ready: runs again next round
+    self.fiber.suspend();  // stays ready: runs again next round
     self.in_callback = false;
 }
 

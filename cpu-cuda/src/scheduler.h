@@ -3,7 +3,6 @@
 // the threads involved agree. Internal to the backend.
 #pragma once
 
-#include <boost/context/fiber.hpp>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -14,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "fiber.h"
 #include "program.h"
 #include "shared_windows.h"
 #include "stack_pool.h"
@@ -33,6 +33,8 @@ struct SyncPoint {
     Where where;
 };
 
+class BlockRunner;
+
 struct FiberThread {
     BuiltinVariables vars{};
     int rank = 0;  // linear index in the block
@@ -48,8 +50,8 @@ struct FiberThread {
     bool stack_wanted = false;
     std::vector<std::uint32_t> stack;
     std::uint64_t result = 0;
-    boost::context::fiber fiber;      // resumed by the scheduler
-    boost::context::fiber scheduler;  // resumed by the fiber to yield
+    Fiber fiber;
+    BlockRunner* block = nullptr;
 };
 
 class CoResidentBlocks;
@@ -112,6 +114,7 @@ class BlockRunner {
 
   private:
     void start_threads();
+    static void run_thread(void* thread);  // a fiber's body
     void resume(FiberThread& thread);
     void yield(FiberThread& thread);
     int run_ready_threads();  // returns how many ran
