@@ -120,6 +120,7 @@ BlockRunner::BlockRunner(const GridShape& shape, StackCache& stacks)
 void BlockRunner::run(uint3 block_idx) {
     block_idx_ = block_idx;
     exited_ = 0;
+    at_block_sync_ = 0;
     thread_error_ = nullptr;
     shuffle_rng_.seed(shape_.seed ^ (0x9e3779b97f4a7c15ull * (block_idx.x + 1)) ^ block_idx.y ^
                       (std::uint64_t{block_idx.z} << 32));
@@ -144,7 +145,9 @@ void BlockRunner::run(uint3 block_idx) {
             std::rethrow_exception(thread_error_);
         }
         if (exited_ == thread_count_) break;
-        if (complete_warp_syncs() || complete_block_barrier() || spinners_ < ran) {
+        // With every thread at a block barrier (the common round), no warp intrinsic waits.
+        const bool all_at_block_sync = at_block_sync_ == thread_count_ - exited_;
+        if ((!all_at_block_sync && complete_warp_syncs()) || complete_block_barrier() || spinners_ < ran) {
             spinning_since_ = {};
             continue;
         }
@@ -221,17 +224,6 @@ void BlockRunner::resume(FiberThread& thread) {
     running_ = nullptr;
 }
 
-void BlockRunner::yield(FiberThread& thread) {
-    thread.state = ThreadState::waiting;
-    thread.fiber.suspend();
-    // Resumed only to tell where it waits (capture_stacks): it still waits.
-    while (thread.stack_wanted) {
-        thread.stack = call_stack();
-        thread.stack_wanted = false;
-        thread.fiber.suspend();
-    }
-}
-
 void BlockRunner::capture_stacks(const std::vector<int>& ranks) {
     for (const int rank : ranks) {
         FiberThread& thread = threads_[rank];
@@ -282,6 +274,7 @@ unsigned BlockRunner::block_sync(SyncKind kind, int predicate, Where where) {
     if (watch_) watch_->sync_point();
     FiberThread& self = *running_;
     self.sync = {kind, 0, 0, predicate, 0, where};
+    arrive_at_block_sync(self);
     yield(self);
     return static_cast<unsigned>(self.result);
 }
@@ -483,16 +476,49 @@ void BlockRunner::fault_source_lane(int rank, int source) {
                                     thread_count_, describe_thread(base + source)));
 }
 
-bool BlockRunner::complete_block_barrier() {
-    std::vector<int>& waiting = barrier_waiters_;
-    waiting.clear();
-    for (const FiberThread& thread : threads_) {
-        if (thread.state == ThreadState::ready) return false;  // a spinning thread has not arrived
-        if (thread.state != ThreadState::waiting) continue;
-        if (!is_block_kind(thread.sync.kind)) return false;
-        waiting.push_back(thread.rank);
+void BlockRunner::arrive_at_block_sync(const FiberThread& thread) {
+    const SyncPoint& mine = thread.sync;
+    if (at_block_sync_++ == 0) {
+        barrier_ = mine;
+        barrier_agrees_ = true;
+        barrier_votes_ = 0;
     }
-    if (waiting.empty()) return false;
+    barrier_agrees_ = barrier_agrees_ && mine.kind == barrier_.kind && same_place(mine.where, barrier_.where);
+    barrier_votes_ += mine.param != 0;
+}
+
+bool BlockRunner::complete_block_barrier() {
+    // A thread still running (spinning) or at a warp intrinsic has not arrived.
+    if (at_block_sync_ == 0 || at_block_sync_ != thread_count_ - exited_) return false;
+    if (!barrier_agrees_ || exited_ > 0) fault_at_barrier();
+    if (watch_) {
+        std::vector<unsigned> live(static_cast<std::size_t>((thread_count_ + kWarpSize - 1) / kWarpSize));
+        for (std::size_t warp = 0; warp < live.size(); ++warp) live[warp] = live_lanes(static_cast<int>(warp));
+        watch_->block_barrier(live);
+    }
+    if (is_group_barrier(barrier_.kind)) {
+        wait_for_other_blocks(*this, barrier_.kind, barrier_.where);  // coresident.cpp
+        if (watch_) watch_->group_barrier(barrier_.kind);
+    }
+    for (FiberThread& thread : threads_) {
+        if (thread.state != ThreadState::waiting) continue;
+        thread.result = barrier_votes_;
+        thread.state = ThreadState::ready;
+    }
+    at_block_sync_ = 0;
+    ++(barrier_.kind == SyncKind::grid_sync      ? stats_.grid_syncs
+       : barrier_.kind == SyncKind::cluster_sync ? stats_.cluster_syncs
+                                                 : stats_.block_barriers);
+    return true;
+}
+
+// Every thread that has not left waits at a block-wide sync point, but not
+// all at the same one, or some threads have left the kernel.
+void BlockRunner::fault_at_barrier() {
+    std::vector<int> waiting;
+    for (const FiberThread& thread : threads_) {
+        if (thread.state == ThreadState::waiting) waiting.push_back(thread.rank);
+    }
     const SyncPoint& first = threads_[waiting.front()].sync;
     const auto at_first = [&](int rank) {
         const SyncPoint& sync = threads_[rank].sync;
@@ -506,26 +532,7 @@ bool BlockRunner::complete_block_barrier() {
         fault(barriers_differ(waiting, {first.kind, sync_place(waiting.front())}, elsewhere,
                               waiter(elsewhere.front())));
     }
-    if (exited_ > 0) fault_exit_before_barrier(waiting);
-    if (watch_) {
-        std::vector<unsigned> live(static_cast<std::size_t>((thread_count_ + kWarpSize - 1) / kWarpSize));
-        for (std::size_t warp = 0; warp < live.size(); ++warp) live[warp] = live_lanes(static_cast<int>(warp));
-        watch_->block_barrier(live);
-    }
-    unsigned count = 0;
-    for (int rank : waiting) count += threads_[rank].sync.param != 0;
-    if (is_group_barrier(first.kind)) {
-        wait_for_other_blocks(*this, first.kind, first.where);  // coresident.cpp
-        if (watch_) watch_->group_barrier(first.kind);
-    }
-    for (int rank : waiting) {
-        threads_[rank].result = count;
-        threads_[rank].state = ThreadState::ready;
-    }
-    ++(first.kind == SyncKind::grid_sync      ? stats_.grid_syncs
-       : first.kind == SyncKind::cluster_sync ? stats_.cluster_syncs
-                                              : stats_.block_barriers);
-    return true;
+    fault_exit_before_barrier(waiting);
 }
 
 // Threads left the kernel while the others wait at a barrier: either the

@@ -128,7 +128,11 @@ class BlockRunner {
     bool complete_tile_collective_from(int rank);
     void order_tile_accesses(int first, int width);
     void report_tile_mismatch(int rank);
+    // Notes a thread's arrival at a block-wide sync point, and whether it is
+    // the same one as the first arrival's, for complete_block_barrier().
+    void arrive_at_block_sync(const FiberThread& thread);
     bool complete_block_barrier();
+    [[noreturn]] void fault_at_barrier();
     [[noreturn]] void report_deadlock();
     [[noreturn]] void report_spin_deadlock() const;
     [[noreturn]] void fault_source_lane(int rank, int source);
@@ -162,7 +166,6 @@ class BlockRunner {
     int exited_ = 0;
     std::vector<FiberThread> threads_;
     std::vector<int> order_;
-    std::vector<int> barrier_waiters_;  // reused by complete_block_barrier()
     std::mt19937_64 shuffle_rng_;
     DynamicSharedWindow dynamic_smem_;
     FiberThread* running_ = nullptr;
@@ -171,9 +174,26 @@ class BlockRunner {
     BlockWatch* watch_ = nullptr;
     std::vector<std::pair<std::byte*, std::size_t>> static_shared_;  // this worker's __shared__ variables
     std::uintptr_t static_shared_low_ = 0, static_shared_high_ = 0;  // and the span they cover
-    int spinners_ = 0;  // threads that yielded from a spin in this round
+    int at_block_sync_ = 0;  // threads waiting at __syncthreads() or a grid or cluster barrier
+    SyncPoint barrier_;      // where the first of them waits
+    bool barrier_agrees_ = true;  // and whether all the others wait there too
+    unsigned barrier_votes_ = 0;  // how many brought a true predicate (__syncthreads_count and the like)
+    int spinners_ = 0;       // threads that yielded from a spin in this round
     std::chrono::steady_clock::time_point spinning_since_{};  // when only spinners began to run
 };
+
+// Inline: the returns that follow a switch of stacks are mispredicted, so the
+// fewer calls stand between a sync point and its switch, the faster.
+inline void BlockRunner::yield(FiberThread& thread) {
+    thread.state = ThreadState::waiting;
+    thread.fiber.suspend();
+    // Resumed only to tell where it waits (capture_stacks): it still waits.
+    while (thread.stack_wanted) {
+        thread.stack = call_stack();
+        thread.stack_wanted = false;
+        thread.fiber.suspend();
+    }
+}
 
 inline bool is_tile_collective(SyncKind kind) { return kind == SyncKind::tile_sync || kind == SyncKind::tile_shfl; }
 // Whether two sync points are the same line of source.
