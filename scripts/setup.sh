@@ -37,11 +37,14 @@ command_of() {
 
 # missing_packages PACKAGE...: those that dpkg does not have installed. A
 # tool installed otherwise (a cmake from Kitware, say) counts when its
-# command is on PATH.
+# command is on PATH. One dpkg-query asks for all: every warpdrill command,
+# each check after a save included, comes through here.
 missing_packages() {
-  local name tool
+  local installed name tool
+  installed=" $(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "$@" 2> /dev/null |
+    awk '$1 == "ii" { printf "%s ", $2 }' || true) "
   for name; do
-    [[ $(dpkg-query -W -f='${db:Status-Abbrev}' "$name" 2> /dev/null) == ii* ]] && continue
+    [[ $installed == *" $name "* ]] && continue
     tool=$(command_of "$name")
     [[ -n $tool ]] && command -v "$tool" > /dev/null && continue
     echo "$name"

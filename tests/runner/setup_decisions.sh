@@ -121,7 +121,12 @@ mkdir -p "$fake" "$scratch/apt-lists"
 calls="$scratch/calls.log"
 cat > "$fake/dpkg-query" << 'EOF'
 #!/bin/bash
-[[ " $FAKE_INSTALLED " == *" ${@: -1} "* ]] && echo "ii " || exit 1
+# dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' NAME...: a line for each one installed.
+status=0
+for name in "${@:3}"; do
+  if [[ " $FAKE_INSTALLED " == *" $name "* ]]; then echo "ii  $name"; else status=1; fi
+done
+exit $status
 EOF
 cat > "$fake/apt-get" << 'EOF'
 #!/bin/bash
