@@ -167,3 +167,17 @@ function(warpdrill_kernel_sources target)
     endif()
   endif()
 endfunction()
+
+# A target whose kernel file a learner saves again and again: cudacc keeps
+# cuda_runtime.h precompiled for it (cpu-cuda/front/cudacc.cpp, --pch), one
+# for the whole build, which the lessons' and solutions' checks share. Making
+# it takes some seconds, once, which a build that compiles each lesson once
+# (grading, the runner's tests' scratch courses) would not win back: the
+# presets turn it on, for the course and the test build.
+option(WARPDRILL_PRECOMPILED_RUNTIME "CPU backend: keep cuda_runtime.h precompiled for the lessons' checks" OFF)
+function(warpdrill_precompiled_runtime target)
+  if(WARPDRILL_PRECOMPILED_RUNTIME AND WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu" AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    set_property(TARGET ${target} PROPERTY CXX_COMPILER_LAUNCHER
+      ${WARPDRILL_CUDACC} --launcher --pch ${PROJECT_BINARY_DIR}/cudacc-pch)
+  endif()
+endfunction()

@@ -28,6 +28,7 @@ function(warpdrill_lesson_target target lesson_dir kernel_dir)
   string(SUBSTRING ${name} 0 2 number)
   add_library(${target}-launch OBJECT)
   warpdrill_kernel_sources(${target}-launch ${lesson_dir}/check/launch.cu)
+  warpdrill_precompiled_runtime(${target}-launch)
   # The kernel directory comes first, so "reduce.cuh" is the learner's or the solution's.
   target_include_directories(${target}-launch PRIVATE ${kernel_dir})
   target_link_libraries(${target}-launch PRIVATE warpdrill::host)
