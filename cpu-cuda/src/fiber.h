@@ -14,13 +14,14 @@
 // switch does the work (WARPDRILL_FIBER_FCONTEXT chooses it on x86-64 too).
 #pragma once
 
-#include <boost/context/detail/fcontext.hpp>
 #include <boost/context/stack_context.hpp>
 
 #include "stack_pool.h"
 
 #if defined(__x86_64__) && !defined(WARPDRILL_FIBER_FCONTEXT)
 #define WARPDRILL_FIBER_SWITCH_X86_64 1
+#else
+#include <boost/context/detail/fcontext.hpp>
 #endif
 
 namespace warpdrill::cpu::detail {

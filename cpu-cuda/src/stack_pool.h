@@ -23,13 +23,6 @@ class StackCache {
     std::vector<boost::context::stack_context> free_;
 };
 
-// The allocator handed to boost::context::fiber.
-struct CachedStackAllocator {
-    StackCache* cache;
-    boost::context::stack_context allocate() { return cache->take(); }
-    void deallocate(boost::context::stack_context& stack) { cache->give(stack); }
-};
-
 std::size_t fiber_stack_bytes();
 
 }  // namespace warpdrill::cpu::detail
