@@ -13,7 +13,7 @@ find_package(Catch2 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)  # warpdrill_catch links it
 include(${WARPDRILL_GRADING_KIT}/warpdrill-grading-kit.cmake)
 set(WARPDRILL_CUDACC ${WARPDRILL_GRADING_KIT}/cpu-cuda/cudacc)
-foreach(library IN ITEMS backend host catch course)
+foreach(library IN ITEMS messages backend host catch course)
   add_library(warpdrill::${library} ALIAS warpdrill_${library})
 endforeach()
 

@@ -55,7 +55,7 @@ function(warpdrill_add_all_lessons)
   file(GLOB lesson_dirs LIST_DIRECTORIES true ${PROJECT_SOURCE_DIR}/lessons/[0-9][0-9]-*)
   list(SORT lesson_dirs)
   set(all_lessons "")
-  set(kit warpdrill_backend warpdrill_host warpdrill_catch warpdrill_course)
+  set(kit warpdrill_messages warpdrill_backend warpdrill_host warpdrill_catch warpdrill_course)
   set(kit_programs "")
   if(TARGET cudacc)
     list(APPEND kit_programs cudacc)  # the grading builds compile the learner's .cu files with it

@@ -8,6 +8,8 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "warpdrill/messages.h"
+
 namespace warpdrill::runner {
 
 CheckResult App::check(const Lesson& lesson) {
@@ -42,9 +44,9 @@ int App::passed_count() const {
     return passed;
 }
 
-const char* App::status(const Lesson& lesson) const {
+std::string App::status(const Lesson& lesson) const {
     const LessonProgress* entry = progress.find(lesson.name);
-    return !entry || !entry->tried ? "not tried" : entry->passed ? "done" : "failing";
+    return messages::text(!entry || !entry->tried ? "status.not_tried" : entry->passed ? "status.done" : "status.failing");
 }
 
 std::string App::next_hint(const Lesson& lesson) {
@@ -53,7 +55,8 @@ std::string App::next_hint(const Lesson& lesson) {
     const int shown = std::min(entry.hints_shown, static_cast<int>(lesson.hints.size()) - 1);
     entry.hints_shown = shown + 1;
     progress.save();
-    return fmt::format("Hint {} of {}:\n{}", shown + 1, lesson.hints.size(), lesson.hints[shown]);
+    return messages::text("hint.shown", {{"number", shown + 1}, {"count", lesson.hints.size()}}) + "\n" +
+           lesson.hints[shown];
 }
 
 void App::load_progress() {
@@ -63,12 +66,12 @@ void App::load_progress() {
     for (const Lesson& lesson : course.lessons) {
         fmt::print(stderr, "  checking lesson {} ... ", lesson.number);
         const CheckResult result = check(lesson);
-        fmt::print(stderr, "{}\n", to_string(result.outcome));
+        fmt::print(stderr, "{}\n", outcome_text(result.outcome));
     }
 }
 
 std::string App::backend_label() const {
-    return course.backend == "gpu" ? "GPU (nvcc)" : "CPU backend (fibers; no GPU needed)";
+    return messages::text(course.backend == "gpu" ? "check.backend.gpu" : "check.backend.cpu");
 }
 
 Answer App::confirm(const std::string& question) const {
@@ -85,23 +88,25 @@ Answer App::confirm(const std::string& question) const {
 }
 
 void print_result(const App& app, const Lesson& lesson, const CheckResult& result) {
-    fmt::print("lesson {} ({}): {}  [{}, {:.1f} s]\n", lesson.number, lesson.title, to_string(result.outcome),
-               app.backend_label(), result.seconds);
+    fmt::print("{}\n", messages::text("check.line", {{"lesson", lesson.number},
+                                                     {"title", lesson.title},
+                                                     {"outcome", outcome_text(result.outcome)},
+                                                     {"backend", app.backend_label()},
+                                                     {"seconds", fmt::format("{:.1f}", result.seconds)}}));
     if (!result.notes.empty()) fmt::print("\n{}", result.notes);
     if (result.outcome != Outcome::passed) {
         fmt::print("\n{}\n", result.message);
-        fmt::print("Edit: ");
-        for (const auto& file : lesson.edit_files) fmt::print("{}  ", app.course.relative(file).string());
-        fmt::print("\nA hint: warpdrill hint {}\n", lesson.number);
+        fmt::print("{}\n", edit_line(app, lesson));
+        fmt::print("{}\n", messages::text("check.hint", {{"lesson", lesson.number}}));
     }
     if (app.check_options.timings) {
         double total = 0;
-        fmt::print("\nwhere the seconds went:\n");
+        fmt::print("\n{}\n", messages::text("check.timings.title"));
         for (const CheckResult::Step& step : result.steps) {
             fmt::print("  {:6.2f} s  {}\n", step.seconds, step.what);
             total += step.seconds;
         }
-        fmt::print("  {:6.2f} s  in all\n", total);
+        fmt::print("  {:6.2f} s  {}\n", total, messages::text("check.timings.total"));
     }
 }
 
@@ -109,7 +114,15 @@ std::string progress_bar(int done, int total, int width) {
     const int filled = total > 0 ? done * width / total : 0;
     std::string bar = "[";
     for (int i = 0; i < width; ++i) bar += i < filled ? "#" : "-";
-    return bar + fmt::format("] {}/{} lessons done", done, total);
+    return bar + "] " + messages::text("watch.progress", {{"done", done}, {"count", total}});
+}
+
+std::string edit_line(const App& app, const Lesson& lesson) {
+    std::string files;
+    for (const fs::path& file : lesson.edit_files) {
+        files += (files.empty() ? "" : "  ") + app.course.relative(file).string();
+    }
+    return messages::text("check.edit", {{"files", files}});
 }
 
 std::string json_escape(const std::string& text) {

@@ -26,7 +26,7 @@ struct App {
     const Lesson* first_unfinished() const;
     int passed_count() const;
     // "not tried", "done" or "failing", from the progress.
-    const char* status(const Lesson& lesson) const;
+    std::string status(const Lesson& lesson) const;  // not tried, done or failing, in the chosen language
     // The next hint, as "Hint k of n:\n...", and records that it was shown;
     // the last hint again once all were shown; "" for a lesson without hints.
     std::string next_hint(const Lesson& lesson);
@@ -43,6 +43,8 @@ struct App {
 void print_result(const App& app, const Lesson& lesson, const CheckResult& result);
 
 std::string progress_bar(int done, int total, int width);
+// "Edit: " and the files of `lesson` a learner edits.
+std::string edit_line(const App& app, const Lesson& lesson);
 
 // The text with JSON's escapes, to go between quotes.
 std::string json_escape(const std::string& text);

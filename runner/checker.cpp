@@ -16,6 +16,7 @@
 #include "sanitizer.h"
 #include "text.h"
 #include "warpdrill/check_record.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -75,8 +76,7 @@ void add_nvcc_verdict(CheckResult& result, NvccCheck& nvcc, const Course& course
     }
     if (compiled.timed_out || result.outcome == Outcome::compile_error) return;
     result.outcome = Outcome::compile_error;
-    result.message = "nvcc, which builds your kernels for a GPU, rejects them (the CPU backend took them):\n" +
-                     trim_compiler_output(compiled.output, course, lesson);
+    result.message = messages::text("check.nvcc_rejects") + "\n" + trim_compiler_output(compiled.output, course, lesson);
     result.output += "\n" + compiled.output;
 }
 
@@ -102,6 +102,17 @@ const char* to_string(Outcome outcome) {
         case Outcome::compile_error: return "compile error";
         case Outcome::crashed: return "crashed";
         case Outcome::timed_out: return "timed out";
+    }
+    return "?";
+}
+
+std::string outcome_text(Outcome outcome) {
+    switch (outcome) {
+        case Outcome::passed: return messages::text("check.outcome.passed");
+        case Outcome::failed: return messages::text("check.outcome.failed");
+        case Outcome::compile_error: return messages::text("check.outcome.compile_error");
+        case Outcome::crashed: return messages::text("check.outcome.crashed");
+        case Outcome::timed_out: return messages::text("check.outcome.timed_out");
     }
     return "?";
 }
@@ -137,7 +148,7 @@ std::optional<CheckResult> build_checks(const Course& course, const Lesson& less
     result.output = build.output;
     if (build.timed_out) {
         result.outcome = Outcome::timed_out;
-        result.message = "Compiling did not finish in " + std::to_string(limit.count()) + " s and was stopped.";
+        result.message = messages::text("check.compile_timeout", {{"seconds", limit.count()}});
     } else {
         result.outcome = Outcome::compile_error;
         result.message = trim_compiler_output(build.output, course, lesson);
@@ -169,34 +180,29 @@ void judge(CheckResult& result, const ProcessResult& run, const CheckRecord& rec
     const auto say = [&](Outcome outcome, const std::string& before, const std::string& sentence) {
         result.outcome = outcome;
         result.message = before + "\n" + sentence;
-        result.headline = sentence.substr(0, sentence.find(':'));
+        result.headline = before_colon(sentence);
     };
     const std::string context = first_failure.empty() ? last_lines(result.output, 12) : first_failure;
     if (run.timed_out || run.exit_code == 124) {  // 124: the CPU backend's watchdog stopped a kernel
         say(Outcome::timed_out, last_lines(result.output, 12),
-            "The checks did not finish in time (limit " +
-                std::to_string(run.timed_out ? limit.count() : backend_limit) +
-                " s) and were stopped: a loop that never ends, or threads waiting for each other forever.");
+            messages::text("check.timed_out", {{"seconds", run.timed_out ? limit.count() : backend_limit}}));
     } else if (run.signal != 0) {
         say(Outcome::crashed, context,
-            "The checks crashed (signal " + std::to_string(run.signal) + "): often an index past the end of a buffer.");
+            messages::text("check.crashed", {{"signal", run.signal}}));
     } else if (!record.finished) {
         // What did not run did not pass.
         say(Outcome::failed, context,
-            "The check program stopped (exit code " + std::to_string(run.exit_code) +
-                ") before its checks finished: something in the code it ran ended the program (exit(), _Exit(), "
-                "quick_exit(), an error outside the checks), so the checks after it never ran.");
+            messages::text("check.stopped_early", {{"code", run.exit_code}}));
     } else if (record.failed_cases > 0 || failed) {
         result.outcome = Outcome::failed;
         result.message = first_failure.empty() ? last_lines(result.output, 30) : first_failure;
         result.headline = first_nonblank_line(result.message);
     } else if (run.exit_code != 0) {
         say(Outcome::failed, last_lines(result.output, 12),
-            "Every check passed, but the check program then ended with exit code " + std::to_string(run.exit_code) +
-                ".");
+            messages::text("check.exit_code_after_pass", {{"code", run.exit_code}}));
     } else {
         result.outcome = Outcome::passed;
-        result.message = "all checks pass";
+        result.message = messages::text("check.all_pass");
         result.notes = replace_all(record.warnings(), root + "/", "");
         result.skipped = record.skip_reasons();
     }
@@ -247,10 +253,10 @@ CheckResult check_lesson(const Course& course, const Lesson& lesson, const Check
     CheckResult result = run_checks(course, lesson, options);
     start = Clock::now();
     add_nvcc_verdict(result, nvcc, course, lesson);
-    result.steps = {{"nvcc compile check started (it runs beside the build)", nvcc_start},
-                    {"build (cmake --build, the lesson's target)", build},
-                    {"checks (the check program, start to exit)", result.seconds},
-                    {"waiting for nvcc's verdict", since(start)}};
+    result.steps = {{messages::text("check.timings.nvcc_start"), nvcc_start},
+                    {messages::text("check.timings.build"), build},
+                    {messages::text("check.timings.checks"), result.seconds},
+                    {messages::text("check.timings.nvcc_wait"), since(start)}};
     start = Clock::now();
     const bool failed = result.outcome == Outcome::failed || result.outcome == Outcome::crashed;
     if (course.backend == "gpu" && (failed || (options.sanitize && result.outcome == Outcome::passed))) {
@@ -264,8 +270,7 @@ CheckResult check_lesson(const Course& course, const Lesson& lesson, const Check
             // The checks passed, but the GPU got the right answer by luck: as the CPU backend
             // would have stopped the kernel, the lesson does not pass.
             result.outcome = Outcome::failed;
-            result.message = found + "\nThe checks passed on this GPU, but compute-sanitizer found the mistake "
-                                     "above: the result was right by luck.";
+            result.message = found + "\n" + messages::text("check.sanitizer_found");
         } else if (!found.empty()) {
             result.message = found + "\n" + result.message;
         }

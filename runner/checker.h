@@ -16,7 +16,8 @@ namespace warpdrill::runner {
 
 enum class Outcome { passed, failed, compile_error, crashed, timed_out };
 
-const char* to_string(Outcome outcome);
+const char* to_string(Outcome outcome);  // as reports write it: "compile error"
+std::string outcome_text(Outcome outcome);  // as the learner reads it, in the chosen language
 
 struct CheckResult {
     Outcome outcome = Outcome::failed;

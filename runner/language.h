@@ -1,22 +1,14 @@
-// The language a lesson's README and hints are shown in: Simplified Chinese
-// when `--lang zh` asks for it or, without --lang, when the locale does
-// (LC_ALL, LC_MESSAGES or LANG, the first one set, starting with "zh"), and
+// The language a lesson's README and hints are shown in: the one the runner
+// speaks (warpdrill/messages.h chooses it from --lang and the locale), where
 // the lesson has README.zh.md and hints.zh.md; English otherwise.
 #pragma once
 
-#include <functional>
-#include <string>
-
 #include "course.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 
-enum class Language { english, chinese };
-
-using Environment = std::function<const char*(const char*)>;
-
-// `option` is --lang's value: "", "en" or "zh" (or a locale name such as zh_CN.UTF-8).
-Language choose_language(const std::string& option, const Environment& environment = std::getenv);
+using messages::Language;
 
 // README.md -> README.zh.md, hints.md -> hints.zh.md, when that file exists.
 fs::path localized(const fs::path& file, Language language);

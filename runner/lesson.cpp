@@ -3,13 +3,14 @@
 
 #include "commands.h"
 #include "profile.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 
 int run_check(App& app, int number) {
     const Lesson* lesson = number > 0 ? &app.lesson(number) : app.first_unfinished();
     if (!lesson) {
-        fmt::print("Every lesson passes. Well done.\n");
+        fmt::print("{}\n", messages::text("course.all_done"));
         return 0;
     }
     const LessonProgress* before = app.progress.find(lesson->name);
@@ -23,7 +24,7 @@ int run_check(App& app, int number) {
 
 int run_hint(App& app, int number) {
     const std::string hint = app.next_hint(app.lesson(number));
-    fmt::print("{}\n", hint.empty() ? fmt::format("Lesson {} has no hints.", number) : hint);
+    fmt::print("{}\n", hint.empty() ? messages::text("hint.none", {{"lesson", number}}) : hint);
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "instructor.h"
 #include "language.h"
+#include "warpdrill/messages.h"
 
 using namespace warpdrill::runner;
 
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
     cli.add_option("--time-limit", time_limit, "seconds a lesson's checks may run")->capture_default_str();
     cli.add_flag("--yes,-y", yes, "answer yes to confirmations (and, in ./warpdrill, to installing packages)");
     std::string lang;
-    cli.add_option("--lang", lang, "en or zh: the lessons' README and hints (default: from LANG)")
+    cli.add_option("--lang", lang, "en or zh: what warpdrill says, the lessons' README and hints (default: from the locale)")
         ->check(CLI::IsMember({"en", "zh"}));
     cli.fallthrough();  // these options may also follow the command (inherited by the subcommands below)
 
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
     CLI11_PARSE(cli, command_end, argv);
 
     try {
+        warpdrill::messages::use_language(warpdrill::messages::choose_language(lang));
         if (instructor.chosen()) return instructor.run({root, build_dir, std::chrono::seconds(time_limit)});
         App app{load_course(root, build_dir, WARPDRILL_ACTIVE_BACKEND, WARPDRILL_BACKEND_REASON),
                 Progress(fs::path(root) / ".progress" / "progress.toml"),
@@ -101,7 +103,7 @@ int main(int argc, char** argv) {
         if (*test) return run_test(app);
         if (*cc) return run_cc(app, nvcc_args);
         if (*run) return run_program(app, parse_run_options(nvcc_args));
-        localize(app.course, choose_language(lang));
+        localize(app.course, warpdrill::messages::language());
         save_pristine_copies(app.course);
         app.load_progress();
         if (*list) return run_list(app);

@@ -227,9 +227,9 @@ void configure(const Reference& reference, const Course& staged) {
 // that run for it. Never the reference's solutions/, nor the kit's builds of them.
 SandboxView sandbox_view(const Reference& reference, const Course& staged, const std::vector<LessonToGrade>& plan) {
     SandboxView view;
-    for (const char* part : {"CMakeLists.txt", "cmake", "common", "cpu-cuda"})
+    for (const char* part : {"CMakeLists.txt", "cmake", "messages", "common", "cpu-cuda"})
         view.read_only.push_back(reference.root / part);
-    for (const char* part : {"CMakeCache.txt", "warpdrill-grading-kit.cmake", "common", "cpu-cuda"})
+    for (const char* part : {"CMakeCache.txt", "warpdrill-grading-kit.cmake", "messages", "common", "cpu-cuda"})
         view.read_only.push_back(reference.kit / part);
     for (const LessonToGrade& item : plan) {
         const Lesson& lesson = *item.lesson;

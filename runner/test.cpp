@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "process.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 
@@ -46,6 +47,8 @@ int run_test(App& app) {
         return 1;
     }
     run_tests_side_by_side();
+    // The tests read the English wording; the tests of the Chinese ask for it themselves.
+    messages::use_language(messages::Language::english);
     int exit_code = 0;
     if (app.course.backend == "cpu") {
         exit_code = test_in_course_build(app.course);

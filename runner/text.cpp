@@ -35,6 +35,10 @@ std::string last_lines(const std::string& text, std::size_t count) {
     return tail;
 }
 
+std::string before_colon(const std::string& text) {
+    return text.substr(0, std::min(text.find(':'), text.find("\uFF1A")));
+}
+
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
     for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
         text.replace(at, from.size(), to);

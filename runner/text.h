@@ -13,6 +13,8 @@ bool is_blank(const std::string& line);  // nothing but spaces and tabs
 std::vector<std::string> nonblank_lines(const std::string& text);
 std::string first_nonblank_line(const std::string& text);  // "" when there is none
 std::string last_lines(const std::string& text, std::size_t count);
+// The text before the first colon, ':' or Chinese '：' (all of it when it has none).
+std::string before_colon(const std::string& text);
 std::string replace_all(std::string text, const std::string& from, const std::string& to);
 // Now, in UTC, written with strftime's `format` ("%Y-%m-%d").
 std::string utc_time(const char* format);

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "commands.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -86,23 +87,22 @@ class FileWatcher {
 void draw(const App& app, const Lesson& lesson, const CheckResult& result, const std::string& extra,
           bool polling) {
     fmt::print("\x1b[2J\x1b[H");  // clear the screen
-    fmt::print("warpdrill   lesson {} of {}: {}   [{}]\n", lesson.number, app.course.lessons.size(),
-               lesson.title, app.backend_label());
+    fmt::print("{}\n", messages::text("watch.title", {{"lesson", lesson.number},
+                                                     {"count", app.course.lessons.size()},
+                                                     {"title", lesson.title},
+                                                     {"backend", app.backend_label()}}));
     fmt::print("{}\n\n", progress_bar(app.passed_count(), static_cast<int>(app.course.lessons.size()), 30));
-    fmt::print("Edit: ");
-    for (const fs::path& file : lesson.edit_files) fmt::print("{}  ", app.course.relative(file).string());
-    fmt::print("\n\n");
+    fmt::print("{}\n\n", edit_line(app, lesson));
     if (result.outcome == Outcome::passed && !result.skipped.empty()) {
-        fmt::print("{}\nPress n for the next lesson.\n", result.skipped);
+        fmt::print("{}\n{}\n", result.skipped, messages::text("watch.next_key"));
     } else if (result.outcome == Outcome::passed) {
-        fmt::print("PASSED: every check of lesson {} passes. Press n for the next lesson.\n", lesson.number);
+        fmt::print("{}\n", messages::text("watch.passed", {{"lesson", lesson.number}}));
         if (!result.notes.empty()) fmt::print("\n{}", result.notes);
     } else {
-        fmt::print("{}:\n{}\n", to_string(result.outcome), result.message);
+        fmt::print("{}:\n{}\n", outcome_text(result.outcome), result.message);
     }
     if (!extra.empty()) fmt::print("\n{}\n", extra);
-    fmt::print("\n{}keys: h hint   n next lesson   l list   r recheck   q quit\n",
-               polling ? "(watching by polling)  " : "");
+    fmt::print("\n{}{}\n", polling ? messages::text("watch.polling") + "  " : "", messages::text("watch.keys"));
     std::fflush(stdout);
 }
 
@@ -124,12 +124,10 @@ const Lesson* next_lesson(const App& app, const Lesson& current) {
 // Without a terminal there are no keys to read and no screen to redraw:
 // the lesson is checked and shown once.
 int show_once(App& app, const Lesson& lesson) {
-    fmt::print("warpdrill: building and checking lesson {} ...\n", lesson.number);
+    fmt::print("{}\n", messages::text("check.building", {{"lesson", lesson.number}}));
     std::fflush(stdout);
     print_result(app, lesson, app.check(lesson));
-    fmt::print("\n(No terminal to watch from: lesson {} was checked once. In a terminal, ./warpdrill "
-               "rechecks it each time you save.)\n",
-               lesson.number);
+    fmt::print("\n{}\n", messages::text("watch.no_terminal", {{"lesson", lesson.number}}));
     return 0;
 }
 
@@ -137,8 +135,7 @@ int show_once(App& app, const Lesson& lesson) {
 
 int run_watch(App& app, const Lesson* start) {
     if (!start) {
-        fmt::print(
-            "Every lesson passes. Well done. (`warpdrill list`, or `warpdrill watch N` to revisit one.)\n");
+        fmt::print("{}\n", messages::text("watch.all_done"));
         return 0;
     }
     if (!isatty(STDIN_FILENO)) return show_once(app, *start);
@@ -146,7 +143,7 @@ int run_watch(App& app, const Lesson* start) {
     const Lesson* lesson = start;
     while (lesson) {
         FileWatcher watcher(*lesson);
-        fmt::print("\x1b[2J\x1b[Hwarpdrill: building and checking lesson {} ...\n", lesson->number);
+        fmt::print("\x1b[2J\x1b[H{}\n", messages::text("check.building", {{"lesson", lesson->number}}));
         std::fflush(stdout);
         CheckResult result = app.check(*lesson);
         std::string extra;
@@ -169,11 +166,11 @@ int run_watch(App& app, const Lesson* start) {
                     if (result.outcome == Outcome::passed) {
                         switch_to = next_lesson(app, *lesson);
                         if (!switch_to) {
-                            fmt::print("\nThat was the last lesson. Well done.\n");
+                            fmt::print("\n{}\n", messages::text("watch.last_lesson"));
                             return 0;
                         }
                     } else {
-                        extra = "Lesson " + std::to_string(lesson->number) + " does not pass yet.";
+                        extra = messages::text("watch.not_passing", {{"lesson", lesson->number}});
                     }
                     break;
                 default: break;
@@ -182,7 +179,7 @@ int run_watch(App& app, const Lesson* start) {
                 // Let the editor finish writing before building.
                 std::this_thread::sleep_for(std::chrono::milliseconds(150));
                 watcher.changed();
-                fmt::print("\nrebuilding ...\n");
+                fmt::print("\n{}\n", messages::text("watch.rebuilding"));
                 std::fflush(stdout);
                 result = app.check(*lesson);
                 extra.clear();

@@ -1,14 +1,19 @@
-// The runner shows a lesson's README and hints in Chinese when --lang or the
-// locale asks for it and the lesson has them, in English otherwise.
+// The runner speaks Chinese when --lang, WARPDRILL_LANG or the locale asks
+// for it, and shows a lesson's README and hints in Chinese where the lesson
+// has them; English otherwise. A message is filled in from named fields.
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include "language.h"
 #include "warpdrill/catch.h"
 
 using namespace warpdrill::runner;
+using warpdrill::messages::choose_language;
+using warpdrill::messages::Environment;
+namespace messages = warpdrill::messages;
 
 namespace {
 
@@ -50,6 +55,28 @@ TEST_CASE("without --lang, LC_ALL, LC_MESSAGES and LANG decide, in POSIX's order
     CHECK(choose_language("", environment({{"LANG", "C"}, {"LC_MESSAGES", "zh_CN"}})) == Language::chinese);
     CHECK(choose_language("", environment({{"LANG", "zh_CN"}, {"LC_ALL", ""}})) == Language::chinese);
     CHECK(choose_language("", environment({})) == Language::english);
+}
+
+TEST_CASE("WARPDRILL_LANG, which the runner hands its programs, comes before the locale", "[language]") {
+    CHECK(choose_language("", environment({{"WARPDRILL_LANG", "en"}, {"LANG", "zh_CN.UTF-8"}})) == Language::english);
+    CHECK(choose_language("", environment({{"WARPDRILL_LANG", "zh"}, {"LC_ALL", "C"}})) == Language::chinese);
+    CHECK(choose_language("en", environment({{"WARPDRILL_LANG", "zh"}})) == Language::english);
+}
+
+TEST_CASE("a message is filled in from its named fields, in either language", "[language]") {
+    const auto line = [](Language language) {
+        return messages::text(language, "check.line",
+                              {{"lesson", 2}, {"title", "T"}, {"outcome", "x"}, {"backend", "B"}, {"seconds", "0.5"}});
+    };
+    CHECK(line(Language::english) == "lesson 2 (T): x  [B, 0.5 s]");
+    CHECK(line(Language::chinese) == "第 2 课（T）：x  [B，0.5 秒]");
+    CHECK(messages::text(Language::english, "check.all_pass") == "all checks pass");
+}
+
+TEST_CASE("an unknown message, a missing field and a field the message lacks are the code's mistakes", "[language]") {
+    CHECK_THROWS_AS(messages::text(Language::english, "no.such.message"), std::logic_error);
+    CHECK_THROWS_AS(messages::text(Language::english, "hint.none"), std::logic_error);
+    CHECK_THROWS_AS(messages::text(Language::english, "hint.none", {{"lesson", 1}, {"extra", 2}}), std::logic_error);
 }
 
 TEST_CASE("a Chinese course shows the translated title and hints", "[language]") {
