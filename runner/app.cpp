@@ -77,7 +77,7 @@ std::string App::backend_label() const {
 Answer App::confirm(const std::string& question) const {
     if (assume_yes) return Answer::yes;
     if (!isatty(STDIN_FILENO)) {
-        fmt::print(stderr, "warpdrill: no terminal to ask \"{}\" on: add --yes to answer yes\n", question);
+        fmt::print(stderr, "{}\n", messages::text("ask.no_terminal", {{"question", question}}));
         return Answer::no_terminal;
     }
     fmt::print("{} [y/N] ", question);

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "process.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -30,17 +31,16 @@ std::optional<std::string> starting_version(const Course& course, const fs::path
 int run_reset(App& app, int number) {
     const Lesson& lesson = app.lesson(number);
     const Answer answer =
-        app.confirm(fmt::format("Restore lesson {}'s starting files? Yours are kept in .progress/backup/", number));
+        app.confirm(messages::text("reset.ask", {{"lesson", number}}));
     if (answer != Answer::yes) {
-        if (answer == Answer::no) fmt::print("Nothing changed.\n");
+        if (answer == Answer::no) fmt::print("{}\n", messages::text("reset.nothing_changed"));
         return refused(answer);
     }
     const std::string stamp = std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
     for (const fs::path& file : lesson.edit_files) {
         const auto original = starting_version(app.course, file);
         if (!original) {
-            fmt::print(stderr, "no starting version of {} found; left as it is\n",
-                       app.course.relative(file).string());
+            fmt::print(stderr, "{}\n", messages::text("reset.no_start", {{"file", app.course.relative(file).string()}}));
             continue;
         }
         const fs::path backup =
@@ -48,8 +48,8 @@ int run_reset(App& app, int number) {
         fs::create_directories(backup.parent_path());
         fs::copy_file(file, backup, fs::copy_options::overwrite_existing);
         std::ofstream(file, std::ios::trunc) << *original;
-        fmt::print("restored {} (yours: {})\n", app.course.relative(file).string(),
-                   app.course.relative(backup).string());
+        fmt::print("{}\n", messages::text("reset.restored", {{"file", app.course.relative(file).string()},
+                                                         {"backup", app.course.relative(backup).string()}}));
     }
     LessonProgress& entry = app.progress.of(lesson.name);
     entry.passed = false;
@@ -60,11 +60,11 @@ int run_reset(App& app, int number) {
 int run_solution(App& app, int number) {
     const Lesson& lesson = app.lesson(number);
     if (!lesson.has_solution) {
-        fmt::print("This copy of the course has no solutions/ (your instructor keeps them).\n");
+        fmt::print("{}\n", messages::text("solution.none"));
         return 1;
     }
     const Answer answer =
-        app.confirm(fmt::format("Show the solution to lesson {}? Trying once more teaches more.", number));
+        app.confirm(messages::text("solution.ask", {{"lesson", number}}));
     if (answer != Answer::yes) return refused(answer);
     for (const fs::path& file : lesson.edit_files) {
         const fs::path solution = app.course.root / "solutions" / lesson.name / file.filename();
@@ -73,7 +73,7 @@ int run_solution(App& app, int number) {
                          app.course.relative(solution).string(), file.string(), solution.string()},
                         std::chrono::seconds(30));
         fmt::print("{}", diff.exit_code == 0
-                             ? "(" + app.course.relative(file).string() + " matches the solution)\n"
+                             ? messages::text("solution.matches", {{"file", app.course.relative(file).string()}}) + "\n"
                              : diff.output);
     }
     return 0;

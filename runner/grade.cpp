@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "grading.h"
 #include "handout.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -112,8 +113,11 @@ void make_handout_baseline(Reference& reference, const Course& course, const Poi
 }
 
 void print_test(const GradedTest& test) {
-    fmt::print("lesson {:>2} {:<8} {:<12} {:>5.1f} s  {}\n", test.lesson, to_string(test.part), to_string(test.verdict),
-               test.seconds, test.verdict == Verdict::pass ? "" : headline(test).substr(0, 100));
+    fmt::print("{}\n", messages::text("grade.test", {{"lesson", fmt::format("{:>2}", test.lesson)},
+                                                   {"part", fmt::format("{:<8}", to_string(test.part))},
+                                                   {"verdict", fmt::format("{:<12}", to_string(test.verdict))},
+                                                   {"seconds", fmt::format("{:>5.1f}", test.seconds)},
+                                                   {"headline", test.verdict == Verdict::pass ? "" : headline(test).substr(0, 100)}}));
     std::fflush(stdout);
 }
 
@@ -134,7 +138,7 @@ int run_grade(const CourseSettings& settings, const GradeRequest& request) {
         grade.backend = course.backend;
         grade.sandbox = "none (the course's own checks)";
         grade.base_seed = options.base_seed;
-        fmt::print("Grading with this course's own checks, base seed {}:\n", options.base_seed);
+        fmt::print("{}\n", messages::text("grade.own_checks", {{"seed", options.base_seed}}));
         grade.tests = grade_lessons(course, plan, options);
     } else {
         const std::string sandbox = sandbox_of(request);
@@ -146,21 +150,25 @@ int run_grade(const CourseSettings& settings, const GradeRequest& request) {
         options.replay = replay_command(request, settings.root, options.base_seed);
         options.deadline = Clock::now() + std::chrono::seconds(request.submission_limit);
         make_handout_baseline(reference, course, options.points, work);
-        fmt::print("Grading the kernel files of {} against {}, base seed {}, sandbox: {}\n", settings.root.string(),
-                   reference.label, options.base_seed, sandbox);
+        fmt::print("{}\n", messages::text("grade.against", {{"submission", settings.root.string()},
+                                                          {"reference", reference.label},
+                                                          {"seed", options.base_seed},
+                                                          {"sandbox", sandbox}}));
         grade = grade_submission(fs::absolute(settings.root), reference, work / "submission", options);
         grade.sandbox = sandbox;
-        for (const std::string& note : grade.notes) fmt::print("note: {}\n", note);
-        if (!grade.changed_files.empty())
-            fmt::print("{} files changed outside the kernel files; grading used the reference's (see the reports)\n",
-                       grade.changed_files.size());
+        for (const std::string& note : grade.notes) fmt::print("{}\n", messages::text("grade.note", {{"note", note}}));
+        if (!grade.changed_files.empty()) {
+            fmt::print("{}\n", messages::text("grade.changed_files", {{"count", grade.changed_files.size()}}));
+        }
     }
     grade.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     write_reports(grade, request.out);
     const auto passed = std::ranges::count(grade.tests, Verdict::pass, &GradedTest::verdict);
-    fmt::print("\n{} of {} tests pass, {:g} of {:g} points. Reports in {}/: grade.xml (JUnit), results.json "
-               "(Gradescope), grade.json, passed.txt\n",
-               passed, grade.tests.size(), grade.points(), grade.max_points(), request.out);
+    fmt::print("\n{}\n", messages::text("grade.total", {{"passed", passed},
+                                                      {"tests", grade.tests.size()},
+                                                      {"points", fmt::format("{:g}", grade.points())},
+                                                      {"max_points", fmt::format("{:g}", grade.max_points())},
+                                                      {"out", request.out}}));
     return grade.all_passed() ? 0 : 1;
 }
 
@@ -245,7 +253,7 @@ std::string without_numbers(const std::string& line) {
 void write_summary(const std::vector<Grade>& grades, const Course& course, const std::string& header,
                    const fs::path& file) {
     std::ofstream out(file);
-    out << header << "\n\nLessons passed (every test), of " << grades.size() << " submissions:\n";
+    out << header << "\n\n" << messages::text("summary.lessons_passed", {{"count", grades.size()}}) << "\n";
     for (const Lesson* lesson : graded_lessons(grades, course)) {
         const auto passed = std::ranges::count_if(grades, [&](const Grade& grade) {
             return std::ranges::find(grade.tests, lesson->name, &GradedTest::lesson_name) != grade.tests.end() &&
@@ -258,18 +266,20 @@ void write_summary(const std::vector<Grade>& grades, const Course& course, const
     for (const Grade& grade : grades) {
         for (const GradedTest& test : grade.tests) {
             if (test.verdict == Verdict::pass || test.verdict == Verdict::skipped) continue;
-            const std::string key = fmt::format("lesson {} {}, {}: {}", test.lesson, to_string(test.part),
-                                                to_string(test.verdict), without_numbers(headline(test)));
+            const std::string key = messages::text("summary.failure", {{"lesson", test.lesson},
+                                                                       {"part", to_string(test.part)},
+                                                                       {"verdict", to_string(test.verdict)},
+                                                                       {"headline", without_numbers(headline(test))}});
             learners_of[key].insert(grade.learner);
         }
     }
     std::vector<std::pair<std::size_t, std::string>> shared;
     for (const auto& [failure, learners] : learners_of) shared.emplace_back(learners.size(), failure);
     std::ranges::sort(shared, std::greater{});
-    out << "\nThe failures most learners share (the first line of each; numbers as #), learners:\n";
+    out << "\n" << messages::text("summary.shared_failures") << "\n";
     for (std::size_t i = 0; i < std::min<std::size_t>(shared.size(), 20); ++i)
         out << fmt::format("  {:>4}  {}\n", shared[i].first, shared[i].second.substr(0, 200));
-    if (shared.empty()) out << "  none\n";
+    if (shared.empty()) out << "  " << messages::text("summary.none") << "\n";
 }
 
 // A grade for a submission whose grading itself failed: every test an error, with the reason.
@@ -323,9 +333,12 @@ int run_grade_all(const CourseSettings& settings, const std::string& submissions
     // Each check program spreads blocks over worker threads: share the cores among the jobs.
     setenv("WARPDRILL_CPU_WORKERS", std::to_string(std::max(1u, cores / jobs)).c_str(), 0);
     const double preparing = std::chrono::duration<double>(Clock::now() - start).count();
-    fmt::print("The reference is ready ({:.0f} s). Grading {} submissions against {}, {} at once, base seed {}, "
-               "sandbox: {} ...\n",
-               preparing, submissions.size(), reference.label, jobs, options.base_seed, sandbox);
+    fmt::print("{}\n", messages::text("grade_all.start", {{"seconds", fmt::format("{:.0f}", preparing)},
+                                                        {"count", submissions.size()},
+                                                        {"reference", reference.label},
+                                                        {"jobs", jobs},
+                                                        {"seed", options.base_seed},
+                                                        {"sandbox", sandbox}}));
     std::fflush(stdout);
 
     std::vector<Grade> grades(submissions.size());
@@ -349,9 +362,16 @@ int run_grade_all(const CourseSettings& settings, const std::string& submissions
             write_reports(grades[i], out / learner);
             if (!request.keep_builds) remove_working_copy(work / learner);
             const std::lock_guard lock(print);
-            fmt::print("[{}/{}] {}: {} of {} tests pass, {:g}/{:g} points ({:.0f} s)\n", ++done, submissions.size(),
-                       learner, std::ranges::count(grades[i].tests, Verdict::pass, &GradedTest::verdict),
-                       grades[i].tests.size(), grades[i].points(), grades[i].max_points(), grades[i].seconds);
+            const Grade& graded = grades[i];
+            fmt::print("{}\n", messages::text("grade_all.graded",
+                                              {{"done", ++done},
+                                               {"count", submissions.size()},
+                                               {"learner", learner},
+                                               {"passed", std::ranges::count(graded.tests, Verdict::pass, &GradedTest::verdict)},
+                                               {"tests", graded.tests.size()},
+                                               {"points", fmt::format("{:g}", graded.points())},
+                                               {"max_points", fmt::format("{:g}", graded.max_points())},
+                                               {"seconds", fmt::format("{:.0f}", graded.seconds)}}));
             std::fflush(stdout);
         }
     };
@@ -360,15 +380,20 @@ int run_grade_all(const CourseSettings& settings, const std::string& submissions
     for (std::thread& worker : workers) worker.join();
 
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    const std::string header = fmt::format(
-        "warpdrill grade-all: {} submissions against {} on the {} backend, base seed {}, sandbox: {}.\n"
-        "Graded in {:.0f} s, {} at once; each check run at most {} s, each submission at most {} s.",
-        submissions.size(), reference.label, reference.backend, options.base_seed, sandbox, seconds, jobs,
-        settings.time_limit.count(), request.submission_limit);
+    const std::string header = messages::text("grade_all.header", {{"count", submissions.size()},
+                                                                   {"reference", reference.label},
+                                                                   {"backend", reference.backend},
+                                                                   {"seed", options.base_seed},
+                                                                   {"sandbox", sandbox},
+                                                                   {"seconds", fmt::format("{:.0f}", seconds)},
+                                                                   {"jobs", jobs},
+                                                                   {"check_limit", settings.time_limit.count()},
+                                                                   {"submission_limit", request.submission_limit}});
     write_roster(grades, course, out / "roster.csv");
     write_summary(grades, course, header, out / "summary.txt");
-    fmt::print("\n{}\nRoster: {}  Shared failures: {}  Each learner's reports: {}/LEARNER/\n", header,
-               (out / "roster.csv").string(), (out / "summary.txt").string(), out.string());
+    fmt::print("\n{}\n{}\n", header, messages::text("grade_all.reports", {{"roster", (out / "roster.csv").string()},
+                                                                           {"summary", (out / "summary.txt").string()},
+                                                                           {"out", out.string()}}));
     return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "ncu.h"
 #include "process.h"
+#include "warpdrill/messages.h"
 #include "profile_table.h"
 #include "profiled.h"
 
@@ -41,14 +42,14 @@ struct CountRequest {
 std::optional<fs::path> built_driver(App& app, const Lesson& lesson, const CountRequest& request) {
     if (request.solution && !lesson.has_solution) {
         if (!request.quiet)
-            fmt::print("This copy of the course has no solutions/ (your instructor keeps them).\n");
+            fmt::print("{}\n", messages::text("solution.none"));
         return std::nullopt;
     }
     if (!request.solution && !request.checked) {
         const CheckResult result = app.check(lesson);
         if (result.outcome != Outcome::passed) {
             print_result(app, lesson, result);
-            fmt::print("\nwarpdrill profile measures a lesson once its checks pass.\n");
+            fmt::print("\n{}\n", messages::text("profile.not_passing"));
             return std::nullopt;
         }
     }
@@ -59,11 +60,7 @@ std::optional<fs::path> built_driver(App& app, const Lesson& lesson, const Count
         if (request.quiet) return std::nullopt;
         // profile_lesson.cu's #error for a lesson it has no workload for.
         if (build.output.find("has no profile workload") != std::string::npos) {
-            fmt::print(
-                "warpdrill profile has no workload for lesson {} ({}): its driver, "
-                "common/src/course/profile_lesson.cu, runs one kernel of each lesson it knows at a fixed "
-                "size, and none of this one.\n",
-                lesson.number, lesson.title);
+            fmt::print("{}\n", messages::text("profile.no_workload", {{"lesson", lesson.number}, {"title", lesson.title}}));
         } else {
             fmt::print("{}", trim_compiler_output(build.output, app.course, lesson));
         }
@@ -111,8 +108,9 @@ std::optional<LessonCounts> count_lesson(App& app, const Lesson& lesson, const C
                     app.check_options.time_limit);
     if (run.exit_code != 0) {
         if (!request.quiet)
-            fmt::print("The profile run of lesson {} {}:\n{}", lesson.number,
-                       run.timed_out ? "did not finish in time" : "failed", run.output);
+            fmt::print("{}\n{}", messages::text(run.timed_out ? "profile.run_timed_out" : "profile.run_failed",
+                                                {{"lesson", lesson.number}}),
+                       run.output);
         return std::nullopt;
     }
     LessonCounts counts = read_profile_record(read_text(record));
@@ -248,7 +246,7 @@ int profile_on_gpu(App& app, const ProfileOptions& options, const GpuSpec& gpu) 
 void print_what_moved_on_first_pass(App& app, const Lesson& lesson) {
     if (app.course.backend != "cpu") return;
     const GpuSpec& h100 = *find_gpu("h100");
-    fmt::print("\nProfiling your kernel, to show what the hardware now does differently ...\n");
+    fmt::print("\n{}\n", messages::text("profile.first_pass.profiling"));
     std::optional<LessonCounts> now = count_lesson(app, lesson, {.checked = true, .quiet = true}, h100);
     if (!now) return;
     const Profiled after = model(lesson, std::move(*now), h100);
@@ -264,15 +262,15 @@ void print_what_moved_on_first_pass(App& app, const Lesson& lesson) {
         if (!counts) counts = count_lesson(app, earlier, {.checked = true, .quiet = true}, h100);
         if (!counts || counts->workload != after.counts.workload) continue;
         const Profiled before = model(earlier, std::move(*counts), h100);
-        fmt::print("What moved, lesson {} -> {} (your kernels, {}, modelled on an H100): {}\n", number,
-                   lesson.number, floats_text(after.counts.floats), what_moved(before, after));
-        fmt::print("(warpdrill profile {} --compare {} sets the two side by side)\n", number, lesson.number);
+        fmt::print("{}\n", messages::text("profile.first_pass.moved", {{"from", number},
+                                                                       {"to", lesson.number},
+                                                                       {"floats", floats_text(after.counts.floats)},
+                                                                       {"moves", what_moved(before, after)}}));
+        fmt::print("{}\n", messages::text("profile.first_pass.compare", {{"from", number}, {"to", lesson.number}}));
         return;
     }
-    fmt::print(
-        "No lesson before {} that you passed computes the same ({}), so nothing to compare it with; "
-        "warpdrill profile {} shows its counts.\n",
-        lesson.number, after.counts.workload, lesson.number);
+    fmt::print("{}\n", messages::text("profile.first_pass.nothing_to_compare",
+                                      {{"lesson", lesson.number}, {"workload", after.counts.workload}}));
 }
 
 int run_profile(App& app, const ProfileOptions& options) {

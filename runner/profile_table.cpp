@@ -10,6 +10,8 @@
 #include <tuple>
 #include <utility>
 
+#include "warpdrill/messages.h"
+
 namespace warpdrill::runner {
 namespace {
 
@@ -60,84 +62,76 @@ double sectors_per_request(const LaunchCounts& launch, const LaunchEstimate&) {
 
 const std::vector<Row>& rows() {
     static const std::vector<Row> table = {
-        counter("global loads: requests", "global_load_requests",
+        counter(messages::text("profile.row.global_load_requests"), "global_load_requests",
                 "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
-        counter("global loads: 32-byte sectors", "global_load_sectors",
+        counter(messages::text("profile.row.global_load_sectors"), "global_load_sectors",
                 "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
-        {.words = "global loads: sectors per request", .value = sectors_per_request, .decimals = 2},
-        counter("global stores: requests", "global_store_requests",
+        {.words = messages::text("profile.row.sectors_per_request"), .value = sectors_per_request, .decimals = 2},
+        counter(messages::text("profile.row.global_store_requests"), "global_store_requests",
                 "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
-        counter("global stores: 32-byte sectors", "global_store_sectors",
+        counter(messages::text("profile.row.global_store_sectors"), "global_store_sectors",
                 "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
-        counter("shared loads: instructions", "shared_load_instructions",
+        counter(messages::text("profile.row.shared_load_instructions"), "shared_load_instructions",
                 "smsp__sass_inst_executed_op_shared_ld.sum"),
-        counter("shared loads: wavefronts", "shared_load_wavefronts",
+        counter(messages::text("profile.row.shared_load_wavefronts"), "shared_load_wavefronts",
                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
-        counter("shared loads: bank conflicts", "shared_load_bank_conflicts",
+        counter(messages::text("profile.row.shared_load_bank_conflicts"), "shared_load_bank_conflicts",
                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
-        counter("shared stores: instructions", "shared_store_instructions",
+        counter(messages::text("profile.row.shared_store_instructions"), "shared_store_instructions",
                 "smsp__sass_inst_executed_op_shared_st.sum"),
-        counter("shared stores: wavefronts", "shared_store_wavefronts",
+        counter(messages::text("profile.row.shared_store_wavefronts"), "shared_store_wavefronts",
                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
-        counter("shared stores: bank conflicts", "shared_store_bank_conflicts",
+        counter(messages::text("profile.row.shared_store_bank_conflicts"), "shared_store_bank_conflicts",
                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
         // Lanes that made the access, where ncu counts the lanes of every
         // instruction, predicated ones included: not the same figure.
-        {.words = "active lanes per memory or sync instruction",
+        {.words = messages::text("profile.row.active_lanes"),
          .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.average_active_threads(); },
          .basis = "*",
          .decimals = 1},
-        ncu_only("threads per warp instruction, all kinds",
+        ncu_only(messages::text("profile.row.threads_per_instruction"),
                  "smsp__thread_inst_executed_per_inst_executed.ratio", 1),
-        ncu_only("divergent branch targets (SASS)", "smsp__sass_branch_targets_threads_divergent.sum"),
-        {.words = "warp instructions with < 32 active lanes",
+        ncu_only(messages::text("profile.row.divergent_branch_targets"), "smsp__sass_branch_targets_threads_divergent.sum"),
+        {.words = messages::text("profile.row.partial_instructions"),
          .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.partial_instructions(); },
          .basis = "*",
          .count = true},
-        counter("block barriers (__syncthreads)", "block_barriers"),
-        rare_counter("grid barriers (grid.sync, per block)", "grid_syncs"),
-        rare_counter("cluster barriers (cluster.sync, per block)", "cluster_syncs"),
-        counter("barrier instructions (one per warp)", "barrier_instructions"),
-        counter("warp syncs (__syncwarp)", "warp_syncs"),
-        counter("shuffles", "shuffles"),
-        rare_counter("warp reductions (__reduce_*_sync)", "warp_reductions"),
-        counter("votes", "votes"),
-        counter("atomics (threads)", "atomics"),
-        {.words = "instructions executed",
+        counter(messages::text("profile.row.block_barriers"), "block_barriers"),
+        rare_counter(messages::text("profile.row.grid_syncs"), "grid_syncs"),
+        rare_counter(messages::text("profile.row.cluster_syncs"), "cluster_syncs"),
+        counter(messages::text("profile.row.barrier_instructions"), "barrier_instructions"),
+        counter(messages::text("profile.row.warp_syncs"), "warp_syncs"),
+        counter(messages::text("profile.row.shuffles"), "shuffles"),
+        rare_counter(messages::text("profile.row.warp_reductions"), "warp_reductions"),
+        counter(messages::text("profile.row.votes"), "votes"),
+        counter(messages::text("profile.row.atomics"), "atomics"),
+        {.words = messages::text("profile.row.instructions"),
          .ncu_metric = "smsp__inst_executed.sum",
          .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.observed_instructions(); },
          .basis = "est.*",
          .count = true},
-        {.words = "achieved occupancy, %",
+        {.words = messages::text("profile.row.occupancy"),
          .ncu_metric = "sm__warps_active.avg.pct_of_peak_sustained_active",
          .value = [](const LaunchCounts&, const LaunchEstimate& e) { return 100 * e.occupancy; },
          .basis = "model"},
-        {.words = "DRAM bytes read",
+        {.words = messages::text("profile.row.dram_bytes_read"),
          .ncu_metric = "dram__bytes_read.sum",
          .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes_read; },
          .basis = "model"},
-        {.words = "DRAM bytes written",
+        {.words = messages::text("profile.row.dram_bytes_written"),
          .ncu_metric = "dram__bytes_write.sum",
          .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes_written; },
          .basis = "model"},
         // The model imitates gpu_bench's time as a caller sees it, the
         // launch included; ncu times the kernel alone, from its start.
-        {.words = "time with its launch, us",
+        {.words = messages::text("profile.row.time_with_launch"),
          .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.total_us; },
          .basis = "model",
          .decimals = 1},
-        ncu_only("kernel duration, us", "gpu__time_duration.sum", 1, 1e-3),
+        ncu_only(messages::text("profile.row.kernel_duration"), "gpu__time_duration.sum", 1, 1e-3),
     };
     return table;
 }
-
-constexpr const char* kObservedNote =
-    "* and est.*: over the loads, stores and sync points the CPU backend observes; ncu also counts "
-    "arithmetic, address math and branches, which it does not see. model: the time model's figure "
-    "(DRAM bytes: the sectors loaded or stored, 32 bytes each; stores that the GPU's L2 still holds when "
-    "the kernel ends reach DRAM after it, and ncu leaves them out; time: as gpu_bench's caller sees it, "
-    "the launch included), not a count. ncu: Nsight Compute's figure alone, which the CPU backend cannot "
-    "count";
 
 // 1234567 -> "1,234,567"; fractions with `decimals` places.
 std::string number(double value, int decimals = 0) {
@@ -164,7 +158,7 @@ std::string shape(const LaunchCounts& launch) {
     };
     const double shared = launch.value("dynamic_shared_bytes") + launch.value("static_shared_bytes");
     return fmt::format("{}<<<{}, {}>>>{}", launch.kernel, dims(launch.grid), dims(launch.block),
-                       shared > 0 ? fmt::format(", {} B shared", number(shared)) : "");
+                       shared > 0 ? messages::text("profile.shared_bytes", {{"bytes", number(shared)}}) : "");
 }
 
 // "shared loads 36,864 instructions, 73,728 wavefronts, 36,864 bank conflicts; ..." for
@@ -175,23 +169,19 @@ std::string line_counts(const std::map<std::string, double>& counts) {
         return found == counts.end() ? 0.0 : found->second;
     };
     std::string text;
-    for (const auto& [words, key, shared] : {std::tuple{"global loads", "global_load", false},
-                                             {"global stores", "global_store", false},
-                                             {"shared loads", "shared_load", true},
-                                             {"shared stores", "shared_store", true}}) {
+    for (const auto& [id, key, shared] : {std::tuple{"profile.line.global_loads", "global_load", false},
+                                          {"profile.line.global_stores", "global_store", false},
+                                          {"profile.line.shared_loads", "shared_load", true},
+                                          {"profile.line.shared_stores", "shared_store", true}}) {
         const std::string prefix(key);
-        if (shared) {
-            const double instructions = get(prefix + "_instructions");
-            if (instructions == 0) continue;
-            text += fmt::format("{}{} {} instructions, {} wavefronts, {} bank conflicts",
-                                text.empty() ? "" : "; ", words, number(instructions),
-                                number(get(prefix + "_wavefronts")), number(get(prefix + "_bank_conflicts")));
-        } else {
-            const double requests = get(prefix + "_requests");
-            if (requests == 0) continue;
-            text += fmt::format("{}{} {} requests, {} sectors", text.empty() ? "" : "; ", words,
-                                number(requests), number(get(prefix + "_sectors")));
-        }
+        const double accesses = get(prefix + (shared ? "_instructions" : "_requests"));
+        if (accesses == 0) continue;
+        if (!text.empty()) text += "; ";
+        text += shared ? messages::text(id, {{"instructions", number(accesses)},
+                                             {"wavefronts", number(get(prefix + "_wavefronts"))},
+                                             {"conflicts", number(get(prefix + "_bank_conflicts"))}})
+                       : messages::text(id, {{"requests", number(accesses)},
+                                             {"sectors", number(get(prefix + "_sectors"))}});
     }
     return text;
 }
@@ -214,27 +204,28 @@ void print_row(const std::string& words, const std::string& counted, const std::
 void print_profile(const Profiled& profiled, const ProfileOptions& options, const GpuSpec& gpu,
                    const App& app, const NcuTable* table) {
     const Lesson& lesson = *profiled.lesson;
-    fmt::print("lesson {} ({}), {} kernel, {}: counted on the CPU backend, modelled on an {}\n",
-               lesson.number, lesson.title, options.solution ? "the solution's" : "your",
-               floats_text(profiled.counts.floats), gpu.name);
+    fmt::print("{}\n", messages::text(options.solution ? "profile.title.solution" : "profile.title.yours",
+                                      {{"lesson", lesson.number},
+                                       {"title", lesson.title},
+                                       {"floats", floats_text(profiled.counts.floats)},
+                                       {"gpu", gpu.name}}));
     if (table && table->launch(lesson.number, 1)) {
         fmt::print("ncu: {}\n", table->source);
     } else if (table) {
-        fmt::print(
-            "ncu: {} has no rows for lesson {} yet (bash scripts/ncu-table.sh measures them on a GPU)\n",
-            ncu_results_file(gpu), lesson.number);
+        fmt::print("{}\n", messages::text("profile.ncu_missing",
+                                          {{"file", ncu_results_file(gpu)}, {"lesson", lesson.number}}));
     }
     for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
         const LaunchCounts& launch = profiled.counts.launches[l];
         const auto* measured = profiled.ncu_launch(l, table);
-        fmt::print("\nlaunch {} of {}: {}\n", l + 1, profiled.counts.launches.size(), shape(launch));
+        fmt::print("\n{}\n", messages::text("profile.launch", {{"number", l + 1},
+                                                              {"count", profiled.counts.launches.size()},
+                                                              {"shape", shape(launch)}}));
         if (!launch.race.empty()) {
-            fmt::print(
-                "A race: the counts below are those of the racy kernel, which `warpdrill check` stops at.\n"
-                "{}\n\n",
-                launch.race);
+            fmt::print("{}\n{}\n\n", messages::text("profile.race"), launch.race);
         }
-        print_row("", "CPU backend", "", measured ? "ncu" : "", "ncu metric");
+        print_row("", messages::text("profile.column.cpu"), "", measured ? "ncu" : "",
+                  messages::text("profile.column.metric"));
         for (const Row& row : rows()) {
             const std::optional<double> quoted = ncu_value(measured, row);
             if (!row.value) {
@@ -248,24 +239,32 @@ void print_profile(const Profiled& profiled, const ProfileOptions& options, cons
                       quoted ? number(*quoted, row.decimals) : "", row.ncu_metric);
         }
         const LaunchEstimate& e = profiled.estimates[l];
-        fmt::print(
-            "  model: {} blocks an SM, {} wave{}; launch {:.1f} + max(DRAM {:.1f}, shared {:.1f}) + barriers "
-            "{:.1f} + issue {:.1f} us\n",
-            e.blocks_per_sm, e.waves, e.waves == 1 ? "" : "s", e.launch_us, e.dram_us, e.shared_us,
-            e.barrier_us, e.issue_us);
-        if (!launch.sources.empty()) fmt::print("  by source line:\n");
+        const auto us = [](double value) { return fmt::format("{:.1f}", value); };
+        fmt::print("  {}\n", messages::text(e.waves == 1 ? "profile.model.one_wave" : "profile.model.waves",
+                                            {{"blocks", e.blocks_per_sm},
+                                             {"waves", e.waves},
+                                             {"launch", us(e.launch_us)},
+                                             {"dram", us(e.dram_us)},
+                                             {"shared", us(e.shared_us)},
+                                             {"barriers", us(e.barrier_us)},
+                                             {"issue", us(e.issue_us)}}));
+        if (!launch.sources.empty()) fmt::print("  {}\n", messages::text("profile.by_source_line"));
         for (const auto& [place, counts] : launch.sources)
             fmt::print("    {}: {}\n", place, line_counts(counts));
     }
-    fmt::print("\n{}\n", kObservedNote);
-    fmt::print("\nall {} launches: {:.1f} us on the {} (model), {:.0f} GB/s {}",
-               profiled.counts.launches.size(), profiled.total_us, gpu.key, modelled_gbps(profiled),
-               traffic(profiled.counts).words);
+    fmt::print("\n{}\n", messages::text("profile.observed_note"));
+    fmt::print("\n{}", messages::text("profile.all_launches", {{"count", profiled.counts.launches.size()},
+                                                              {"us", fmt::format("{:.1f}", profiled.total_us)},
+                                                              {"gpu", gpu.key},
+                                                              {"gbps", fmt::format("{:.0f}", modelled_gbps(profiled))},
+                                                              {"traffic", traffic(profiled.counts).words}}));
     if (const auto benched = benched_us(profiled, gpu, app)) {
-        fmt::print("; the solution measured on an H100 by gpu_bench: {:.1f} us as its caller sees it",
-                   *benched);
+        fmt::print("{}", messages::text("profile.benched", {{"us", fmt::format("{:.1f}", *benched)}}));
         // Where both are the solution's, their ratio is the model's error.
-        if (options.solution) fmt::print(" (the model: {:.2f} of it)", profiled.total_us / *benched);
+        if (options.solution) {
+            fmt::print("{}", messages::text("profile.model_share",
+                                            {{"share", fmt::format("{:.2f}", profiled.total_us / *benched)}}));
+        }
     }
     fmt::print("\n");
 }
@@ -396,16 +395,17 @@ void print_compare(const Profiled& a, const Profiled& b, const ProfileOptions& o
     const Row& time = *std::ranges::find(rows(), "gpu__time_duration.sum", &Row::ncu_metric);
     const std::optional<double> time_a = measured(a, time), time_b = measured(b, time);
     const bool with_ncu = time_a && time_b;
-    fmt::print(
-        "lesson {} -> lesson {}, {}, summed over each lesson's launches (counted on the CPU backend, "
-        "modelled on an {})\n",
-        a.lesson->number, b.lesson->number, floats_text(a.counts.floats), gpu.name);
+    fmt::print("{}\n", messages::text("profile.compare.title", {{"from", a.lesson->number},
+                                                                {"to", b.lesson->number},
+                                                                {"floats", floats_text(a.counts.floats)},
+                                                                {"gpu", gpu.name}}));
     if (with_ncu) fmt::print("ncu: {}\n", table->source);
-    const auto lesson = [](const Profiled& p, const char* what) {
-        return fmt::format("{}lesson {}", what, p.lesson->number);
+    const auto column = [](const Profiled& p, const char* id) {
+        return messages::text(id, {{"lesson", p.lesson->number}});
     };
-    fmt::print("  {:<44} {:>14} {:>14} {:<5} {:>14} {:>14}\n", "", lesson(a, ""), lesson(b, ""), "",
-               with_ncu ? lesson(a, "ncu ") : "", with_ncu ? lesson(b, "ncu ") : "");
+    fmt::print("  {:<44} {:>14} {:>14} {:<5} {:>14} {:>14}\n", "", column(a, "profile.column.lesson"),
+               column(b, "profile.column.lesson"), "", with_ncu ? column(a, "profile.column.ncu_lesson") : "",
+               with_ncu ? column(b, "profile.column.ncu_lesson") : "");
     const auto cell = [](std::optional<double> value, int decimals) {
         return value ? number(*value, decimals) : std::string();
     };
@@ -420,24 +420,29 @@ void print_compare(const Profiled& a, const Profiled& b, const ProfileOptions& o
                    cell(to, row.decimals), row.basis, cell(ncu_from, row.decimals),
                    cell(ncu_to, row.decimals));
     }
-    fmt::print("\n{}\n\n", kObservedNote);
+    fmt::print("\n{}\n\n", messages::text("profile.observed_note"));
     if (a.counts.workload != b.counts.workload) {
-        fmt::print("Lessons {} and {} compute different things ({}, {}): set side by side, not compared.\n",
-                   a.lesson->number, b.lesson->number, a.counts.workload, b.counts.workload);
+        fmt::print("{}\n", messages::text("profile.compare.different", {{"from", a.lesson->number},
+                                                                        {"to", b.lesson->number},
+                                                                        {"from_workload", a.counts.workload},
+                                                                        {"to_workload", b.counts.workload}}));
         return;
     }
-    fmt::print("What moved most, lesson {} -> {}: {}\n", a.lesson->number, b.lesson->number,
-               what_moved(a, b));
-    if (with_ncu)
-        fmt::print("Measured by ncu: {}time {:.1f} -> {:.1f} us\n", moved_most(a, b, measured), *time_a,
-                   *time_b);
+    fmt::print("{}\n", messages::text("profile.compare.moved_most",
+                                      {{"from", a.lesson->number}, {"to", b.lesson->number}, {"moves", what_moved(a, b)}}));
+    if (with_ncu) {
+        fmt::print("{}\n", messages::text("profile.compare.ncu_moved", {{"moves", moved_most(a, b, measured)},
+                                                                        {"from_us", fmt::format("{:.1f}", *time_a)},
+                                                                        {"to_us", fmt::format("{:.1f}", *time_b)}}));
+    }
     // The solutions' times measured by gpu_bench, and the model's error on each.
     const auto benched_a = benched_us(a, gpu, app), benched_b = benched_us(b, gpu, app);
     if (options.solution && benched_a && benched_b) {
-        fmt::print(
-            "Measured by gpu_bench on an H100, as its caller sees it: {:.1f} -> {:.1f} us (the model: {:.2f} "
-            "and {:.2f} of it)\n",
-            *benched_a, *benched_b, a.total_us / *benched_a, b.total_us / *benched_b);
+        fmt::print("{}\n", messages::text("profile.compare.benched",
+                                          {{"from_us", fmt::format("{:.1f}", *benched_a)},
+                                           {"to_us", fmt::format("{:.1f}", *benched_b)},
+                                           {"from_share", fmt::format("{:.2f}", a.total_us / *benched_a)},
+                                           {"to_share", fmt::format("{:.2f}", b.total_us / *benched_b)}}));
     }
 }
 
@@ -445,13 +450,14 @@ void print_compare(const Profiled& a, const Profiled& b, const ProfileOptions& o
 
 std::string floats_text(long long floats) {
     const int log = static_cast<int>(std::log2(static_cast<double>(floats)));
-    return (1LL << log) == floats ? fmt::format("2^{} floats", log)
-                                  : fmt::format("{} floats", number(floats));
+    return (1LL << log) == floats ? messages::text("profile.floats", {{"count", fmt::format("2^{}", log)}})
+                                  : messages::text("profile.floats", {{"count", number(floats)}});
 }
 
 std::string what_moved(const Profiled& from, const Profiled& to) {
     return moved_most(from, to, counted_total) +
-           fmt::format("modelled time {:.1f} -> {:.1f} us", from.total_us, to.total_us);
+           messages::text("profile.modelled_time", {{"from_us", fmt::format("{:.1f}", from.total_us)},
+                                                    {"to_us", fmt::format("{:.1f}", to.total_us)}});
 }
 
 // One lesson's table, two side by side, or JSON for tools and the book.
@@ -468,9 +474,11 @@ void print_profiles(const std::vector<Profiled>& profiled, const ProfileOptions&
 
 // ncu's rows alone, where the CPU backend cannot count beside them.
 void print_ncu_only(const Lesson& lesson, const NcuTable& table) {
-    fmt::print("lesson {} ({}): {}\n", lesson.number, lesson.title, table.source);
+    fmt::print("{}\n", messages::text("profile.ncu_only.title",
+                                      {{"lesson", lesson.number}, {"title", lesson.title}, {"source", table.source}}));
     for (int l = 1; const auto* measured = table.launch(lesson.number, l); ++l) {
-        fmt::print("\nlaunch {}: {}\n", l, table.kernels.at({lesson.number, l}));
+        fmt::print("\n{}\n", messages::text("profile.ncu_only.launch",
+                                            {{"number", l}, {"kernel", table.kernels.at({lesson.number, l})}}));
         for (const Row& row : rows()) {
             if (const std::optional<double> value = ncu_value(measured, row))
                 fmt::print("  {:<44} {:>14}  {}\n", row.words, number(*value, row.decimals), row.ncu_metric);

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "bench_csv.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -42,8 +43,8 @@ Profiled model(const Lesson& lesson, LessonCounts counts, const GpuSpec& gpu) {
 }
 
 Traffic traffic(const LessonCounts& counts) {
-    if (counts.workload == "ring_add") return {12, "moved (dst and src read, dst written)"};
-    return {4, "of input read"};
+    if (counts.workload == "ring_add") return {12, messages::text("profile.traffic.ring")};
+    return {4, messages::text("profile.traffic.input")};
 }
 
 double modelled_gbps(const Profiled& profiled) {

@@ -31,7 +31,7 @@ Profiled model(const Lesson& lesson, LessonCounts counts, const GpuSpec& gpu);
 // worth, as a copy's GB/s counts its reads and writes.
 struct Traffic {
     double bytes_per_float;
-    const char* words;  // what the GB/s are of
+    std::string words;  // what the GB/s are of, as the learner reads it
 };
 Traffic traffic(const LessonCounts& counts);
 

@@ -7,9 +7,10 @@
 # reports the runner's parser is tested against). Writes logs to $OUT (or
 # ./gpu-results) and prints a short summary last.
 #   scripts/gpu-check.sh [--bench] [--sanitizer]
-# Catch2 must be findable by CMake; set CMAKE_PREFIX_PATH if it is not
-# installed system-wide (a machine without a package manager can use an
-# unpacked Debian catch2 package).
+# Catch2, nlohmann-json and toml++ (the message catalog's reader) must be
+# findable by CMake; set CMAKE_PREFIX_PATH if they are not installed
+# system-wide (a machine without a package manager can use the unpacked
+# Debian packages catch2, nlohmann-json3-dev and libtomlplusplus-dev).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-results}

@@ -8,6 +8,7 @@
 #include "device_memory.h"
 #include "host_memory.h"
 #include "scheduler.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::cpu::detail {
 
@@ -31,7 +32,7 @@ void check_device_access(std::uintptr_t address, std::size_t bytes, AccessKind k
     BlockRunner* runner = running_block();
     if (!allocation || !runner || may_access(runner->shape().device, allocation->device)) return;
     foreign_memory(*runner, runner->describe_thread(runner->running()->rank), bytes, kind,
-                   code_offset(instruction), "a cudaMalloc'd buffer", allocation->device);
+                   code_offset(instruction), messages::text("backend.access.a_buffer"), allocation->device);
 }
 
 bool tracks_launch(std::uint64_t threads) {
@@ -71,7 +72,7 @@ std::string GridAccesses::parameter_name(int index) const {
     if (index < static_cast<int>(parameter_names_.size()) && !parameter_names_[index].empty()) {
         return parameter_names_[index];
     }
-    return "argument " + std::to_string(index + 1);
+    return messages::text("backend.name.argument", {{"number", index + 1}});
 }
 
 void GridAccesses::hold_fault(std::string message) {
@@ -236,8 +237,9 @@ void BlockWatch::locate_global(ObservedAccess& access) {
     }
     if (!may_access(runner_.shape().device, allocation->device)) {
         const std::string element = grid_.element_name(address, *allocation);
-        runner_.fail_running(detail::foreign_memory(bad_access(access), element.empty() ? "a cudaMalloc'd buffer" : element,
-                                                    allocation->device, runner_.shape().device));
+        runner_.fail_running(detail::foreign_memory(
+            bad_access(access), element.empty() ? messages::text("backend.access.a_buffer") : element,
+            allocation->device, runner_.shape().device));
     }
     access.space = MemorySpace::global;
     access.allocation = allocation;
@@ -299,11 +301,12 @@ std::string BlockWatch::element_name(const ObservedAccess& access) const {
     }
     if (access.allocation) {
         const std::string name = grid_.element_name(access.address, *access.allocation);
-        return name.empty() ? "word " + std::to_string((access.address - access.start) / kWord) +
-                                  " of a cudaMalloc'd buffer"
-                            : name;
+        if (!name.empty()) return name;
+        return messages::text("backend.element.buffer_word",
+                              {{"word", (access.address - access.start) / kWord}});
     }
-    return "dynamic shared memory word " + std::to_string((access.address - access.start) / kWord);
+    return messages::text("backend.element.dynamic_shared_word",
+                          {{"word", (access.address - access.start) / kWord}});
 }
 
 Accessor BlockWatch::accessor(const ObservedAccess& access) const {

@@ -9,6 +9,7 @@
 #include "device.h"
 #include "program.h"
 #include "sync_faults.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::cpu::detail {
 namespace {
@@ -224,8 +225,9 @@ std::uintptr_t CoResidentBlocks::map_shared_rank(const BlockRunner& caller, std:
     // The caller's accesses through the pointer it gets have their bounds
     // checked against what it mapped, as its own shared memory's are.
     if (static_cast<unsigned>(rank) != my_rank && active_watch) {
-        active_watch->map_remote_shared(reinterpret_cast<std::uintptr_t>(mapped), region.size,
-                                           region.what + " of block rank " + std::to_string(rank));
+        active_watch->map_remote_shared(
+            reinterpret_cast<std::uintptr_t>(mapped), region.size,
+            messages::text("backend.region.of_block_rank", {{"region", region.what}, {"rank", rank}}));
     }
     return reinterpret_cast<std::uintptr_t>(mapped + region.offset);
 }
@@ -236,7 +238,8 @@ CoResidentBlocks::SharedRegion CoResidentBlocks::locate(const BlockRunner& calle
         const auto data = reinterpret_cast<std::uintptr_t>(tls.data);
         if (address >= data && address < data + tls.size) {
             if (tls.module == kExecutableTlsModule) return locate_variable(caller, address - data, where);
-            return {address - data, tls.size, "the static shared memory", tls.module};
+            return {address - data, tls.size, messages::text("backend.region.static_shared_memory"),
+                    tls.module};
         }
     }
     // An address up to the most dynamic shared memory a block may have past
@@ -244,7 +247,8 @@ CoResidentBlocks::SharedRegion CoResidentBlocks::locate(const BlockRunner& calle
     // is reported as such.
     const auto dynamic = reinterpret_cast<std::uintptr_t>(slot.runner->dynamic_shared_memory());
     if (dynamic_smem_bytes_ > 0 && address >= dynamic && address < dynamic + kMaxDynamicSharedBytes) {
-        return {address - dynamic, dynamic_smem_bytes_, "the dynamic shared memory", 0};
+        return {address - dynamic, dynamic_smem_bytes_,
+                messages::text("backend.region.dynamic_shared_memory"), 0};
     }
     caller.fault_here(shared_rank_of_unshared_address(where));
 }
@@ -259,8 +263,9 @@ CoResidentBlocks::SharedRegion CoResidentBlocks::locate_variable(const BlockRunn
         const TlsVariable& variable = *std::prev(next);
         const std::string name = short_name(variable.name);
         if (variable.shared && offset < variable.tls_offset + variable.bytes) {
-            return {offset - variable.tls_offset, variable.bytes, "the __shared__ array " + name,
-                    kExecutableTlsModule, variable.tls_offset};
+            return {offset - variable.tls_offset, variable.bytes,
+                    messages::text("backend.region.shared_array", {{"array", name}}), kExecutableTlsModule,
+                    variable.tls_offset};
         }
         if (variable.shared) {
             near = PastArray{offset - variable.tls_offset - variable.bytes, name, variable.bytes};

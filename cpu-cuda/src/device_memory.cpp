@@ -2,6 +2,7 @@
 
 #include "race_check.h"  // ShadowCell, which an allocation owns
 #include "program.h"
+#include "warpdrill/messages.h"
 
 #include <sys/mman.h>
 
@@ -155,13 +156,15 @@ DeviceArena& arena() {
     if (buffers.empty()) return;
     std::size_t bytes = 0;
     for (const DeviceAllocation* buffer : buffers) bytes += buffer->bytes;
-    std::fprintf(stderr, "warpdrill: note: %zu cudaMalloc'd buffer%s (%zu bytes) never freed with cudaFree "
-                 "(compute-sanitizer --leak-check full reports each as leaked):\n",
-                 buffers.size(), buffers.size() == 1 ? "" : "s", bytes);
+    std::string note =
+        messages::text(buffers.size() == 1 ? "backend.leak.one_buffer" : "backend.leak.buffers",
+                       {{"buffers", buffers.size()}, {"bytes", bytes}});
     for (const DeviceAllocation* buffer : buffers) {
-        const SourcePlace place = place_on_stack(buffer->allocated_at);
-        std::fprintf(stderr, "  %zu bytes, allocated at %s\n", buffer->bytes, to_string(place).c_str());
+        note += "\n" + messages::text("backend.leak.line",
+                                      {{"bytes", buffer->bytes},
+                                       {"where", to_string(place_on_stack(buffer->allocated_at))}});
     }
+    std::fprintf(stderr, "%s\n", note.c_str());
 }
 
 // Buffers allocated up to this serial may have been written by a launch that was not checked.
@@ -193,11 +196,12 @@ std::optional<FreedBuffer> freed_buffer_at(std::uintptr_t address) { return aren
 
 // "a buffer of 64 bytes (cudaMalloc'd)", "the __device__ variable table of 64 bytes".
 std::string buffer_description(const DeviceAllocation& allocation) {
-    const std::string bytes = std::to_string(allocation.bytes) + " bytes";
     if (allocation.variable) {
-        return "the " + std::string(allocation.space) + " variable " + allocation.variable + " of " + bytes;
+        return messages::text(
+            "backend.buffer.variable",
+            {{"space", allocation.space}, {"variable", allocation.variable}, {"bytes", allocation.bytes}});
     }
-    return "a buffer of " + bytes + " (cudaMalloc'd)";
+    return messages::text("backend.buffer.allocated", {{"bytes", allocation.bytes}});
 }
 
 bool fully_written(const DeviceAllocation& allocation) {

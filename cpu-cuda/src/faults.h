@@ -1,10 +1,11 @@
-// The wording of every fault and warning about a kernel's memory accesses,
-// in one place: each message is a function of named fields, which the
-// address check, the race checker and the initialisation check fill in.
-// Each message says what a GPU does, or what compute-sanitizer reports, in
-// the same case. The names every message uses (threads, blocks, places) are
-// made here too; the faults of sync points are in sync_faults.h, those that
-// end a launch otherwise in launch_faults.h. Internal to the backend.
+// Every fault and warning about a kernel's memory accesses: each message is
+// a function of named fields, which the address check, the race checker and
+// the initialisation check fill in; the wording, in English and Chinese, is
+// in messages/backend.toml. Each message says what a GPU does, or what
+// compute-sanitizer reports, in the same case. The names every message uses
+// (threads, blocks, places) are made here too; the faults of sync points are
+// in sync_faults.h, those that end a launch otherwise in launch_faults.h.
+// Internal to the backend.
 #pragma once
 
 #include <cstddef>
@@ -44,6 +45,8 @@ std::string hex_text(std::uintptr_t value);
 std::string in_block(uint3 block, const std::string& fault);
 // A fault made by one thread: "thread 5 (warp 0, lane 5): " + `fault`.
 std::string by_thread(const std::string& thread, const std::string& fault);
+// A fault of host code, which goes on: "warpdrill: " + `fault`.
+std::string in_host_code(const std::string& fault);
 
 // Who made an access and where: "thread 5 (warp 0, lane 5) of block (1,0,0)" at a place.
 struct Accessor {

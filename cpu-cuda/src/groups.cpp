@@ -60,8 +60,8 @@ void check_tile_memory(unsigned max_block_size, Where where) {
     }
 }
 
-[[noreturn]] void fault_partition(const char* group, Where where) {
-    block_of_caller().fault_here(partition_of_grid_or_cluster(group, where));
+[[noreturn]] void fault_partition(bool grid, Where where) {
+    block_of_caller().fault_here(partition_of_grid_or_cluster(grid, where));
 }
 
 unsigned coalesce(Where where) { return static_cast<unsigned>(block_of_caller().group_sync(SyncKind::coalesce, 0, 0, 0, where)); }

@@ -7,6 +7,7 @@
 #include "faults.h"
 #include "program.h"
 #include "warnings.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::cpu::detail {
 
@@ -44,10 +45,8 @@ void InitCheck::check_global(const ObservedAccess& access) {
         const std::size_t unwritten = allocation.written.first_unwritten(offset, access.bytes);
         if (unwritten < access.bytes) {
             const std::uintptr_t address = access.address + unwritten;
-            const std::string element = grid.element_name(address, allocation);
-            const std::string what = (element.empty() ? "" : element + ", ") + "byte " +
-                                     std::to_string(address - allocation.start) + " of " +
-                                     buffer_description(allocation);
+            const std::string what = in_buffer(grid.element_name(address, allocation),
+                                               address - allocation.start, buffer_description(allocation));
             WrittenElsewhere elsewhere{allocation.last_host_write, std::nullopt};
             if (const std::uint32_t store = allocation.first_store.load(std::memory_order_relaxed)) {
                 elsewhere.store = source_places({store})[0];
@@ -88,7 +87,7 @@ void InitCheck::unwritten_shared_read(const ObservedAccess& access) const {
     warn("uninitialized " + std::to_string(access.code), [&] {
         const FirstStore& first = first_stores_[access.array >= 0 ? access.array : arrays_.size()];
         const std::string array = access.array >= 0 ? short_name(tls_variables()[access.array].name)
-                                                    : "the dynamic shared memory";
+                                                    : messages::text("backend.region.dynamic_shared_memory");
         std::optional<SourcePlace> store;
         if (first.generation == generation_ && first.code != 0) store = source_places({first.code})[0];
         return uninitialized_shared_read(watch_.accessor(access), watch_.element_name(access), watch_.block_index(),

@@ -86,6 +86,9 @@ void on_crash(int signal, siginfo_t* info, void*) {
 void install_crash_handler() {
     static std::once_flag once;
     std::call_once(once, [] {
+        // The handler words its message from the message catalog: have it
+        // read now, not on the handler's small stack in the middle of a crash.
+        kernel_crashed(SIGSEGV, RunningThread{}, false);
         struct sigaction action {};
         action.sa_sigaction = on_crash;
         action.sa_flags = SA_ONSTACK | SA_SIGINFO;

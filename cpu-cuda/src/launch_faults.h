@@ -1,8 +1,9 @@
-// The wording of what ends a launch, or the program, other than a rule that
-// faults.h or sync_faults.h words: a __trap(), a device intrinsic called
-// outside a kernel, a crash, a kernel that never finishes, and the line a
-// program that did not catch a fault ends with. Each message is a function
-// of named fields. Internal to the backend.
+// What ends a launch, or the program, other than a rule that faults.h or
+// sync_faults.h words: a __trap(), a device intrinsic called outside a
+// kernel, a crash, a kernel that never finishes, and the line a program that
+// did not catch a fault ends with. Each message is a function of named
+// fields; the wording, in English and Chinese, is in messages/backend.toml.
+// Internal to the backend.
 #pragma once
 
 #include <optional>

@@ -168,8 +168,10 @@ std::vector<SourceLineProfile> by_source_line(const std::unordered_map<std::uint
     const std::vector<SourcePlace> places = source_places(codes);
     std::map<std::tuple<std::string, unsigned, std::string>, MemoryCounts> lines;
     for (std::size_t c = 0; c < codes.size(); ++c) {
-        if (places[c].line == 0) return {};  // no debug information: no line can be named
-        lines[{places[c].file, places[c].line, places[c].via}] += by_code.at(codes[c]);
+        const SourcePlace& place = places[c];
+        if (place.line == 0) return {};  // no debug information: no line can be named
+        const std::string via = place.via.empty() ? "" : place.via + " in " + place.via_function;
+        lines[{place.file, place.line, via}] += by_code.at(codes[c]);
     }
     std::vector<SourceLineProfile> profiles;
     for (const auto& [place, counts] : lines) {

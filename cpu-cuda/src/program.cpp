@@ -18,6 +18,8 @@
 #include <mutex>
 #include <sstream>
 
+#include "warpdrill/messages.h"
+
 namespace warpdrill::cpu::detail {
 namespace {
 
@@ -156,8 +158,8 @@ SourcePlace choose_frame(const std::vector<Frame>& frames) {
         const bool internal = helper.file.starts_with("/usr/") ||
                               helper.file.find("cpu-cuda/include/warpdrill/") != std::string::npos;
         if (!internal) {
-            place.via = base_name(helper.file) + ":" + std::to_string(helper.line) + " in " +
-                        plain_function(helper.function);
+            place.via = base_name(helper.file) + ":" + std::to_string(helper.line);
+            place.via_function = plain_function(helper.function);
         }
     }
     return place;
@@ -395,10 +397,11 @@ bool is_library_file(const std::string& file) {
 }
 
 std::string to_string(const SourcePlace& place) {
-    if (place.line == 0) return "an unknown place (no debug information)";
-    std::string text = place.file + ":" + std::to_string(place.line);
-    if (!place.via.empty()) text += " (through " + place.via + ")";
-    return text;
+    if (place.line == 0) return messages::text("backend.place.unknown");
+    const std::string text = place.file + ":" + std::to_string(place.line);
+    if (place.via.empty()) return text;
+    return messages::text("backend.place.through",
+                          {{"place", text}, {"helper", place.via}, {"function", place.via_function}});
 }
 
 std::string source_line(const std::string& file, unsigned line) {

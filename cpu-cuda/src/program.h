@@ -43,7 +43,10 @@ struct SourcePlace {
     std::string file;      // as the compiler saw it, relative to the repository
     unsigned line = 0;
     std::string function;  // the innermost function, demangled
-    std::string via;       // "pack.cuh:27 in warpdrill::load_pack" when a course helper was inlined
+    // The course helper the learner's line called, when it was inlined: its
+    // line ("pack.cuh:27") and its function ("warpdrill::load_pack").
+    std::string via;
+    std::string via_function;
 };
 // The learner's line for each code offset: the innermost frame outside
 // common/include, with the helper it inlined. Asks addr2line once for all.
@@ -63,7 +66,8 @@ std::string checkout_path(const std::string& file);
 // Code the learner did not write: the course's helpers, the backend's
 // headers and its own sources, the system's.
 bool is_library_file(const std::string& file);
-// "reduce.cuh:14", or "an unknown place" without debug information.
+// "reduce.cuh:14", or "an unknown place" without debug information, in the
+// learner's language.
 std::string to_string(const SourcePlace& place);
 // The source text of a line, trimmed, or "".
 std::string source_line(const std::string& file, unsigned line);

@@ -15,6 +15,7 @@
 #include "state.h"
 #include "streams.h"
 #include "warnings.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::cpu::detail {
 namespace {
@@ -35,10 +36,14 @@ bool reached_by_copy_engine(const void* ptr) { return in_device_memory(ptr) || i
 cudaError_t refuse(const HostCall& call, cudaError_t error, const std::string& why) {
     warn(std::string("api ") + call.name + " " + std::to_string(call.code), [&] {
         const SourcePlace place = source_places({call.code})[0];
-        const std::string where = place.line ? " at " + to_string(place) : "";
-        return call.name + where + " returned " + cudaGetErrorName(error) + ": " + why +
-               " (compute-sanitizer: \"Program hit " + cudaGetErrorName(error) + " on CUDA API call to " +
-               call.name + "\")";
+        if (!place.line) {
+            return messages::text("backend.api.refused_unknown_place",
+                                  {{"call", call.name}, {"error", cudaGetErrorName(error)}, {"why", why}});
+        }
+        return messages::text("backend.api.refused", {{"call", call.name},
+                                                      {"where", to_string(place)},
+                                                      {"error", cudaGetErrorName(error)},
+                                                      {"why", why}});
     });
     return record(error);
 }
@@ -51,25 +56,32 @@ std::string range_problem(const void* ptr, std::size_t bytes) {
     if (!is_device_address(start)) return "";
     const DeviceAllocation* allocation = device_allocation_at(start);
     if (!allocation) {
-        return freed_buffer_at(start) ? "it points into a buffer that cudaFree released (a use after free)"
-                                      : "it points into no cudaMalloc'd buffer";
+        return messages::text(freed_buffer_at(start) ? "backend.api.into_freed_buffer"
+                                                     : "backend.api.into_no_buffer");
     }
     if (start + bytes <= allocation->start + allocation->bytes) return "";
-    return "its " + std::to_string(bytes) + " bytes from byte " + std::to_string(start - allocation->start) +
-           " reach past the end of " + buffer_description(*allocation) + "; nothing was done";
+    return messages::text("backend.api.past_end", {{"bytes", bytes},
+                                                   {"start", start - allocation->start},
+                                                   {"buffer", buffer_description(*allocation)}});
 }
 
 cudaError_t check_range(const HostCall& call, const void* ptr, std::size_t bytes) {
-    if (!ptr) return refuse(call, cudaErrorInvalidValue, "the pointer is null");
+    if (!ptr) return refuse(call, cudaErrorInvalidValue, messages::text("backend.api.null_pointer"));
     const std::string problem = range_problem(ptr, bytes);
     return problem.empty() ? cudaSuccess : refuse(call, cudaErrorInvalidValue, problem);
 }
 
 cudaError_t check_copy(const HostCall& call, void* dst, const void* src, std::size_t bytes) {
-    for (const auto& [side, ptr] : {std::pair{"destination", static_cast<const void*>(dst)}, std::pair{"source", src}}) {
-        if (!ptr) return refuse(call, cudaErrorInvalidValue, std::string("the ") + side + " is null");
+    for (const auto& [side, ptr] : {std::pair{"backend.api.destination", static_cast<const void*>(dst)},
+                                    std::pair{"backend.api.source", src}}) {
+        if (!ptr) {
+            return refuse(call, cudaErrorInvalidValue,
+                          messages::text("backend.api.side_null", {{"side", messages::text(side)}}));
+        }
         if (const std::string problem = range_problem(ptr, bytes); !problem.empty()) {
-            return refuse(call, cudaErrorInvalidValue, std::string("the ") + side + ": " + problem);
+            return refuse(call, cudaErrorInvalidValue,
+                          messages::text("backend.api.side_problem",
+                                         {{"side", messages::text(side)}, {"problem", problem}}));
         }
     }
     return cudaSuccess;
@@ -88,14 +100,14 @@ void note_copy_made(void* dst, const void* src, std::size_t bytes, const HostCal
 std::string free_problem(const void* ptr) {
     const auto address = reinterpret_cast<std::uintptr_t>(ptr);
     if (const std::optional<FreedBuffer> freed = freed_buffer_at(address); freed && freed->start == address) {
-        return "that buffer was freed before (a double free)";
+        return messages::text("backend.api.double_free");
     }
     if (const DeviceAllocation* allocation = device_allocation_at(address)) {
-        return "the pointer is byte " + std::to_string(address - allocation->start) + " of " +
-               buffer_description(*allocation) + ", not its start";
+        return messages::text("backend.api.not_buffer_start", {{"byte", address - allocation->start},
+                                                               {"buffer", buffer_description(*allocation)}});
     }
-    if (freed_buffer_at(address)) return "the pointer is inside a buffer that cudaFree released before";
-    return "the pointer is not one that cudaMalloc returned (host memory?)";
+    if (freed_buffer_at(address)) return messages::text("backend.api.inside_freed_buffer");
+    return messages::text("backend.api.not_from_malloc");
 }
 
 // A peer copy names the GPU of each side: each device pointer must be in that GPU's memory.
@@ -152,8 +164,9 @@ namespace warpdrill::cpu::detail {
 void* allocate_device_variable(std::size_t bytes, std::size_t element_bytes, const char* name, const char* space) {
     void* memory = allocate_device(bytes, 0);
     if (!memory) {
-        std::fprintf(stderr, "the CPU backend has no device memory left for the %s variable %s (%zu bytes)\n", space,
-                     name, bytes);
+        const std::string why = messages::text("backend.api.no_memory_for_variable",
+                                               {{"space", space}, {"variable", name}, {"bytes", bytes}});
+        std::fprintf(stderr, "%s\n", why.c_str());
         std::abort();
     }
     DeviceAllocation* allocation = device_allocation_at(reinterpret_cast<std::uintptr_t>(memory));
@@ -174,7 +187,7 @@ cudaError_t cudaFree(void* ptr) {
     if (!ptr) return cudaSuccess;
     const HostCall call{"cudaFree", code_offset(__builtin_return_address(0))};
     if (is_pinned(ptr)) {
-        return refuse(call, cudaErrorInvalidValue, "the pointer is pinned host memory: free it with cudaFreeHost");
+        return refuse(call, cudaErrorInvalidValue, warpdrill::messages::text("backend.api.pinned_memory"));
     }
     finish_all();
     if (free_device(ptr)) return cudaSuccess;

@@ -240,11 +240,11 @@ SourcePlace BlockRunner::sync_place(int rank) const {
         const SourcePlace learner = place_on_stack(thread.stack);
         if (learner.line != 0 && !is_library_file(learner.file)) return learner;
     }
-    return {checkout_path(thread.sync.where.file_name()), thread.sync.where.line(), "", ""};
+    return {checkout_path(thread.sync.where.file_name()), thread.sync.where.line(), "", "", ""};
 }
 
 SourcePlace BlockRunner::running_sync_place(Where where) const {
-    const SourcePlace place{checkout_path(where.file_name()), where.line(), "", ""};
+    const SourcePlace place{checkout_path(where.file_name()), where.line(), "", "", ""};
     if (!is_library_file(place.file)) return place;
     const SourcePlace learner = place_on_stack(call_stack());
     return learner.line != 0 && !is_library_file(learner.file) ? learner : place;
@@ -638,7 +638,7 @@ void index_out_of_bounds(const char* array_type, long long index, const char* fi
         current_block->fail_running(
             by_thread(current_block->describe_thread(current_block->running()->rank), text));
     }
-    std::fprintf(stderr, "warpdrill: %s\n", text.c_str());  // host code: say so and go on, as C++ would
+    std::fprintf(stderr, "%s\n", in_host_code(text).c_str());  // host code: say so and go on, as C++ would
 }
 
 void count_atomic() {

@@ -8,6 +8,8 @@
 #include <new>
 #include <stdexcept>
 
+#include "warpdrill/messages.h"
+
 namespace warpdrill::cpu::detail {
 namespace {
 
@@ -40,7 +42,8 @@ class WindowArena {
             launch_[slot].store(launch, std::memory_order_relaxed);
             return slot;
         }
-        throw std::runtime_error("warpdrill: more than 8192 blocks hold dynamic shared memory at once");
+        throw std::runtime_error(
+            messages::text("backend.launch.too_many_shared_windows", {{"blocks", kSlots}}));
     }
 
     // The slot's pages go back to the system; its launch stays, to name a stale pointer.

@@ -1,10 +1,11 @@
-// The wording of every fault and warning about a kernel's sync points, in
-// one place: barriers, warp intrinsics, cooperative groups' tiles, grid and
-// cluster barriers, distributed shared memory, and the deadlocks they make.
-// Each message is a function of named fields, which the scheduler
-// (scheduler.cpp, groups.cpp) and the co-resident blocks (coresident.cpp)
-// fill in; each says which rule of CUDA's the kernel broke, quoting the
-// Programming Guide where it has one. Internal to the backend.
+// Every fault and warning about a kernel's sync points: barriers, warp
+// intrinsics, cooperative groups' tiles, grid and cluster barriers,
+// distributed shared memory, and the deadlocks they make. Each message is a
+// function of named fields, which the scheduler (scheduler.cpp, groups.cpp)
+// and the co-resident blocks (coresident.cpp) fill in; the wording, in
+// English and Chinese, is in messages/backend.toml. Each says which rule of
+// CUDA's the kernel broke, quoting the Programming Guide where it has one.
+// Internal to the backend.
 #pragma once
 
 #include <cstddef>
@@ -18,8 +19,9 @@
 
 namespace warpdrill::cpu::detail {
 
-// "__syncthreads()", "__shfl_down_sync()", "this_grid().sync()"
-const char* name_of(SyncKind kind);
+// "__syncthreads()", "__shfl_down_sync()", "this_grid().sync()"; a multi-warp
+// tile's sync() and collectives in words (messages/backend.toml).
+std::string name_of(SyncKind kind);
 
 // A sync point as the learner sees it: the call, and the learner's own line
 // (the line that calls the course helper the call sits in).
@@ -128,8 +130,8 @@ std::string partial_multiwarp_tile(unsigned tile_size, unsigned parent_threads, 
 std::string bad_runtime_tile_size(unsigned tile_size, Where where);
 // this_thread_block(block_tile_memory<N>) in a block of more than N threads.
 std::string block_tile_memory_too_small(unsigned max_block_size, unsigned block_threads, Where where);
-// cg::tiled_partition() of `group`, the grid or a cluster.
-std::string partition_of_grid_or_cluster(const char* group, Where where);
+// cg::tiled_partition() of the grid (`grid`) or of a cluster.
+std::string partition_of_grid_or_cluster(bool grid, Where where);
 // A collective of a tile of several warps asks for a rank past the tile's end.
 std::string tile_rank_out_of_range(SyncKind kind, unsigned source_rank, unsigned tile_size, Where where);
 

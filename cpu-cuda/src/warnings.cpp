@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "warpdrill/cpu/backend.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::cpu {
 namespace {
@@ -23,7 +24,9 @@ class Warnings {
     }
     // A program that never asked (one of its own, under `warpdrill run`) sees them at its end.
     ~Warnings() {
-        for (const std::string& message : pending_) std::fprintf(stderr, "warpdrill: warning: %s\n", message.c_str());
+        for (const std::string& message : pending_) {
+            std::fprintf(stderr, "%s\n", messages::text("backend.warning", {{"warning", message}}).c_str());
+        }
     }
 
   private:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The warpdrill command end to end, on a scratch copy of the course (lessons 1,
 # 2, 3, 10 and 12), as a learner and an instructor would use it: check, pass,
-# list, hints, a damaged progress file, a compile error, a kernel that never
+# list, hints, the loop in Chinese, a damaged progress file, a compile error, a kernel that never
 # ends, reset, solution, profile, grade, the interactive watch under a
 # pseudo-terminal, a lesson this GPU cannot run, a handout copy without
 # solutions/, and a lesson scaffolded by new and proven by verify, which the
@@ -104,6 +104,34 @@ cp "$course"/solutions/03-sequential-addressing/*.cuh "$lesson3/"
 expect "What moved, lesson 1 -> 3 (your kernels, 2^20 floats, modelled on an H100): " "$out"
 "${W[@]}" check 3 > "$out" 2>&1 || { cat "$out"; fail "lesson 3 passes no more"; }
 if grep -qF "What moved" "$out"; then cat "$out"; fail "check said what moved on a second pass"; fi
+"${W[@]}" --yes reset 3 > "$out" 2>&1 || { cat "$out"; fail "reset 3"; }
+
+echo "-- the loop in Chinese: a failing lesson, a barrier in a branch, a race, an out-of-bounds read, a hint, a first pass"
+ZH=("${W[@]}" --lang zh)
+chinese() {  # chinese FILE: what a Chinese check printed holds no English prose
+  python3 "$source_dir/tests/messages/english_prose.py" "$1" || { cat "$1"; fail "English prose in a Chinese check"; }
+}
+if "${ZH[@]}" check 2 > "$out" 2>&1; then fail "lesson 2 passes as shipped"; fi
+expect "第 2 课（" "$out"
+expect "提示：warpdrill hint 2" "$out"
+chinese "$out"
+python3 "$source_dir/tests/book/mistakes.py" plant "$scratch/mistakes"
+for mistake in 03-barrier-in-branch:__syncthreads 02-no-barrier-between-steps:__syncwarp 02-index-unchecked:partial; do
+  id=${mistake%%:*} lesson_dir=$(echo "$course"/lessons/"${id:0:2}"-*)
+  cp "$scratch/mistakes/$id"/*.cuh "$lesson_dir/"
+  if "${ZH[@]}" check "${id:0:2}" > "$out" 2>&1; then cat "$out"; fail "the mistake $id passes"; fi
+  expect "${mistake#*:}" "$out"
+  chinese "$out"
+  git -C "$course" checkout -q -- "lessons/$(basename "$lesson_dir")"
+done
+"${ZH[@]}" hint 3 > "$out"
+expect "提示 1/" "$out"
+chinese "$out"
+cp "$course"/solutions/03-sequential-addressing/*.cuh "$lesson3/"
+"${ZH[@]}" check 3 > "$out" 2>&1 || { cat "$out"; fail "the solved lesson 3 does not pass in Chinese"; }
+expect "：通过" "$out"
+expect "变化的数字，第 1 课 -> 第 3 课" "$out"
+chinese "$out"
 "${W[@]}" --yes reset 3 > "$out" 2>&1 || { cat "$out"; fail "reset 3"; }
 
 echo "-- a damaged progress file is set aside and rebuilt from the checks"

@@ -1,6 +1,8 @@
 // What checks need beyond Catch2: the thread orders and launch counters of
 // the CPU backend (absent on a GPU, where checks skip what needs them), and
-// messages that say which element is wrong.
+// messages that say which element is wrong. Their wording is in
+// messages/checks.toml, in English and Chinese, rendered by the functions
+// declared here (not in this header: nvcc compiles the .cu files that include it).
 #pragma once
 
 #include <cstdint>
@@ -24,7 +26,10 @@ struct LaunchStats {
 };
 #endif
 
-const char* backend_name();
+// The backend's name in English, for the run's record (warpdrill/check_record.h).
+std::string backend_name();
+// "backend: CPU (fibers)", in the learner's language.
+std::string describe_backend();
 
 // What the CPU backend advised against since the last call (a mask naming
 // lanes a partial warp lacks, lanes of one warp writing one value to one
@@ -44,6 +49,9 @@ std::optional<LaunchStats> last_launch_stats();
 // (warpdrill::cpu::host_waits() says which calls count).
 std::optional<std::uint64_t> host_waits();
 
+// "the result depends on the order in which threads run, ...: " and `difference`.
+std::string describe_order_dependence(const std::string& difference);
+
 // `ascending` is what `run` gave in the default thread order (ascending);
 // on the CPU backend this runs it again with each block's threads in
 // descending order and returns how the two differ, described by
@@ -58,9 +66,7 @@ std::optional<std::string> order_dependence(const Result& ascending, Run run, Di
     }
     std::string difference = differs(ascending, descending);
     if (difference.empty()) return std::nullopt;
-    return "the result depends on the order in which threads run, so a barrier is missing: with the "
-           "threads of each block run in ascending order and then in descending order, " +
-           difference;
+    return describe_order_dependence(difference);
 #else
     (void)ascending;
     (void)run;
@@ -72,8 +78,14 @@ std::optional<std::string> order_dependence(const Result& ascending, Run run, Di
 // "input seed 42 (WARPDRILL_SEED=42 replays it)"
 std::string describe_seed(std::uint64_t seed);
 
+// "1 block", "4 blocks": the catalog's message `one` or `many`, its {count} filled in.
+std::string counted(std::uint64_t count, const char* one, const char* many);
+
 // A value as printed in messages: every digit a float has ("%.9g").
 std::string number_text(double value);
+// A value as a std::ostream prints it with `precision` digits ("nan" and
+// "inf" included), as some checks print theirs.
+std::string stream_text(double value, int precision = 6);
 
 struct Mismatch {
     std::size_t index;
@@ -94,5 +106,8 @@ std::string describe(const Mismatch& mismatch, const std::string& name);
 // Why an output might be wrong, judged from the value alone: never written
 // (still the poison pattern) or NaN from elsewhere; "" for a plain wrong number.
 std::string likely_cause(const Mismatch& mismatch);
+
+// "\nLikely cause: <cause>." for the end of a failure; "" when `cause` is "".
+std::string likely_cause_line(const std::string& cause);
 
 }  // namespace warpdrill

@@ -2,9 +2,10 @@
 // failure as its check wrote it: the cause first, never wrapped at a console
 // width (Catch2's console reporter breaks lines at 80 columns, inside numbers
 // too), no test-framework wording, and after a lesson's failures one line on
-// how to ask for a hint. The run ends with Catch2's own summary lines
-// ("test cases: 2 | 0 passed | 2 failed"), which tools match, after the
-// backend the checks ran on. `-r console` still selects Catch2's reporter.
+// how to ask for a hint, in the learner's language (messages/checks.toml).
+// The run ends with Catch2's own summary lines ("test cases: 2 | 0 passed |
+// 2 failed"), in English whatever the language, as tools match them, after
+// the backend the checks ran on. `-r console` still selects Catch2's reporter.
 // Beside the text, the reporter writes the run's record in data for the
 // runner (warpdrill/check_record.h), when the runner asks for one.
 //
@@ -34,6 +35,7 @@
 #endif
 
 #include "warpdrill/check_record.h"
+#include "warpdrill/messages.h"
 #include "warpdrill/testing.h"
 
 namespace warpdrill::report {
@@ -81,18 +83,25 @@ std::string failure_text(const Catch::AssertionStats& stats) {
     const bool between_assertions = result.getResultType() == Catch::ResultWas::ThrewException &&
                                     result.getExpression() == "{Unknown expression after the reported line}";
     if (result.hasExpression() && !between_assertions) {
-        std::ostringstream expression;
-        expression << result.getExpressionInMacro();
-        if (result.hasExpandedExpression()) expression << " is " << result.getExpandedExpression();
-        expression << " (" << result.getSourceInfo().file << ":" << result.getSourceInfo().line << ")";
-        out << expression.str() << '\n';
+        const std::string expression = result.getExpressionInMacro();
+        const std::string place =
+            std::string(result.getSourceInfo().file) + ":" + std::to_string(result.getSourceInfo().line);
+        if (result.hasExpandedExpression()) {
+            out << messages::text(
+                "checks.report.expression",
+                {{"expression", expression}, {"value", result.getExpandedExpression()}, {"place", place}});
+        } else {
+            out << messages::text("checks.report.expression_only",
+                                  {{"expression", expression}, {"place", place}});
+        }
+        out << '\n';
     }
     // Catch2 appends the assertion's own message to the INFO messages; it
     // is the cause, so it comes first.
     for (const Catch::MessageInfo& message : stats.infoMessages)
         if (message.type != Catch::ResultWas::Info) out << message.message << '\n';
     if (result.getResultType() == Catch::ResultWas::FatalErrorCondition)
-        out << "The check program itself crashed while running this check.\n";
+        out << messages::text("checks.report.crashed") << '\n';
     for (const Catch::MessageInfo& message : stats.infoMessages)
         if (message.type == Catch::ResultWas::Info) out << message.message << '\n';
     return out.str();
@@ -135,7 +144,7 @@ class Learner {
     explicit Learner(std::ostream& out) : out_(out) {}
 
     void no_test_case_matched(const std::string& spec) {
-        out_ << "No test cases matched '" << spec << "'\n";
+        out_ << messages::text("checks.report.no_match", {{"filter", spec}}) << '\n';
         record_.write({{check_record::kEvent, check_record::kNoMatchEvent}, {check_record::kFilter, spec}});
     }
 
@@ -167,7 +176,8 @@ class Learner {
             warnings_.push_back(warning);
         }
         const bool failed = !failures_.empty();
-        if (failed && lesson_ > 0) out_ << "For a hint: warpdrill hint " << lesson_ << '\n';
+        if (failed && lesson_ > 0)
+            out_ << messages::text("checks.report.hint", {{"lesson", lesson_}}) << '\n';
         if (failed) out_ << '\n';
         record_.write({{check_record::kEvent, check_record::kCaseEvent},
                        {check_record::kName, name_},
@@ -184,7 +194,7 @@ class Learner {
                        {check_record::kBackend, backend_name()},
                        {check_record::kCases, counts_of(totals.testCases)},
                        {check_record::kAssertions, counts_of(totals.assertions)}});
-        out_ << kDoubleRule << '\n' << "backend: " << backend_name() << '\n';
+        out_ << kDoubleRule << '\n' << describe_backend() << '\n';
         if (totals.testCases.total() == 0) {
             out_ << "No tests ran\n";
         } else if (totals.assertions.total() > 0 && totals.testCases.allPassed()) {

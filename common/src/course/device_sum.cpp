@@ -3,12 +3,12 @@
 #include <bit>
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 
 #include "warpdrill/catch.h"
 #include "warpdrill/data.h"
 #include "warpdrill/host.h"
+#include "warpdrill/messages.h"
 #include "warpdrill/reference.h"
 
 namespace warpdrill::course {
@@ -18,9 +18,16 @@ constexpr int kPackFloats = 4;
 
 bool is_poison(float value) { return std::bit_cast<std::uint32_t>(value) == 0xffffffffu; }
 
-// "1 cluster", "4 clusters"
-std::string count_of(std::uint64_t count, const std::string& noun) {
-    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+// "1 cluster", "4 blocks": `count` of what writes the kernel's partial sums.
+std::string writers(const DeviceSum& kernel, std::uint64_t count) {
+    if (kernel.writer == "cluster") return counted(count, "checks.clusters.one", "checks.clusters.many");
+    return counted(count, "checks.blocks.one", "checks.blocks.many");
+}
+
+// "cluster" or "block", in the learner's language.
+std::string writer(const DeviceSum& kernel) {
+    return messages::text(kernel.writer == "cluster" ? "checks.device_sum.writer.cluster"
+                                                     : "checks.device_sum.writer.block");
 }
 
 DeviceSumRun run_on_device(const DeviceSum& kernel, const std::vector<float>& input, unsigned max_blocks) {
@@ -29,11 +36,12 @@ DeviceSumRun run_on_device(const DeviceSum& kernel, const std::vector<float>& in
 }
 
 std::string describe_run(std::int64_t n, const DeviceSumRun& run, std::uint64_t seed) {
-    std::ostringstream text;
-    text << "n = " << n << " (n % 4 = " << n % kPackFloats << "), a grid of " << count_of(run.blocks, "block")
-         << " of " << run.block_threads << " threads; input seed " << seed << " (WARPDRILL_SEED=" << seed
-         << " replays it)";
-    return text.str();
+    return messages::text("checks.grid_launch",
+                          {{"n", n},
+                           {"tail", n % kPackFloats},
+                           {"blocks", counted(run.blocks, "checks.blocks.one", "checks.blocks.many")},
+                           {"threads", run.block_threads},
+                           {"seed", describe_seed(seed)}});
 }
 
 // The longest chain of dependent additions: a thread's grid-stride loop,
@@ -48,21 +56,15 @@ std::size_t sequential_terms(std::int64_t n, const DeviceSumRun& run) {
 }
 
 std::string likely_cause(const DeviceSum& kernel, const DeviceSumRun& run, double want) {
-    if (is_poison(run.sum)) {
-        return "the result has all bits set, the poison written before the launch: it was never written, or "
-               "it "
-               "was added up from a partial sum read before it was written";
-    }
-    if (std::isnan(run.sum) && !std::isnan(want)) {
-        return "NaN, though the input holds none: a sum read memory that was never written (the " +
-               kernel.partials_name + " are poisoned, all bits set, before the launch)";
-    }
+    if (is_poison(run.sum)) return messages::text("checks.device_sum.cause.poison");
+    if (std::isnan(run.sum) && !std::isnan(want))
+        return messages::text("checks.device_sum.cause.nan", {{"array", kernel.partials_name}});
     if (run.partials_written > 1 && !run.partials.empty() && run.sum == run.partials[0]) {
-        return "the result is " + kernel.partials_name + "[0] alone: the other " +
-               std::to_string(run.partials_written - 1) + " partial sums were not added";
+        return messages::text("checks.device_sum.cause.first_only",
+                              {{"array", kernel.partials_name}, {"others", run.partials_written - 1}});
     }
-    if (run.sum == 0.0f) return "exactly 0: nothing was added";
-    return "a wrong value";
+    if (run.sum == 0.0f) return messages::text("checks.device_sum.cause.zero");
+    return messages::text("checks.device_sum.cause.wrong");
 }
 
 // Every writer's partial sum written, and nothing past them.
@@ -70,15 +72,21 @@ void expect_partials(const DeviceSum& kernel, const DeviceSumRun& run, const std
     for (std::size_t i = 0; i < run.partials.size(); ++i) {
         const bool written = !is_poison(run.partials[i]);
         if (i < run.partials_written && !written) {
-            FAIL(kernel.name << ": " << kernel.partials_name << "[" << i
-                             << "] still holds the poison written before the launch, though the grid has "
-                             << count_of(run.partials_written, kernel.writer) << "; " << where);
+            FAIL(messages::text("checks.device_sum.partial_unwritten",
+                                {{"kernel", kernel.name},
+                                 {"array", kernel.partials_name},
+                                 {"index", i},
+                                 {"writers", writers(kernel, run.partials_written)},
+                                 {"launch", where}}));
         }
         if (i >= run.partials_written && written) {
-            FAIL(kernel.name << ": " << kernel.partials_name << "[" << i
-                             << "] was written, but the grid has only "
-                             << count_of(run.partials_written, kernel.writer) << ": one partial sum per "
-                             << kernel.writer << " may reach global memory; " << where);
+            FAIL(messages::text("checks.device_sum.partial_extra",
+                                {{"kernel", kernel.name},
+                                 {"array", kernel.partials_name},
+                                 {"index", i},
+                                 {"writers", writers(kernel, run.partials_written)},
+                                 {"writer", writer(kernel)},
+                                 {"launch", where}}));
         }
     }
 }
@@ -91,13 +99,20 @@ void expect_sum(const DeviceSum& kernel, const std::vector<float>& input, const 
         exact ? 0.0 : sum_tolerance(input.size(), reference_sum_abs(input), sequential_terms(n, run));
     const std::string where = describe_run(n, run, seed);
     if (first_mismatch(std::span(&run.sum, 1), std::span(&want, 1), std::span(&tolerance, 1))) {
-        std::ostringstream text;
-        text.precision(9);
-        text << kernel.name << ": the sum is " << run.sum << ", but the reference is " << want;
-        if (std::isfinite(run.sum) && std::isfinite(want)) {
-            text << " (off by " << std::fabs(run.sum - want) << ", tolerance " << tolerance << ")";
-        }
-        FAIL(text.str() << "; " << where << ".\nLikely cause: " << likely_cause(kernel, run, want) << ".");
+        const std::string got = stream_text(run.sum, 9), reference = stream_text(want, 9);
+        const std::string failure =
+            std::isfinite(run.sum) && std::isfinite(want)
+                ? messages::text("checks.device_sum.sum_off_by",
+                                 {{"kernel", kernel.name},
+                                  {"got", got},
+                                  {"want", reference},
+                                  {"difference", stream_text(std::fabs(run.sum - want), 9)},
+                                  {"tolerance", stream_text(tolerance, 9)},
+                                  {"launch", where}})
+                : messages::text(
+                      "checks.device_sum.sum_wrong",
+                      {{"kernel", kernel.name}, {"got", got}, {"want", reference}, {"launch", where}});
+        FAIL(failure << likely_cause_line(likely_cause(kernel, run, want)));
     }
     expect_partials(kernel, run, where);
     SUCCEED();  // one passed check per input, in Catch2's count
@@ -105,10 +120,8 @@ void expect_sum(const DeviceSum& kernel, const std::vector<float>& input, const 
 
 std::string bits_differ(const DeviceSumRun& a, const DeviceSumRun& b) {
     if (std::bit_cast<std::uint32_t>(a.sum) == std::bit_cast<std::uint32_t>(b.sum)) return "";
-    std::ostringstream text;
-    text.precision(9);
-    text << "the sum was " << a.sum << " and then " << b.sum;
-    return text.str();
+    return messages::text("checks.sum_was",
+                          {{"first", stream_text(a.sum, 9)}, {"second", stream_text(b.sum, 9)}});
 }
 
 void check_random_sum(const DeviceSum& kernel, std::int64_t n, unsigned max_blocks) {
@@ -119,7 +132,11 @@ void check_random_sum(const DeviceSum& kernel, std::int64_t n, unsigned max_bloc
     if (!cpu_backend || n == 0 || n > (1 << 20)) return;
     const auto dependence = order_dependence<DeviceSumRun>(
         run, [&] { return run_on_device(kernel, input, max_blocks); }, bits_differ);
-    if (dependence) FAIL(kernel.name << ": " << *dependence << "; " << describe_run(n, run, seed));
+    if (dependence) {
+        FAIL(messages::text(
+            "checks.device_sum.order_dependent",
+            {{"kernel", kernel.name}, {"problem", *dependence}, {"launch", describe_run(n, run, seed)}}));
+    }
 }
 
 // The same input gives the same bits, launch after launch: the partial sums
@@ -131,8 +148,9 @@ void check_same_bits(const DeviceSum& kernel, std::int64_t n) {
     for (int again = 0; again < 3; ++again) {
         const std::string difference = bits_differ(first, run_on_device(kernel, input, 0));
         if (!difference.empty()) {
-            FAIL(kernel.name << ": the same input gave different bits on another launch: " << difference
-                             << "; " << describe_run(n, first, seed));
+            FAIL(messages::text("checks.device_sum.bits_differ", {{"kernel", kernel.name},
+                                                                  {"difference", difference},
+                                                                  {"launch", describe_run(n, first, seed)}}));
         }
     }
     SUCCEED();
@@ -152,12 +170,13 @@ void check_special_values(const DeviceSum& kernel) {
 }  // namespace
 
 void check_device_sum_lesson(const DeviceSum& kernel) {
-    INFO("backend: " << backend_name());
+    INFO(describe_backend());
     // The counters explain a wrong sum best: look at them first.
     if (cpu_backend && kernel.idea) {
         const std::vector<float> input = random_floats(1 << 16, fresh_seed());
         const std::string problem = kernel.idea(run_on_device(kernel, input, 0));
-        if (!problem.empty()) FAIL(kernel.name << ": " << problem);
+        if (!problem.empty())
+            FAIL(messages::text("checks.device_sum.idea", {{"kernel", kernel.name}, {"problem", problem}}));
     }
     // From nothing to a grid of many blocks, sizes that do and do not fill packs of four.
     for (std::int64_t n : {0, 1, 2, 3, 5, 7, 31, 33, 255, 1000, 4097, 65537, (1 << 20) + 3, 1 << 22}) {
@@ -183,11 +202,14 @@ bool skip_before_compute_capability(int major, int minor, const std::string& wha
     cudaDeviceProp prop{};
     check_cuda(cudaGetDeviceProperties(&prop, 0));
     if (prop.major * 10 + prop.minor >= major * 10 + minor) return false;
-    std::ostringstream skipped;
-    skipped << "SKIPPED on this GPU: " << what << " (compute capability " << major << "." << minor
-            << " or later); this GPU, " << prop.name << ", has " << prop.major << "." << prop.minor;
-    note_skip(skipped.str());
-    WARN(skipped.str());
+    const std::string skipped = messages::text("checks.skipped", {{"requirement", what},
+                                                                  {"major", major},
+                                                                  {"minor", minor},
+                                                                  {"gpu", prop.name},
+                                                                  {"gpu_major", prop.major},
+                                                                  {"gpu_minor", prop.minor}});
+    note_skip(skipped);
+    WARN(skipped);
     return true;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "warpdrill/messages.h"
+
 namespace warpdrill::course {
 namespace {
 
@@ -74,28 +76,22 @@ int tree_barriers(int tree_size) { return 1 + std::countr_zero(static_cast<unsig
 std::string expect_block_barriers(const LaunchStats& stats, int per_block) {
     if (stats.blocks == 0 || stats.block_barriers == stats.blocks * static_cast<std::uint64_t>(per_block))
         return "";
-    return "expected " + std::to_string(per_block) + " __syncthreads() per block, counted " +
-           std::to_string(stats.block_barriers) + " in " + std::to_string(stats.blocks) + " blocks";
+    return messages::text(
+        "checks.barriers.counted",
+        {{"per_block", per_block}, {"counted", stats.block_barriers}, {"blocks", stats.blocks}});
 }
 
 std::string expect_tree_barriers(const LaunchStats& stats, int block_size) {
-    std::string problem = expect_block_barriers(stats, tree_barriers(block_size));
-    if (!problem.empty()) {
-        problem +=
-            ": one after the load and one after every step of the tree, reached by every thread of the "
-            "block, because each step reads what the step before wrote";
-    }
-    return problem;
+    const std::string problem = expect_block_barriers(stats, tree_barriers(block_size));
+    return problem.empty() ? "" : messages::text("checks.barriers.tree", {{"problem", problem}});
 }
 
 std::string expect_fewer_barriers(const LaunchStats& stats, int block_size) {
     const int steps_above_warp = std::max(0, std::countr_zero(static_cast<unsigned>(block_size)) - 6);
     std::string problem = expect_block_barriers(stats, 1 + steps_above_warp);
-    if (problem.empty() && stats.blocks > 0 && stats.warp_syncs == 0) {
-        problem = "the last warp's steps must be separated by __syncwarp(); the backend counted none";
-    }
-    if (!problem.empty()) problem += ": the steps with a stride of 32 or less belong to the first warp alone";
-    return problem;
+    if (problem.empty() && stats.blocks > 0 && stats.warp_syncs == 0)
+        problem = messages::text("checks.barriers.no_syncwarp");
+    return problem.empty() ? "" : messages::text("checks.barriers.last_warp", {{"problem", problem}});
 }
 
 }  // namespace warpdrill::course

@@ -1,10 +1,12 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <string>
 #include <utility>
 
 #include "warpdrill/host.h"
+#include "warpdrill/messages.h"
 #include "warpdrill/testing.h"
 
 namespace warpdrill {
@@ -13,6 +15,8 @@ namespace {
 std::string where_text(const std::source_location& where) {
     return std::string(where.file_name()) + ":" + std::to_string(where.line());
 }
+
+const char* backend_message() { return cpu_backend ? "checks.backend_name.cpu" : "checks.backend_name.gpu"; }
 }  // namespace
 
 std::string number_text(double value) {
@@ -22,8 +26,21 @@ std::string number_text(double value) {
     return text;
 }
 
-std::string describe_seed(std::uint64_t seed) {
-    return "input seed " + std::to_string(seed) + " (WARPDRILL_SEED=" + std::to_string(seed) + " replays it)";
+std::string stream_text(double value, int precision) {
+    std::ostringstream text;
+    text.precision(precision);
+    text << value;
+    return text.str();
+}
+
+std::string describe_seed(std::uint64_t seed) { return messages::text("checks.seed", {{"seed", seed}}); }
+
+std::string counted(std::uint64_t count, const char* one, const char* many) {
+    return messages::text(count == 1 ? one : many, {{"count", count}});
+}
+
+std::string describe_order_dependence(const std::string& difference) {
+    return messages::text("checks.order_dependence", {{"difference", difference}});
 }
 
 void check_cuda(cudaError_t result, const std::source_location& where) {
@@ -45,7 +62,11 @@ int multiprocessor_count() {
     return count;
 }
 
-const char* backend_name() { return cpu_backend ? "CPU (fibers)" : "GPU (nvcc)"; }
+std::string backend_name() { return messages::text(messages::Language::english, backend_message()); }
+
+std::string describe_backend() {
+    return messages::text("checks.backend", {{"backend", messages::text(backend_message())}});
+}
 
 std::vector<std::string> backend_warnings() {
 #if defined(WARPDRILL_BACKEND_CPU)
@@ -99,22 +120,30 @@ std::optional<Mismatch> first_mismatch(std::span<const int> got, std::span<const
 }
 
 std::string describe(const Mismatch& mismatch, const std::string& name) {
-    std::string text = name + "[" + std::to_string(mismatch.index) + "] = " + number_text(mismatch.got) +
-                       ", but the reference is " + number_text(mismatch.want);
     if (mismatch.tolerance > 0 && std::isfinite(mismatch.got)) {
-        text += " (off by " + number_text(std::fabs(mismatch.got - mismatch.want)) + ", tolerance " +
-                number_text(mismatch.tolerance) + ")";
+        return messages::text("checks.mismatch.off_by",
+                              {{"array", name},
+                               {"index", mismatch.index},
+                               {"got", number_text(mismatch.got)},
+                               {"want", number_text(mismatch.want)},
+                               {"difference", number_text(std::fabs(mismatch.got - mismatch.want))},
+                               {"tolerance", number_text(mismatch.tolerance)}});
     }
-    return text;
+    return messages::text("checks.mismatch.value", {{"array", name},
+                                                    {"index", mismatch.index},
+                                                    {"got", number_text(mismatch.got)},
+                                                    {"want", number_text(mismatch.want)}});
 }
 
 std::string likely_cause(const Mismatch& mismatch) {
     const float got = static_cast<float>(mismatch.got);
-    if (std::bit_cast<std::uint32_t>(got) == 0xffffffffu) {
-        return "the output still holds the poison written before the launch: the kernel never wrote it";
-    }
-    if (std::isnan(got)) return "NaN: something read memory that was never written (0xff bytes read as NaN)";
+    if (std::bit_cast<std::uint32_t>(got) == 0xffffffffu) return messages::text("checks.cause.poison");
+    if (std::isnan(got)) return messages::text("checks.cause.nan");
     return "";
+}
+
+std::string likely_cause_line(const std::string& cause) {
+    return cause.empty() ? "" : "\n" + messages::text("checks.likely_cause", {{"cause", cause}});
 }
 
 }  // namespace warpdrill

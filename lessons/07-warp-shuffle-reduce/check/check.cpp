@@ -2,8 +2,10 @@
 #include "warpdrill/catch.h"
 #include "warpdrill/course/lesson.h"
 #include "warpdrill/course/references.h"
+#include "warpdrill/messages.h"
 
 using namespace warpdrill::course;
+namespace messages = warpdrill::messages;
 
 namespace {
 
@@ -11,9 +13,8 @@ namespace {
 // rest done by shuffles: no shared-memory tree.
 std::string shuffle_idea(const warpdrill::LaunchStats& stats, int) {
     std::string problem = expect_block_barriers(stats, 1);
-    if (problem.empty() && stats.shuffles == 0) problem = "no warp shuffles were counted";
-    if (!problem.empty()) problem += ": the warps reduce with shuffles and meet once in shared memory";
-    return problem;
+    if (problem.empty() && stats.shuffles == 0) problem = messages::text("lesson07.no_shuffles");
+    return problem.empty() ? "" : messages::text("lesson07.shuffle_idea", {{"problem", problem}});
 }
 
 }  // namespace

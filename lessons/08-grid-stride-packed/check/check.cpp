@@ -1,7 +1,6 @@
 // Lesson 8's checks. Run them with `warpdrill check 8`.
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -10,6 +9,7 @@
 #include "warpdrill/course/lesson.h"
 #include "warpdrill/data.h"
 #include "warpdrill/host.h"
+#include "warpdrill/messages.h"
 #include "warpdrill/reference.h"
 
 using namespace warpdrill;
@@ -19,7 +19,7 @@ namespace {
 
 std::string describe_input(std::size_t n, std::uint64_t seed) {
     if (n == 0) return "n = 0";
-    return "n = " + std::to_string(n) + " (n % 4 = " + std::to_string(n % 4) + "), " + describe_seed(seed);
+    return messages::text("lesson08.input", {{"n", n}, {"tail", n % 4}, {"seed", describe_seed(seed)}});
 }
 
 float sum_on_device(const std::vector<float>& input, std::uint64_t seed) {
@@ -34,12 +34,12 @@ void expect_sum(const std::vector<float>& input, float got, double tolerance, st
     const double want = reference_sum(input);
     if (std::isnan(want) && std::isnan(got)) return;
     if (!(std::fabs(got - want) <= tolerance)) {
-        std::ostringstream text;
-        text << "device_sum = " << number_text(got) << ", but the reference is " << number_text(want)
-             << " (off by " << number_text(std::fabs(got - want)) << ", tolerance " << number_text(tolerance)
-             << "); " << describe_input(input.size(), seed) << ".";
-        if (got == 0.0f) text << "\nLikely cause: the sum is exactly 0, as if no element was added.";
-        FAIL(text.str());
+        FAIL(messages::text("lesson08.sum_wrong", {{"got", number_text(got)},
+                                                   {"want", number_text(want)},
+                                                   {"difference", number_text(std::fabs(got - want))},
+                                                   {"tolerance", number_text(tolerance)},
+                                                   {"input", describe_input(input.size(), seed)}})
+             << likely_cause_line(got == 0.0f ? messages::text("lesson08.zero") : ""));
     }
 }
 
@@ -47,7 +47,7 @@ void expect_sum(const std::vector<float>& input, float got, double tolerance, st
 
 TEST_CASE("lesson 8: reduce_grid_stride sums random floats of every size", "[lesson08][reduce]") {
     if (const float empty = sum_on_device({}, 0); empty != 0.0f)
-        FAIL("device_sum of no elements = " << number_text(empty) << ", but it must be 0.");
+        FAIL(messages::text("lesson08.empty_not_zero", {{"sum", number_text(empty)}}));
     for (int n : {1, 3, 4, 5, 31, 32, 33, 255, 256, 257, 1000, 4099, (1 << 20) + 3, 1 << 22}) {
         const std::uint64_t seed = fresh_seed();
         const std::vector<float> input = random_floats(static_cast<std::size_t>(n), seed);
@@ -59,11 +59,15 @@ TEST_CASE("lesson 8: reduce_grid_stride sums random floats of every size", "[les
             const auto dependence = order_dependence<float>(
                 sum, [&] { return sum_on_device(input, seed); },
                 [](float ascending, float descending) {
-                    return ascending == descending ? std::string()
-                                                   : "the sum was " + number_text(ascending) + " and then " +
-                                                         number_text(descending);
+                    if (ascending == descending) return std::string();
+                    return messages::text("checks.sum_was", {{"first", number_text(ascending)},
+                                                             {"second", number_text(descending)}});
                 });
-            if (dependence) FAIL(*dependence << "; " << describe_input(input.size(), seed) << ".");
+            if (dependence) {
+                FAIL(messages::text(
+                    "lesson08.order_dependent",
+                    {{"problem", *dependence}, {"input", describe_input(input.size(), seed)}}));
+            }
         }
     }
 }
@@ -79,12 +83,14 @@ TEST_CASE("lesson 8: no element is lost or counted twice", "[lesson08][reduce]")
 
 TEST_CASE("lesson 8: NaN propagates, and a misaligned input is refused", "[lesson08][reduce]") {
     const std::uint64_t seed = fresh_seed();
+    const std::size_t nan_at = 7777;
     std::vector<float> input = random_floats(10000, seed);
-    input[7777] = std::numeric_limits<float>::quiet_NaN();
+    input[nan_at] = std::numeric_limits<float>::quiet_NaN();
     if (const float sum = sum_on_device(input, seed); !std::isnan(sum)) {
-        FAIL("device_sum = " << number_text(sum) << ", but input[7777] is NaN, so the sum must be NaN; "
-                             << describe_input(input.size(), seed) << ".\nLikely cause: element 7777 was "
-                             << "never added.");
+        FAIL(messages::text("lesson08.nan_lost", {{"sum", number_text(sum)},
+                                                  {"element", nan_at},
+                                                  {"input", describe_input(input.size(), seed)}})
+             << likely_cause_line(messages::text("lesson08.never_added", {{"element", nan_at}})));
     }
 
     DeviceBuffer<float> buffer(64);

@@ -2,13 +2,13 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 
 #include "warpdrill/catch.h"
 #include "warpdrill/course/lesson.h"
 #include "warpdrill/data.h"
 #include "warpdrill/host.h"
+#include "warpdrill/messages.h"
 
 using namespace warpdrill;
 using namespace warpdrill::course;
@@ -32,7 +32,8 @@ std::vector<double> reference(const std::vector<float>& x, int rows, int cols) {
 }
 
 std::string describe_shape(int rows, int cols, std::uint64_t seed) {
-    return "a (" + std::to_string(rows) + ", " + std::to_string(cols) + ") matrix; " + describe_seed(seed);
+    return messages::text("lesson09.shape",
+                          {{"rows", rows}, {"columns", cols}, {"seed", describe_seed(seed)}});
 }
 
 // y = reduce_scale(x) through device buffers; `offset` floats into each, to
@@ -61,12 +62,13 @@ void check_reduce_scale(const char* name, ReduceScale reduce_scale, const std::v
     for (std::size_t i = 0; i < want.size(); ++i)
         tolerance[i] = 2.5 * FLT_EPSILON * std::fabs(want[i]) + 1e-30;
     if (const auto mismatch = first_mismatch(y, want, tolerance)) {
-        const std::size_t row = mismatch->index / static_cast<std::size_t>(cols);
-        const std::string cause = likely_cause(*mismatch);
-        FAIL(name << ": " << describe(*mismatch, "y") << ", row " << row << " column "
-                  << mismatch->index % static_cast<std::size_t>(cols) << " of "
-                  << describe_shape(rows, cols, seed) << (offset ? ", its rows not 16-byte aligned" : "")
-                  << "." << (cause.empty() ? "" : "\nLikely cause: " + cause + "."));
+        FAIL(messages::text(offset ? "lesson09.wrong_unaligned" : "lesson09.wrong",
+                            {{"kernel", name},
+                             {"mismatch", describe(*mismatch, "y")},
+                             {"row", mismatch->index / static_cast<std::size_t>(cols)},
+                             {"column", mismatch->index % static_cast<std::size_t>(cols)},
+                             {"shape", describe_shape(rows, cols, seed)}})
+             << likely_cause_line(likely_cause(*mismatch)));
     }
 }
 
@@ -91,10 +93,8 @@ TEST_CASE("lesson 9: reduce_scale_warp_per_row, one warp per row", "[lesson09][r
     check_shapes("reduce_scale_warp_per_row", reduce_scale_warp_per_row);
     if (const auto stats = last_launch_stats();
         stats && (stats->block_barriers > 0 || stats->shuffles == 0)) {
-        FAIL("reduce_scale_warp_per_row: the backend counted "
-             << stats->block_barriers << " __syncthreads() and " << stats->shuffles
-             << " warp shuffles in its last launch; one warp per row needs no __syncthreads() and reduces "
-                "with shuffles.");
+        FAIL(messages::text("lesson09.warp_per_row_counts",
+                            {{"barriers", stats->block_barriers}, {"shuffles", stats->shuffles}}));
     }
 }
 

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "warpdrill/course/lesson.h"
 #include "warpdrill/data.h"
 #include "warpdrill/host.h"
+#include "warpdrill/messages.h"
 #include "warpdrill/reference.h"
 
 using namespace warpdrill;
@@ -30,19 +30,22 @@ constexpr int kManyBlocks = 300;
 // these bits was never written.
 constexpr std::uint32_t kUnwrittenBits = 0x7fd0d0d0u;
 
+// "-58 (bits 0xc2680000)"
 std::string value_text(float value) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.9g (bits 0x%08x)", value, std::bit_cast<std::uint32_t>(value));
-    return text;
+    char digits[32], bits[16];
+    std::snprintf(digits, sizeof digits, "%.9g", value);
+    std::snprintf(bits, sizeof bits, "0x%08x", std::bit_cast<std::uint32_t>(value));
+    return messages::text("lesson10.value", {{"value", digits}, {"bits", bits}});
 }
 
-std::string blocks_text(int blocks) { return std::to_string(blocks) + (blocks == 1 ? " block" : " blocks"); }
+std::string blocks_text(int blocks) { return counted(blocks, "checks.blocks.one", "checks.blocks.many"); }
 
 std::string describe_launch(std::int64_t n, int blocks, std::uint64_t seed) {
-    std::ostringstream text;
-    text << "n = " << n << " (n % 4 = " << n % kPack << "), a grid of " << blocks_text(blocks) << " of "
-         << kBlock << " threads; input seed " << seed << " (WARPDRILL_SEED=" << seed << " replays it)";
-    return text.str();
+    return messages::text("checks.grid_launch", {{"n", n},
+                                                 {"tail", n % kPack},
+                                                 {"blocks", blocks_text(blocks)},
+                                                 {"threads", kBlock},
+                                                 {"seed", describe_seed(seed)}});
 }
 
 // What a launch leaves behind, with the input it summed.
@@ -106,45 +109,36 @@ double sum_of(const std::vector<float>& input, std::size_t first, std::size_t en
 
 // Where a wrong sum came from, judged from the partials the blocks wrote.
 std::string cause_of_wrong_sum(const Run& run, const std::vector<float>& input, double tolerance) {
-    if (std::bit_cast<std::uint32_t>(run.sum) == kUnwrittenBits) {
-        return "*sum still holds what was written there before the launch: no block wrote it (after the "
-               "launch the ticket counter holds " +
-               std::to_string(run.tickets_after) + ")";
-    }
+    if (std::bit_cast<std::uint32_t>(run.sum) == kUnwrittenBits)
+        return messages::text("lesson10.cause.unwritten", {{"tickets", run.tickets_after}});
     const bool input_has_nan = std::ranges::any_of(input, [](float v) { return std::isnan(v); });
-    if (std::isnan(run.sum) && !input_has_nan) {
-        return "the sum is NaN, but the input holds no NaN: a partial sum was added before its block had "
-               "written it (partials[] is filled with NaN before every launch)";
-    }
+    if (std::isnan(run.sum) && !input_has_nan) return messages::text("lesson10.cause.nan");
     const std::vector<double> want = reference_partials(input, static_cast<int>(run.partials.size()));
     for (std::size_t b = 0; b < want.size(); ++b) {
         if (matches(run.partials[b], want[b], tolerance)) continue;
-        std::ostringstream text;
-        text << "partials[" << b << "] = " << value_text(run.partials[b]) << ", but block " << b
-             << "'s share of the input (lesson 8's grid stride) sums to " << want[b];
+        const std::string partial = messages::text(
+            "lesson10.cause.partial_wrong",
+            {{"block", b}, {"value", value_text(run.partials[b])}, {"want", stream_text(want[b])}});
         const std::size_t tail_start = input.size() / kPack * kPack;
         const double tail = sum_of(input, tail_start, input.size());
         if (b == 0 && tail_start < input.size() && matches(run.partials[b], want[b] - tail, tolerance)) {
             const std::size_t missing = input.size() - tail_start;
-            text << ": it lacks exactly the last n % 4 = " << missing
-                 << (missing == 1 ? " element" : " elements") << ", in[" << tail_start << ", " << input.size()
-                 << (missing == 1 ? "), which does not fill" : "), which do not fill") << " a 16-byte pack";
-        } else if (std::isnan(run.partials[b])) {
-            text << ": it was never written";
+            return messages::text(
+                missing == 1 ? "lesson10.cause.lacks_tail_one" : "lesson10.cause.lacks_tail_many",
+                {{"partial", partial}, {"missing", missing}, {"first", tail_start}, {"end", input.size()}});
         }
-        return text.str();
+        if (std::isnan(run.partials[b]))
+            return messages::text("lesson10.cause.partial_unwritten", {{"partial", partial}});
+        return partial;
     }
-    std::ostringstream text;
-    text << "every block's partial is right, but their total is not";
     double prefix = 0;
-    for (std::size_t b = 0; b < want.size(); ++b) {
+    for (std::size_t b = 0; b + 1 < want.size(); ++b) {
         prefix += run.partials[b];
-        if (b + 1 < want.size() && matches(run.sum, prefix, tolerance)) {
-            text << ": the sum equals partials[0] + ... + partials[" << b << "] alone, of " << want.size();
-            break;
+        if (matches(run.sum, prefix, tolerance)) {
+            return messages::text("lesson10.cause.total_of_first", {{"last", b}, {"count", want.size()}});
         }
     }
-    return text.str();
+    return messages::text("lesson10.cause.total_wrong");
 }
 
 // The error bound of the kernel's order of additions: each thread adds its
@@ -164,22 +158,21 @@ void expect_sum(const Run& run, const std::vector<float>& input, double toleranc
     const double want = reference_sum(input);
     const bool written = std::bit_cast<std::uint32_t>(run.sum) != kUnwrittenBits;
     if (!written || !matches(run.sum, want, tolerance)) {
-        FAIL("reduce_one_launch: *sum = " << value_text(run.sum) << ", but the reference is " << want
-                                          << " (tolerance " << tolerance << "); "
-                                          << describe_launch(n, blocks, seed) << ".\nLikely cause: "
-                                          << cause_of_wrong_sum(run, input, tolerance) << ".");
+        FAIL(messages::text("lesson10.sum_wrong", {{"value", value_text(run.sum)},
+                                                   {"want", stream_text(want)},
+                                                   {"tolerance", stream_text(tolerance)},
+                                                   {"launch", describe_launch(n, blocks, seed)}})
+             << likely_cause_line(cause_of_wrong_sum(run, input, tolerance)));
     }
     if (run.tickets_after != 0) {
-        FAIL("reduce_one_launch: the sum is right, but after the launch the ticket counter holds "
-             << run.tickets_after << ", not 0, and the next launch starts from there; "
-             << describe_launch(n, blocks, seed) << ".");
+        FAIL(messages::text("lesson10.counter_not_reset",
+                            {{"tickets", run.tickets_after}, {"launch", describe_launch(n, blocks, seed)}}));
     }
     // One block needs no ticket to know it is the last; more blocks need one each.
     if (blocks > 1 && run.stats && run.stats->atomics != static_cast<std::uint64_t>(blocks)) {
-        FAIL("reduce_one_launch: the sum is right, but "
-             << run.stats->atomics << " threads called an atomic in a launch of " << blocks_text(blocks)
-             << ", where each block takes "
-             << "one ticket; " << describe_launch(n, blocks, seed) << ".");
+        FAIL(messages::text("lesson10.atomics", {{"atomics", run.stats->atomics},
+                                                 {"blocks", blocks_text(blocks)},
+                                                 {"launch", describe_launch(n, blocks, seed)}}));
     }
     SUCCEED();  // one passed check per launch, in Catch2's count
 }
@@ -192,10 +185,10 @@ void check_sum(Workspace& workspace, const std::vector<float>& input, int blocks
 
 std::string order_name(int run) {
     switch (run) {
-        case 0: return "the first run";
-        case 1: return "a second run";
-        case 2: return "a run with each block's threads in descending order";
-        default: return "a run with the blocks started, and each block's threads run, in a shuffled order";
+        case 0: return messages::text("lesson10.order.first");
+        case 1: return messages::text("lesson10.order.second");
+        case 2: return messages::text("lesson10.order.descending");
+        default: return messages::text("lesson10.order.shuffled");
     }
 }
 
@@ -244,7 +237,7 @@ struct PastIntInput {
 }  // namespace
 
 TEST_CASE("lesson 10: reduce_one_launch sums random floats of every size", "[lesson10][reduce]") {
-    INFO("backend: " << backend_name());
+    INFO(describe_backend());
     const int sizes[] = {
         0, 1, 2, 3, 4, 5, 7, 31, 32, 33, 255, 1000, 1023, 4099, (1 << 16) + 3, (1 << 20) + 1};
     Workspace workspace(one_launch_blocks(sizes[std::size(sizes) - 1]));
@@ -270,7 +263,7 @@ TEST_CASE("lesson 10: grids of one block and of many; no element lost or counted
 
 TEST_CASE("lesson 10: the same bits on every run, in every thread order, for each grid size",
           "[lesson10][reduce][determinism]") {
-    INFO("backend: " << backend_name());
+    INFO(describe_backend());
     const std::int64_t n = 50003;
     const std::uint64_t seed = fresh_seed();
     const std::vector<float> input = random_floats(static_cast<std::size_t>(n), seed);
@@ -281,10 +274,11 @@ TEST_CASE("lesson 10: the same bits on every run, in every thread order, for eac
         for (std::size_t r = 0; r < runs.size(); ++r) {
             expect_sum(runs[r], input, tolerance_of(input, blocks), seed);
             if (std::bit_cast<std::uint32_t>(runs[r].sum) != std::bit_cast<std::uint32_t>(runs[0].sum)) {
-                FAIL("reduce_one_launch: the same input and grid gave "
-                     << value_text(runs[0].sum) << " in " << order_name(0) << " and "
-                     << value_text(runs[r].sum) << " in " << order_name(static_cast<int>(r)) << "; "
-                     << describe_launch(n, blocks, seed) << ".");
+                FAIL(messages::text("lesson10.bits_differ", {{"first", value_text(runs[0].sum)},
+                                                             {"first_run", order_name(0)},
+                                                             {"other", value_text(runs[r].sum)},
+                                                             {"other_run", order_name(static_cast<int>(r))},
+                                                             {"launch", describe_launch(n, blocks, seed)}}));
             }
         }
     }
@@ -360,43 +354,35 @@ TEST_CASE("lesson 10: the given atomicAdd(float*) version is right, but not the 
     std::ranges::sort(distinct);
     distinct.erase(std::ranges::unique(distinct).begin(), distinct.end());
 
-    std::ostringstream text;
-    text << "The given atomicAdd(float*) version summed the same " << n << " floats " << kRuns
-         << " times with " << kBlocks << " blocks (input seed " << seed << "; the reference is "
-         << number_text(want) << "):";
+    const std::string summary = messages::text(
+        "lesson10.atomic.summary",
+        {{"n", n}, {"runs", kRuns}, {"blocks", kBlocks}, {"seed", seed}, {"want", number_text(want)}});
+    const auto run_gave = [](std::int64_t run, float result) {
+        return messages::text("lesson10.atomic.run_gave", {{"run", run}, {"value", value_text(result)}});
+    };
     const auto other = std::ranges::find_if(results, [&](float r) { return bits(r) != bits(results[0]); });
     if (other != results.end()) {
         const std::uint32_t a = bits(results[0]), b = bits(*other);
-        text << "\n  run 1 gave  " << value_text(results[0]) << "\n  run " << (other - results.begin()) + 1
-             << " gave  " << value_text(*other);
-        if ((a ^ b) >> 31 == 0) text << ", " << (a > b ? a - b : b - a) << " units in the last place apart";
-        text << "\n"
-             << distinct.size() << " different results in " << kRuns
-             << " runs: the blocks' sums reached *sum in a different order each time";
-        if (cpu_backend) {
-            text << " (the CPU backend started the blocks in another shuffled order each run, as a GPU's "
-                    "blocks finish in an order nothing fixes)";
-        }
-        text << ", and float addition is not associative. reduce_one_launch adds the partials in one order, "
-                "whichever block finishes when.";
-    } else if (cpu_backend) {
-        text << " " << value_text(results[0])
-             << " every time, although the CPU backend started the blocks in another shuffled order each "
-                "run: these block sums happened to round alike in every order. On a GPU, where blocks finish "
-                "in an order nothing fixes, the bits change from run to run.";
+        const std::int64_t other_run = (other - results.begin()) + 1;
+        const std::string other_line =
+            (a ^ b) >> 31 == 0
+                ? messages::text(
+                      "lesson10.atomic.run_gave_apart",
+                      {{"run", other_run}, {"value", value_text(*other)}, {"ulps", a > b ? a - b : b - a}})
+                : run_gave(other_run, *other);
+        WARN(summary << "\n  " << run_gave(1, results[0]) << "\n  " << other_line << "\n"
+                     << messages::text(
+                            cpu_backend ? "lesson10.atomic.differ_cpu" : "lesson10.atomic.differ_gpu",
+                            {{"distinct", distinct.size()}, {"runs", kRuns}}));
     } else {
-        text << " " << value_text(results[0])
-             << " every time: here the blocks' sums happened to reach *sum in orders that round alike. Run "
-                "the checks again: on a GPU the blocks finish in an order nothing fixes.";
+        WARN(messages::text(cpu_backend ? "lesson10.atomic.same_cpu" : "lesson10.atomic.same_gpu",
+                            {{"summary", summary}, {"value", value_text(results[0])}}));
     }
-    WARN(text.str());
 }
 
 TEST_CASE("lesson 10: more than 2^31 floats, on a GPU with the memory", "[lesson10][reduce][large]") {
     if (cpu_backend) {
-        WARN(
-            "skipped on the CPU backend: a sum of 2^31 floats needs 8.6 GB of device memory and a GPU's "
-            "speed");
+        WARN(messages::text("lesson10.large.skipped_cpu"));
         return;
     }
     std::optional<PastIntInput> input;
@@ -404,7 +390,7 @@ TEST_CASE("lesson 10: more than 2^31 floats, on a GPU with the memory", "[lesson
         input.emplace();
     } catch (const CudaError& error) {
         (void)cudaGetLastError();  // the failed allocation is not the next launch's error
-        WARN("skipped: the GPU has no room for 2^31 floats (" << error.what() << ")");
+        WARN(messages::text("lesson10.large.no_room", {{"error", error.what()}}));
         return;
     }
     const int blocks = one_launch_blocks(PastIntInput::n);
@@ -413,17 +399,17 @@ TEST_CASE("lesson 10: more than 2^31 floats, on a GPU with the memory", "[lesson
     try {
         finished = workspace.run(input->values, PastIntInput::n, blocks);
     } catch (const CudaError& error) {
-        FAIL("reduce_one_launch failed on n = " << PastIntInput::n << " (2^31 + 7) floats, a grid of "
-                                                << blocks_text(blocks) << ": " << error.what()
-                                                << ".\nLikely cause: an index of 2^31 or more that does not "
-                                                   "fit in an int wrapped around to a negative one.");
+        FAIL(
+            messages::text("lesson10.large.failed",
+                           {{"n", PastIntInput::n}, {"blocks", blocks_text(blocks)}, {"error", error.what()}})
+            << likely_cause_line(messages::text("lesson10.large.index_wrapped")));
     }
     const Run& run = *finished;
     if (run.sum != PastIntInput::sum) {
-        FAIL("reduce_one_launch: *sum = " << value_text(run.sum) << ", but the input, n = " << PastIntInput::n
-                                          << " zeros but for 1, 2, 4 and 8 at in[5], in[2^31 + 2], in[n - 3] "
-                                             "and in[n - 1], sums to 15; a grid of "
-                                          << blocks_text(blocks) << " of " << kBlock << " threads.");
+        FAIL(messages::text("lesson10.large.sum_wrong", {{"value", value_text(run.sum)},
+                                                         {"n", PastIntInput::n},
+                                                         {"blocks", blocks_text(blocks)},
+                                                         {"threads", kBlock}}));
     }
     CHECK(run.tickets_after == 0);
 }

@@ -1,7 +1,6 @@
 // Lesson 11's checks. Run them with `warpdrill check 11`.
 #include <algorithm>
 #include <numeric>
-#include <sstream>
 #include <tuple>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include "warpdrill/course/references.h"
 #include "warpdrill/data.h"
 #include "warpdrill/host.h"
+#include "warpdrill/messages.h"
 
 using namespace warpdrill;
 using namespace warpdrill::course;
@@ -20,18 +20,11 @@ namespace {
 // Every block waits once at the grid's barrier, and no atomic is needed.
 std::string grid_barrier_idea(const DeviceSumRun& run) {
     const LaunchStats& stats = run.stats;
-    std::ostringstream text;
-    if (stats.grid_syncs != stats.blocks) {
-        text << "the " << stats.blocks << " blocks passed " << stats.grid_syncs
-             << " grid barriers in all, one each expected: block 0 must not read block_sums before "
-                "every block has written its own";
-    } else if (stats.atomics != 0) {
-        text << "the backend counted " << stats.atomics
-             << " atomic operations: the grid's barrier orders the blocks, no ticket is needed";
-    } else if (stats.shuffles == 0) {
-        text << "no warp shuffle was counted: block_sum did not reduce the warps";
-    }
-    return text.str();
+    if (stats.grid_syncs != stats.blocks)
+        return messages::text("lesson11.grid_syncs", {{"blocks", stats.blocks}, {"syncs", stats.grid_syncs}});
+    if (stats.atomics != 0) return messages::text("lesson11.atomics", {{"atomics", stats.atomics}});
+    if (stats.shuffles == 0) return messages::text("lesson11.no_shuffles");
+    return "";
 }
 
 }  // namespace
@@ -47,7 +40,7 @@ TEST_CASE("lesson 11: tile_sums, the tile's size as a type", "[lesson11][shuffle
 }
 
 TEST_CASE("lesson 11: warp_sum_and_max with __reduce_add_sync and __reduce_max_sync", "[lesson11][shuffle]") {
-    if (skip_before_compute_capability(8, 0, "the exercise warp_sum_and_max needs __reduce_add_sync")) return;
+    if (skip_before_compute_capability(8, 0, messages::text("lesson11.needs_reduce_sync"))) return;
     constexpr int kThreads = 128;
     const std::uint64_t seed = fresh_seed();
     const std::vector<int> in = random_ints(kThreads, seed, -1000000, 1000000);
@@ -67,16 +60,15 @@ TEST_CASE("lesson 11: warp_sum_and_max with __reduce_add_sync and __reduce_max_s
                                           std::tuple{"maxima", maxima.download(), want_maxima}}) {
         if (const auto mismatch = first_mismatch(got, want)) {
             const std::size_t t = mismatch->index;
-            const char* what = got[t] == -1 ? "the poison written before the launch" : "a wrong value";
-            FAIL("warp_sum_and_max: " << describe(*mismatch, name) << ": thread " << t << " (warp " << t / 32
-                                      << ") holds " << what << "; input seed " << seed
-                                      << " (WARPDRILL_SEED=" << seed << " replays it)");
+            FAIL(messages::text(got[t] == -1 ? "lesson11.poisoned" : "lesson11.wrong_value",
+                                {{"mismatch", describe(*mismatch, name)},
+                                 {"thread", t},
+                                 {"warp", t / 32},
+                                 {"seed", describe_seed(seed)}}));
         }
     }
     if (const auto stats = last_launch_stats(); stats && stats->warp_reductions == 0) {
-        FAIL(
-            "warp_sum_and_max: the right values, but the backend counted no __reduce_*_sync: the "
-            "exercise is the integer reductions, one instruction each on a GPU");
+        FAIL(messages::text("lesson11.no_reduce_sync"));
     }
     SUCCEED();
 }

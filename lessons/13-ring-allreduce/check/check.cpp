@@ -6,7 +6,6 @@
 #include <functional>
 #include <numeric>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +14,7 @@
 #include "warpdrill/course/ring.h"
 #include "warpdrill/data.h"
 #include "warpdrill/host.h"
+#include "warpdrill/messages.h"
 #include "warpdrill/reference.h"
 
 using namespace warpdrill;
@@ -36,8 +36,8 @@ void check_add_into(std::int64_t n) {
     const std::size_t size = static_cast<std::size_t>(n) + 2;
     const std::vector<float> dst = random_floats(size, seed), src = random_floats(size, seed + 1);
     DeviceBuffer<float> d_dst{std::span<const float>(dst)}, d_src{std::span<const float>(src)};
-    const std::string input = "n = " + std::to_string(n) + " (n % 4 = " + std::to_string(n % 4) + "); " +
-                              describe_seed(seed);
+    const std::string input =
+        messages::text("lesson13.add_input", {{"n", n}, {"tail", n % 4}, {"seed", describe_seed(seed)}});
     launch_or_fail("add_into", input, [&] {
         add_into_on_device(d_dst.data(), d_src.data(), n);
         check_launch();
@@ -48,21 +48,21 @@ void check_add_into(std::int64_t n) {
         if (got[i] == want) continue;
         std::string why;
         if (static_cast<std::int64_t>(i) >= n) {
-            why = "it lies past n, and add_into must not write there";
+            why = messages::text("lesson13.add_reason.past_n");
         } else if (got[i] == dst[i]) {
-            why = static_cast<std::int64_t>(i) >= n / 4 * 4
-                      ? "it is one of the last n % 4 floats, which no pack of four covers, and nothing was added"
-                      : "nothing was added to it";
+            why = messages::text(static_cast<std::int64_t>(i) >= n / 4 * 4
+                                     ? "lesson13.add_reason.tail_not_added"
+                                     : "lesson13.add_reason.not_added");
         }
-        FAIL("add_into: dst[" << i << "] = " << number_text(got[i]) << ", but dst[" << i << "] + src[" << i
-                              << "] is " << number_text(want) << " (dst[" << i << "] was " << number_text(dst[i])
-                              << ")" << (why.empty() ? "" : ": " + why) << "; " << input << ".");
+        FAIL(messages::text("lesson13.add_wrong", {{"element", i},
+                                                   {"got", number_text(got[i])},
+                                                   {"want", number_text(want)},
+                                                   {"before", number_text(dst[i])},
+                                                   {"why", why},
+                                                   {"input", input}}));
     }
-    if (const auto stats = last_launch_stats(); stats && n >= 4 && stats->wide_accesses == 0) {
-        FAIL("add_into: the right sums, but the backend counted no 16-byte load or store: add_into moves one "
-             "float at a time; "
-             << input << ".");
-    }
+    if (const auto stats = last_launch_stats(); stats && n >= 4 && stats->wide_accesses == 0)
+        FAIL(messages::text("lesson13.add_not_wide", {{"input", input}}));
     SUCCEED();
 }
 
@@ -76,11 +76,14 @@ struct RingShape {
 
 std::string describe(const RingShape& shape) {
     const Ring ring{shape.gpus, shape.floats, shape.slices};
-    std::ostringstream text;
-    text << "G = " << shape.gpus << (shape.gpus == 1 ? " GPU" : " GPUs") << ", M = " << shape.floats
-         << (shape.floats == 1 ? " float" : " floats") << " (chunks of " << ring.chunk_floats() << ", " << shape.slices
-         << (shape.slices == 1 ? " slice" : " slices") << " each)";
-    return text.str();
+    return messages::text(
+        "lesson13.shape",
+        {{"gpus", counted(static_cast<std::uint64_t>(shape.gpus), "lesson13.gpus.one", "lesson13.gpus.many")},
+         {"floats",
+          counted(static_cast<std::uint64_t>(shape.floats), "lesson13.floats.one", "lesson13.floats.many")},
+         {"chunk", ring.chunk_floats()},
+         {"slices",
+          counted(static_cast<std::uint64_t>(shape.slices), "lesson13.slices.one", "lesson13.slices.many")}});
 }
 
 // Where element i lies: "chunk 1 (elements [12, 24)), slice 0".
@@ -89,9 +92,8 @@ std::string place_of(const Ring& ring, std::int64_t i) {
     int k = 0;
     while (k + 1 < ring.slices && i >= ring.slice(c, k).end) ++k;
     const Span chunk = ring.chunk(c);
-    std::ostringstream text;
-    text << "chunk " << c << " (elements [" << chunk.begin << ", " << chunk.end << ")), slice " << k;
-    return text.str();
+    return messages::text("lesson13.place",
+                          {{"chunk", c}, {"first", chunk.begin}, {"end", chunk.end}, {"slice", k}});
 }
 
 using Vectors = std::vector<std::vector<float>>;  // one per GPU
@@ -154,9 +156,9 @@ std::pair<RingRun, RingRun> run_in_both_orders(Run run) {
 }
 
 std::string stream_order_text(int run) {
-    if (!cpu_backend) return run == 0 ? "first run" : "second run";
-    return run == 0 ? "the streams' work that nothing orders ran latest queued first"
-                    : "the streams' work that nothing orders ran in the order queued";
+    if (!cpu_backend)
+        return messages::text(run == 0 ? "lesson13.order.first_run" : "lesson13.order.second_run");
+    return messages::text(run == 0 ? "lesson13.order.latest_first" : "lesson13.order.in_order");
 }
 
 void expect_sums(const RingShape& shape, const Vectors& inputs, const RingRun& run, const std::string& input,
@@ -175,17 +177,20 @@ void expect_sums(const RingShape& shape, const Vectors& inputs, const RingRun& r
             if (std::fabs(got - want) <= tolerance) continue;
             std::string cause;
             if (std::isnan(got)) {
-                cause = "\nLikely cause: NaN: an add read inbox floats that no copy had written yet (every inbox "
-                        "holds NaN before the call).";
+                cause = messages::text("lesson13.cause.nan");
             } else if (got == inputs[g][i]) {
-                cause = "\nLikely cause: the element is still GPU " + std::to_string(g) + "'s own input.";
+                cause = messages::text("lesson13.cause.own_input", {{"gpu", g}});
             }
-            FAIL("ring_allreduce: on GPU " << g << ", element " << i << " is " << number_text(got)
-                                           << ", but the sum of every GPU's element " << i << " is "
-                                           << number_text(want) << " (tolerance " << number_text(tolerance)
-                                           << "); it lies in " << place_of(ring, static_cast<std::int64_t>(i))
-                                           << "; " << input << "; " << stream_order_text(run_index) << "."
-                                           << cause);
+            FAIL(
+                messages::text("lesson13.sum_wrong", {{"gpu", g},
+                                                      {"element", i},
+                                                      {"got", number_text(got)},
+                                                      {"want", number_text(want)},
+                                                      {"tolerance", number_text(tolerance)},
+                                                      {"place", place_of(ring, static_cast<std::int64_t>(i))},
+                                                      {"input", input},
+                                                      {"order", stream_order_text(run_index)}})
+                << likely_cause_line(cause));
         }
     }
 }
@@ -196,25 +201,21 @@ void check_ring_sums(const RingShape& shape) {
     for (int g = 0; g < shape.gpus; ++g) {
         inputs.push_back(random_floats(static_cast<std::size_t>(shape.floats), seed + static_cast<std::uint64_t>(g)));
     }
-    const std::string input = describe(shape) + "; " + describe_seed(seed);
+    const std::string input =
+        messages::text("checks.input_seed", {{"input", describe(shape)}, {"seed", describe_seed(seed)}});
     const auto [first, second] = run_in_both_orders([&] { return run_ring(shape, inputs, input); });
     expect_sums(shape, inputs, first, input, 0);
     expect_sums(shape, inputs, second, input, 1);
     if (const auto difference = first_difference(first.results, second.results)) {
         const auto [g, i] = *difference;
-        FAIL("ring_allreduce: two runs on the same input differ: on GPU "
-             << g << ", element " << i << " was " << number_text(first.results[g][i]) << " and then "
-             << number_text(second.results[g][i]) << ", so the order of the additions changed between them; "
-             << input << ".");
+        FAIL(messages::text("lesson13.runs_differ", {{"gpu", g},
+                                                     {"element", i},
+                                                     {"first", number_text(first.results[g][i])},
+                                                     {"second", number_text(second.results[g][i])},
+                                                     {"input", input}}));
     }
-    if (first.host_waits > 0) {
-        FAIL("ring_allreduce: the right sums, but the host waited for the GPUs "
-             << first.host_waits
-             << " times inside it (a synchronize, or a copy that returns when done): while the host waits, "
-                "no GPU has the next work queued. It must queue the whole all-reduce and return, as "
-                "ncclAllReduce does; "
-             << input << ".");
-    }
+    if (first.host_waits > 0)
+        FAIL(messages::text("lesson13.host_waits", {{"waits", first.host_waits}, {"input", input}}));
     SUCCEED();
 }
 
@@ -240,12 +241,13 @@ std::optional<Shares> shares_in(float value, int gpus) {
     return shares;
 }
 
+// "GPU 1", "GPUs 0, 2 and 3"
 std::string gpu_list(const std::vector<int>& gpus) {
-    std::string text;
-    for (std::size_t k = 0; k < gpus.size(); ++k) {
-        text += (k == 0 ? "" : k + 1 == gpus.size() ? " and " : ", ") + std::to_string(gpus[k]);
-    }
-    return (gpus.size() == 1 ? "GPU " : "GPUs ") + text;
+    if (gpus.size() == 1) return "GPU " + std::to_string(gpus[0]);  // the same in both languages
+    std::string list = std::to_string(gpus[0]);
+    for (std::size_t k = 1; k + 1 < gpus.size(); ++k)
+        list = messages::text("lesson13.gpu_list.more", {{"list", list}, {"gpu", gpus[k]}});
+    return messages::text("lesson13.gpu_list.many", {{"list", list}, {"gpu", gpus.back()}});
 }
 
 std::string describe(const Shares& shares) {
@@ -253,10 +255,13 @@ std::string describe(const Shares& shares) {
     for (int g = 0; g < static_cast<int>(shares.count.size()); ++g) {
         (shares.count[g] == 0 ? missing : shares.count[g] == 1 ? once : twice).push_back(g);
     }
-    std::string text = "the shares of " + (once.empty() ? "no GPU" : gpu_list(once)) + " once";
-    if (!twice.empty()) text += ", of " + gpu_list(twice) + " twice or more";
-    if (!missing.empty()) text += ", and none of " + gpu_list(missing);
-    if (shares.early_inbox >= 0) text += ", plus what an inbox held before the call";
+    std::string text = once.empty() ? messages::text("lesson13.shares.none_once")
+                                    : messages::text("lesson13.shares.once", {{"gpus", gpu_list(once)}});
+    if (!twice.empty())
+        text = messages::text("lesson13.shares.twice", {{"shares", text}, {"gpus", gpu_list(twice)}});
+    if (!missing.empty())
+        text = messages::text("lesson13.shares.missing", {{"shares", text}, {"gpus", gpu_list(missing)}});
+    if (shares.early_inbox >= 0) text = messages::text("lesson13.shares.inbox", {{"shares", text}});
     return text;
 }
 
@@ -279,28 +284,28 @@ std::string reduce_scatter_cause(const Shares& shares, int c) {
     const int gpus = static_cast<int>(shares.count.size());
     if (shares.early_inbox >= 0) {
         const int q = shares.early_inbox / (gpus - 1), s = shares.early_inbox % (gpus - 1);
-        return "reduce-scatter step " + std::to_string(s) + ": GPU " + std::to_string(q) +
-               " added its inbox before the copy from GPU " + std::to_string((q + gpus - 1) % gpus) +
-               " had arrived in it";
+        return messages::text("lesson13.cause.early_inbox",
+                              {{"step", s}, {"gpu", q}, {"sender", (q + gpus - 1) % gpus}});
     }
     const int last = gpu_at(c, gpus - 1, gpus);
     if (path_prefix(shares, c, gpus - 1, 0)) {
-        return "reduce-scatter step " + std::to_string(gpus - 2) + ": GPU " + std::to_string(last) +
-               " never added the part of chunk " + std::to_string(c) + " it received from GPU " +
-               std::to_string(gpu_at(c, gpus - 2, gpus));
+        return messages::text(
+            "lesson13.cause.never_added",
+            {{"step", gpus - 2}, {"gpu", last}, {"chunk", c}, {"sender", gpu_at(c, gpus - 2, gpus)}});
     }
     for (int length = 1; length < gpus; ++length) {
         const int gpu = gpu_at(c, length, gpus);
         if (path_prefix(shares, c, length, 0) && length + 1 < gpus) {
-            return "reduce-scatter step " + std::to_string(length) + ": GPU " + std::to_string(gpu) +
-                   " sent its part of chunk " + std::to_string(c) + " on to GPU " +
-                   std::to_string(gpu_at(c, length + 1, gpus)) + " before its own add of step " +
-                   std::to_string(length - 1) + " had finished, so the shares added before it went no further";
+            return messages::text("lesson13.cause.sent_early", {{"step", length},
+                                                                {"gpu", gpu},
+                                                                {"chunk", c},
+                                                                {"receiver", gpu_at(c, length + 1, gpus)},
+                                                                {"previous", length - 1}});
         }
         if (path_prefix(shares, c, length, 2)) {
-            return "reduce-scatter step " + std::to_string(length - 1) + ": GPU " + std::to_string(gpu) +
-                   " added the part of chunk " + std::to_string(c) + " it received from GPU " +
-                   std::to_string(gpu_at(c, length - 1, gpus)) + " more than once";
+            return messages::text(
+                "lesson13.cause.added_twice",
+                {{"step", length - 1}, {"gpu", gpu}, {"chunk", c}, {"sender", gpu_at(c, length - 1, gpus)}});
         }
     }
     return "";
@@ -312,19 +317,14 @@ std::string all_gather_cause(const Shares& shares, int c, int to, int step) {
     const int gpus = static_cast<int>(shares.count.size());
     const int from = (to + gpus - 1) % gpus;
     const int position = (to - c + gpus) % gpus;  // `to`'s place on chunk c's reduce-scatter path
-    const std::string where = "all-gather step " + std::to_string(step) + ": ";
-    if (path_prefix(shares, c, position + 1, 2)) {
-        return where + "GPU " + std::to_string(to) + " added chunk " + std::to_string(c) + " from GPU " +
-               std::to_string(from) + " to its own part of it instead of copying the whole sum over it";
-    }
+    const auto cause = [&](const char* id) {
+        return messages::text(id, {{"step", step}, {"gpu", to}, {"chunk", c}, {"sender", from}});
+    };
+    if (path_prefix(shares, c, position + 1, 2)) return cause("lesson13.cause.gather_added");
     bool partial = shares.early_inbox < 0;
     for (int p = 0; p < gpus; ++p) partial = partial && shares.count[gpu_at(c, p, gpus)] == (p <= position ? 1 : 0);
-    if (partial) {
-        return where + "GPU " + std::to_string(to) + " still holds its own part of chunk " + std::to_string(c) +
-               " from the reduce-scatter: the copy from GPU " + std::to_string(from) + " never arrived";
-    }
-    return where + "chunk " + std::to_string(c) + " went from GPU " + std::to_string(from) + " to GPU " +
-           std::to_string(to) + " before GPU " + std::to_string(from) + " held the whole sum";
+    if (partial) return cause("lesson13.cause.gather_missing");
+    return cause("lesson13.cause.gather_early");
 }
 
 void check_ring_shares(const RingShape& shape, int run_index, const std::function<RingRun()>& run_it) {
@@ -345,16 +345,24 @@ void check_ring_shares(const RingShape& shape, int run_index, const std::functio
             while (run.results[wrong][static_cast<std::size_t>(i)] == everyone) wrong = (wrong + 1) % gpus, ++step;
             const std::optional<Shares> held = shares_in(run.results[wrong][static_cast<std::size_t>(i)], gpus);
             if (held) cause = step < 0 ? reduce_scatter_cause(*held, c) : all_gather_cause(*held, c, wrong, step);
-            std::ostringstream text;
-            text << "ring_allreduce: on GPU " << g << ", element " << i << " is " << number_text(got);
-            if (const auto shares = shares_in(got, gpus)) text << ", " << describe(*shares);
-            text << "; every GPU's share once is " << number_text(everyone) << ". The element lies in "
-                 << place_of(ring, i) << ", whose sum GPU " << last << " finishes in the reduce-scatter";
-            if (at_last != everyone) text << " (it holds " << number_text(at_last) << ")";
-            text << "; " << describe(shape) << "; " << stream_order_text(run_index)
-                 << ". Here GPU g's input is 4^g at every element, so that a sum tells whose shares it holds.";
-            if (!cause.empty()) text << "\nLikely cause: " << cause << ".";
-            FAIL(text.str());
+            const auto shares = shares_in(got, gpus);
+            const std::string got_text =
+                shares ? messages::text("lesson13.shares_value",
+                                        {{"value", number_text(got)}, {"shares", describe(*shares)}})
+                       : number_text(got);
+            const std::string holds = at_last == everyone ? ""
+                                                          : messages::text("lesson13.last_holds",
+                                                                           {{"value", number_text(at_last)}});
+            FAIL(messages::text("lesson13.shares_wrong", {{"gpu", g},
+                                                          {"element", i},
+                                                          {"got", got_text},
+                                                          {"everyone", number_text(everyone)},
+                                                          {"place", place_of(ring, i)},
+                                                          {"last", last},
+                                                          {"holds", holds},
+                                                          {"shape", describe(shape)},
+                                                          {"order", stream_order_text(run_index)}})
+                 << likely_cause_line(cause));
         }
     }
     SUCCEED();
@@ -384,8 +392,7 @@ void check_ring_shares(const RingShape& shape) {
 void check_peer_access(int gpus) {
     enable_ring_peer_access(gpus);
     if (const cudaError_t left = cudaGetLastError(); left != cudaSuccess) {
-        FAIL("enable_peer_access(" << gpus << "), called a second time, left " << cudaGetErrorName(left)
-                                   << " as CUDA's last error, for the next call to find.");
+        FAIL(messages::text("lesson13.peer_error_left", {{"gpus", gpus}, {"error", cudaGetErrorName(left)}}));
     }
     for (int g = 0; g < gpus; ++g) {
         for (const int peer : {(g + 1) % gpus, (g + gpus - 1) % gpus}) {
@@ -397,8 +404,7 @@ void check_peer_access(int gpus) {
             cudaGetLastError();
             check_cuda(cudaSetDevice(0));
             if (again != cudaErrorPeerAccessAlreadyEnabled) {
-                FAIL("enable_peer_access(" << gpus << "): GPU " << g << " has no peer access to its neighbour GPU "
-                                           << peer << ", though cudaDeviceCanAccessPeer says the pair can have it.");
+                FAIL(messages::text("lesson13.no_peer_access", {{"gpus", gpus}, {"gpu", g}, {"peer", peer}}));
             }
         }
     }
@@ -415,7 +421,8 @@ void check_warp_ring(int width) {
     DeviceBuffer<int> d_in{std::span<const int>(in)};
     DeviceBuffer<int> d_out(in.size());
     d_out.poison();
-    const std::string input = "width = " + std::to_string(width) + "; " + describe_seed(seed);
+    const std::string input = messages::text(
+        "checks.input_seed", {{"input", "width = " + std::to_string(width)}, {"seed", describe_seed(seed)}});
     launch_or_fail("warp_ring_sums", input, [&] {
         launch_warp_ring(d_in.data(), d_out.data(), kThreads, width);
         check_launch();
@@ -428,19 +435,27 @@ void check_warp_ring(int width) {
             for (int lane = first; lane < first + width; ++lane) want += in[lane * kValues + v];
             const int value = got[t * kValues + v];
             if (value == want) continue;
-            FAIL("warp_ring_sums, " << input << ": lane " << t % 32 << " of warp " << t / 32 << " holds "
-                                    << value << " in values[" << v << "] (chunk " << v / (kValues / width)
-                                    << " of " << width << "), but the sum of values[" << v << "] over lanes "
-                                    << first % 32 << "-" << first % 32 + width - 1 << " is " << want
-                                    << (value == in[t * kValues + v] ? ": it is still the lane's own value" : "")
-                                    << (value == -1 ? ": never written" : "") << ".");
+            std::string why;
+            if (value == in[t * kValues + v]) why += messages::text("lesson13.warp_ring.own_value");
+            if (value == -1) why += messages::text("lesson13.warp_ring.never_written");
+            FAIL(messages::text("lesson13.warp_ring_wrong", {{"input", input},
+                                                             {"lane", t % 32},
+                                                             {"warp", t / 32},
+                                                             {"value", value},
+                                                             {"index", v},
+                                                             {"chunk", v / (kValues / width)},
+                                                             {"width", width},
+                                                             {"first", first % 32},
+                                                             {"last", first % 32 + width - 1},
+                                                             {"want", want},
+                                                             {"why", why}}));
         }
     }
     const int ring_moves = 2 * (width - 1) * (kValues / width);  // shuffles per warp
     if (const auto stats = last_launch_stats(); stats && stats->shuffles != 2u * ring_moves) {
-        FAIL("warp_ring_sums, " << input << ": the right sums, but each warp made " << stats->shuffles / 2
-                                << " shuffles, where a ring of " << width << " lanes moves " << ring_moves
-                                << " values: 2(width - 1) chunks of 32 / width.");
+        FAIL(messages::text(
+            "lesson13.warp_ring_shuffles",
+            {{"input", input}, {"shuffles", stats->shuffles / 2}, {"width", width}, {"moves", ring_moves}}));
     }
     SUCCEED();
 }

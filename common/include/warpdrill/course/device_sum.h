@@ -49,7 +49,8 @@ DeviceSum device_sum_kernel();
 // On a GPU older than compute capability major.minor: prints "SKIPPED on
 // this GPU: <what> ..." as a warning and returns true, and the calling check
 // returns without checking, so that it passes (Catch2 2 has no SKIP, and
-// Catch2 3 fails a run whose every test case was skipped).
+// Catch2 3 fails a run whose every test case was skipped). `what` is what
+// the check needs, in the learner's language (a message of messages/lessons.toml).
 bool skip_before_compute_capability(int major, int minor, const std::string& what);
 
 }  // namespace warpdrill::course

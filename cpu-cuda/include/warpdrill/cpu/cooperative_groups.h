@@ -46,7 +46,7 @@ std::uintptr_t map_shared_rank(std::uintptr_t address, std::size_t bytes, int ra
 void check_tile(unsigned tile_size, unsigned parent_threads, Where where);
 void check_runtime_tile(unsigned tile_size, Where where);
 void check_tile_memory(unsigned max_block_size, Where where);
-[[noreturn]] void fault_partition(const char* group, Where where);
+[[noreturn]] void fault_partition(bool grid, Where where);  // of the grid, or (grid false) of a cluster
 // coalesced_threads(): the lanes of the caller's warp that reach this call
 // together with it.
 unsigned coalesce(Where where);

@@ -142,7 +142,7 @@ inline thread_group tiled_partition(const thread_group& parent, unsigned tile_si
         const coalesced_group lanes(parent.lanes_, parent.meta_rank_, parent.meta_size_, parent.tiled_);
         return tiled_partition(lanes, tile_size, where);
     }
-    warpdrill::cpu::detail::fault_partition(parent.kind_ == Kind::grid ? "the grid" : "a cluster", where);
+    warpdrill::cpu::detail::fault_partition(parent.kind_ == Kind::grid, where);
 }
 
 // ---- partitions by value: labeled_partition and binary_partition -----------------------
