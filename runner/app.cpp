@@ -24,7 +24,7 @@ CheckResult App::check(const Lesson& lesson) {
 const Lesson& App::lesson(int number) const {
     if (const Lesson* found = course.find(number)) return *found;
     throw CLI::ValidationError(
-        "lesson", fmt::format("there is no lesson {} (lessons 1 to {})", number, course.lessons.size()));
+        "lesson", messages::text("course.no_lesson", {{"lesson", number}, {"count", course.lessons.size()}}));
 }
 
 const Lesson* App::first_unfinished() const {
@@ -64,7 +64,7 @@ void App::load_progress() {
     if (progress.load(message)) return;
     fmt::print(stderr, "warpdrill: {}\n", message);
     for (const Lesson& lesson : course.lessons) {
-        fmt::print(stderr, "  checking lesson {} ... ", lesson.number);
+        fmt::print(stderr, "  {} ", messages::text("progress.checking", {{"lesson", lesson.number}}));
         const CheckResult result = check(lesson);
         fmt::print(stderr, "{}\n", outcome_text(result.outcome));
     }

@@ -11,6 +11,7 @@
 #include "warpdrill/messages.h"
 
 using namespace warpdrill::runner;
+using warpdrill::messages::text;
 
 namespace {
 
@@ -30,72 +31,82 @@ std::vector<std::string> nvcc_style_arguments(int argc, char** argv) {
     return {};
 }
 
+// --lang's value among warpdrill's own arguments (the first `end`), read
+// before the command line is made so that its help speaks the language too;
+// "" without it.
+std::string language_option(int end, char** argv) {
+    for (int i = 1; i < end; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--lang" && i + 1 < end) return argv[i + 1];
+        if (arg.starts_with("--lang=")) return arg.substr(7);
+    }
+    return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App cli{"warpdrill: a course on GPU parallel reduction and warp shuffles"};
-    cli.footer("./warpdrill --backend cpu|gpu|auto builds the course for that backend from then on.");
+    // cc's and run's arguments are nvcc's and the program's: CLI11 sees none of them.
+    const std::vector<std::string> nvcc_args = nvcc_style_arguments(argc, argv);
+    const int command_end = argc - static_cast<int>(nvcc_args.size());
+    warpdrill::messages::use_language(warpdrill::messages::choose_language(language_option(command_end, argv)));
+    CLI::App cli{text("help.title")};
+    cli.footer(text("help.footer"));
     std::string root = WARPDRILL_SOURCE_DIR;
     std::string build_dir = WARPDRILL_BUILD_DIR;
     int time_limit = 120;
     bool yes = false;
-    cli.add_option("--root", root, "the course's directory")->capture_default_str();
-    cli.add_option("--build-dir", build_dir, "its build directory")->capture_default_str();
-    cli.add_option("--time-limit", time_limit, "seconds a lesson's checks may run")->capture_default_str();
-    cli.add_flag("--yes,-y", yes, "answer yes to confirmations (and, in ./warpdrill, to installing packages)");
-    std::string lang;
-    cli.add_option("--lang", lang, "en or zh: what warpdrill says, the lessons' README and hints (default: from the locale)")
+    cli.add_option("--root", root, text("help.root"))->capture_default_str();
+    cli.add_option("--build-dir", build_dir, text("help.build_dir"))->capture_default_str();
+    cli.add_option("--time-limit", time_limit, text("help.time_limit"))->capture_default_str();
+    cli.add_flag("--yes,-y", yes, text("help.yes"));
+    std::string lang;  // checked here, chosen from above (language_option)
+    cli.add_option("--lang", lang, text("help.lang"))
         ->check(CLI::IsMember({"en", "zh"}));
     cli.fallthrough();  // these options may also follow the command (inherited by the subcommands below)
 
     int number = 0;
-    auto* watch = cli.add_subcommand("watch", "check the current lesson on every save (the default)");
-    watch->add_option("lesson", number, "start at this lesson");
-    auto* list = cli.add_subcommand("list", "every lesson, its status, and the backend in use");
-    auto* check = cli.add_subcommand("check", "build and check a lesson; exit code 0 when it passes");
-    check->add_option("lesson", number, "the lesson (default: the first unfinished one)");
+    auto* watch = cli.add_subcommand("watch", text("help.watch"));
+    watch->add_option("lesson", number, text("help.watch.lesson"));
+    auto* list = cli.add_subcommand("list", text("help.list"));
+    auto* check = cli.add_subcommand("check", text("help.check"));
+    check->add_option("lesson", number, text("help.check.lesson"));
     bool sanitize = false;
     check->add_flag("--sanitize", sanitize,
-                    "on a GPU, run the checks under compute-sanitizer even when they pass (on the CPU backend "
-                    "every check is always on)");
+                    text("help.check.sanitize"));
     bool timings = false;
-    check->add_flag("--timings", timings, "print where the seconds went: the build, the checks, nvcc's verdict");
-    auto* hint = cli.add_subcommand("hint", "the next hint for a lesson");
+    check->add_flag("--timings", timings, text("help.check.timings"));
+    auto* hint = cli.add_subcommand("hint", text("help.hint"));
     hint->add_option("lesson", number)->required();
-    auto* reset = cli.add_subcommand("reset", "restore a lesson's starting files");
+    auto* reset = cli.add_subcommand("reset", text("help.reset"));
     reset->add_option("lesson", number)->required();
-    auto* solution = cli.add_subcommand("solution", "show how your files differ from the solution");
+    auto* solution = cli.add_subcommand("solution", text("help.solution"));
     solution->add_option("lesson", number)->required();
-    auto* bench = cli.add_subcommand("bench", "on a GPU: bandwidth of the lessons' kernels, CUB and a copy (13: the ring, NCCL)");
-    bench->add_option("lesson", number, "compare this lesson's kernel (default: the solutions)");
+    auto* bench = cli.add_subcommand("bench", text("help.bench"));
+    bench->add_option("lesson", number, text("help.bench.lesson"));
     bool bench_solution = false;
-    bench->add_flag("--solution", bench_solution, "measure the solution's code for the lesson, not yours");
+    bench->add_flag("--solution", bench_solution, text("help.bench.solution"));
     ProfileOptions profile_options;
     auto* profile = cli.add_subcommand(
-        "profile", "what the hardware does with a lesson's kernel: Nsight Compute's counts and a modelled time");
+        "profile", text("help.profile"));
     profile->add_option("lesson", profile_options.lesson)->required();
-    profile->add_flag("--solution", profile_options.solution, "the solution's kernel files, not yours");
-    profile->add_option("--compare", profile_options.compare, "set this lesson beside it and say what moved");
-    profile->add_option("--gpu", profile_options.gpu, "the GPU to model: h100, a100, l4, t4 or rtx4090")
+    profile->add_flag("--solution", profile_options.solution, text("help.profile.solution"));
+    profile->add_option("--compare", profile_options.compare, text("help.profile.compare"));
+    profile->add_option("--gpu", profile_options.gpu, text("help.profile.gpu"))
         ->capture_default_str();
-    profile->add_flag("--json", profile_options.json, "JSON, for tools and the book");
-    profile->add_option("--floats", profile_options.floats, "the input's size (ncu's table is at 2^20)")
+    profile->add_flag("--json", profile_options.json, text("help.profile.json"));
+    profile->add_option("--floats", profile_options.floats, text("help.profile.floats"))
         ->capture_default_str();
-    auto* cc = cli.add_subcommand("cc", "compile a CUDA program as nvcc would: warpdrill cc [nvcc options] FILES -o OUT");
+    auto* cc = cli.add_subcommand("cc", text("help.cc"));
     auto* run = cli.add_subcommand("run",
-                                   "build and run a CUDA program with its own main(): warpdrill run [nvcc options] "
-                                   "FILE.cu... [--sanitize: on a GPU, under compute-sanitizer] [-- ARGS]");
+                                   text("help.run"));
     InstructorCommands instructor(cli);  // grade, grade-all, handout, new, verify
-    auto* test = cli.add_subcommand("test", "build and run the project's whole test suite (CPU backend)");
-    auto* setup = cli.add_subcommand("setup", "set the course up (packages, build) and say how it stands");
+    auto* test = cli.add_subcommand("test", text("help.test"));
+    auto* setup = cli.add_subcommand("setup", text("help.setup"));
     cli.require_subcommand(0, 1);
-    // cc's and run's arguments are nvcc's and the program's: CLI11 sees none of them.
-    const std::vector<std::string> nvcc_args = nvcc_style_arguments(argc, argv);
-    const int command_end = argc - static_cast<int>(nvcc_args.size());
     CLI11_PARSE(cli, command_end, argv);
 
     try {
-        warpdrill::messages::use_language(warpdrill::messages::choose_language(lang));
         if (instructor.chosen()) return instructor.run({root, build_dir, std::chrono::seconds(time_limit)});
         App app{load_course(root, build_dir, WARPDRILL_ACTIVE_BACKEND, WARPDRILL_BACKEND_REASON),
                 Progress(fs::path(root) / ".progress" / "progress.toml"),

@@ -6,6 +6,8 @@
 #include <toml++/toml.h>
 #include <unistd.h>
 
+#include "warpdrill/messages.h"
+
 namespace warpdrill::runner {
 
 namespace fs = std::filesystem;
@@ -35,8 +37,8 @@ bool Progress::load(std::string& message) {
         aside += ".damaged";
         std::error_code ignored;
         fs::rename(file_, aside, ignored);
-        message = "the progress file " + file_.string() + " could not be read (" + error.what() +
-                  "); it was moved to " + aside.string() + " and the progress is rebuilt from the checks";
+        message = messages::text("progress.damaged",
+                                 {{"file", file_.string()}, {"error", error.what()}, {"aside", aside.string()}});
         return false;
     }
 }

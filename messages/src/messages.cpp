@@ -24,14 +24,12 @@ struct Wording {
 using Catalog = std::map<std::string, Wording, std::less<>>;
 
 // A table with `en` and `zh` is a message, its id the path of tables to it
-// ("check.failed" for [check.failed]); any other table holds more.
+// ("check.failed" for [check.failed]); its other tables hold more
+// ([help.watch] and [help.watch.lesson]).
 void read_table(const toml::table& table, const std::string& path, Catalog& catalog) {
     const auto english = table["en"].value<std::string>();
     const auto chinese = table["zh"].value<std::string>();
-    if (english && chinese) {
-        catalog.emplace(path, Wording{*english, *chinese});
-        return;
-    }
+    if (english && chinese) catalog.emplace(path, Wording{*english, *chinese});
     for (const auto& [key, value] : table) {
         if (const toml::table* inner = value.as_table()) {
             read_table(*inner, path.empty() ? std::string(key.str()) : path + "." + std::string(key.str()), catalog);

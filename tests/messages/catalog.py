@@ -23,20 +23,20 @@ ASKED = re.compile(r'\btext\((?:[^(),"]*,\s*)?"([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+
 
 def messages_of(table, path=""):
     """{id: (english, chinese)} of a catalog file's tables, as messages.cpp reads them."""
-    if isinstance(table.get("en"), str) and isinstance(table.get("zh"), str):
-        return {path: (table["en"], table["zh"])}
     found = {}
+    if isinstance(table.get("en"), str) and isinstance(table.get("zh"), str):
+        found[path] = (table["en"], table["zh"])
+    elif "en" in table or "zh" in table:
+        raise ValueError(f"{path}: a message needs both en and zh")
     for key, value in table.items():
         if isinstance(value, dict):
             found.update(messages_of(value, f"{path}.{key}" if path else key))
-        elif key in ("en", "zh"):
-            raise ValueError(f"{path}: a message needs both en and zh")
     return found
 
 
 def prose(text):
-    """The words a reader reads: code spans and fields taken out."""
-    return FIELD.sub(" ", re.sub(r"`[^`]*`", " ", text))
+    """The words a reader reads: code spans, paths and fields taken out."""
+    return FIELD.sub(" ", re.sub(r"`[^`]*`|\S*/\S*", " ", text))
 
 
 def main(source_dir):
