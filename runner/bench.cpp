@@ -9,6 +9,7 @@
 #include "build.h"
 #include "commands.h"
 #include "process.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -38,7 +39,7 @@ std::string bench_program(App& app, int number, bool solution) {
 
 int run_bench(App& app, int number, bool solution) {
     if (app.course.backend != "gpu") {
-        fmt::print(stderr, "warpdrill bench measures bandwidth on a GPU; here: {}\n", app.course.backend_reason);
+        fmt::print(stderr, "{}\n", messages::text("bench.no_gpu", {{"reason", app.course.backend_reason}}));
         return 2;
     }
     const std::string bench = bench_program(app, number, solution);
@@ -63,8 +64,8 @@ int run_bench(App& app, int number, bool solution) {
         }
     }
     app.progress.save();
-    fmt::print("table: {}  plot: {}\n", app.course.relative(out / "bench.csv").string(),
-               app.course.relative(out / "bench.svg").string());
+    fmt::print("{}\n", messages::text("bench.files", {{"table", app.course.relative(out / "bench.csv").string()},
+                                                   {"plot", app.course.relative(out / "bench.svg").string()}}));
     return run.exit_code;
 }
 

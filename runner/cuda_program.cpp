@@ -11,6 +11,7 @@
 #include "build.h"
 #include "commands.h"
 #include "process.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -64,7 +65,7 @@ int run_program(App& app, const RunOptions& options) {
     command.insert(command.end(), options.program_args.begin(), options.program_args.end());
     if (!options.sanitize || app.course.backend != "gpu") {
         if (options.sanitize)
-            fmt::print("warpdrill: on the CPU backend every check is always on; --sanitize adds none\n");
+            fmt::print("{}\n", messages::text("run.sanitize_on_cpu"));
         // The buffers never freed are listed at the end, as memcheck's leak check lists them.
         setenv("WARPDRILL_LEAK_CHECK", "1", 1);
         return run_attached(command, fs::current_path());

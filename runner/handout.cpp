@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "process.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -210,9 +211,7 @@ int run_handout(const CourseSettings& settings, const std::string& dest) {
         const ProcessResult git = run_process(step, std::chrono::seconds(120));
         if (git.exit_code != 0) throw std::runtime_error("git failed in " + dest + ": " + git.output);
     }
-    fmt::print("The course for learners is in {}: no solutions/, tests/ or grading.toml, a git history of its own,\n"
-               "and .github/workflows/classroom.yml (GitHub Classroom grades every push). Learners start with ./warpdrill.\n",
-               dest);
+    fmt::print("{}\n", messages::text("handout.done", {{"dir", dest}}));
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "process.h"
 #include "text.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -76,20 +77,15 @@ int run_new(const CourseSettings& settings, const std::string& name) {
         made.push_back(course.relative(file));
     }
     std::ranges::sort(made);
-    fmt::print("Lesson {} is scaffolded: a block sum in shared memory, complete, to make your own:\n", name);
+    fmt::print("{}\n", messages::text("scaffold.done", {{"lesson", name}}));
     for (const fs::path& file : made) fmt::print("  {}\n", file.string());
     if (!add_to_book(course.root / "book" / "index.md", name))
-        fmt::print("book/index.md has no lessons/ in its table of contents: add lessons/{} yourself.\n", name);
+        fmt::print("{}\n", messages::text("scaffold.no_toc", {{"lesson", name}}));
     // Configure the build again, so that it has the lesson's targets (lesson-NN, solution-NN).
     if (fs::exists(settings.build_dir / "CMakeCache.txt") &&
         run_process({"cmake", settings.build_dir.string()}, std::chrono::seconds(600)).exit_code != 0)
-        fmt::print("cmake could not configure {} again: run it to see why.\n", settings.build_dir.string());
-    fmt::print("The chapter is in book/index.md's table of contents. When the lesson is yours:\n"
-               "  warpdrill verify {}    (it compiles, fails as shipped and passes with its solution)\n"
-               "and, as for every lesson (book/README.md): its translations (README.zh.md, hints.zh.md, the\n"
-               "chapter's catalogue: python3 book/i18n.py update, then check), its mistakes in\n"
-               "book/mistakes/mistakes.toml, and its points in grading.toml if not the default ones.\n",
-               std::stoi(name.substr(0, 2)));
+        fmt::print("{}\n", messages::text("scaffold.configure_failed", {{"dir", settings.build_dir.string()}}));
+    fmt::print("{}\n", messages::text("scaffold.next", {{"number", std::stoi(name.substr(0, 2))}}));
     return 0;
 }
 

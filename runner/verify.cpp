@@ -13,6 +13,7 @@
 #include "checker.h"
 #include "commands.h"
 #include "process.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -38,23 +39,24 @@ std::string cmake_error(const std::string& output) {
 // "" when the lesson is sound; else what is wrong with it.
 std::string verify_lesson(const Course& course, const Lesson& lesson, std::chrono::seconds limit) {
     const std::string number = lesson.name.substr(0, 2);
-    if (!lesson.has_solution) return "there is no solutions/" + lesson.name + "/: nothing shows it can be solved";
+    if (!lesson.has_solution) return messages::text("verify.no_solution", {{"lesson", lesson.name}});
     if (const auto not_built = build_checks(course, lesson, std::chrono::seconds(900)))
-        return "it does not compile as shipped:\n" + indented(not_built->message);
+        return messages::text("verify.shipped_does_not_compile") + "\n" + indented(not_built->message);
     const fs::path shipped = course.build_dir / course.target(lesson);
     const ProcessResult as_shipped = run_process(
         {"cmake", "-DCHECK=" + shipped.string(), "-DLESSON=" + std::to_string(lesson.number), "-P",
          (course.root / "cmake" / "ExpectCheckFailure.cmake").string()},
         limit, {"WARPDRILL_KERNEL_TIMEOUT_S=" + std::to_string(std::max<long long>(1, limit.count() / 2))});
-    if (as_shipped.timed_out) return "its checks, as shipped, did not finish in " + std::to_string(limit.count()) + " s";
-    if (as_shipped.exit_code != 0) return "as shipped, " + indented(cmake_error(as_shipped.output));
+    if (as_shipped.timed_out) return messages::text("verify.shipped_timed_out", {{"seconds", limit.count()}});
+    if (as_shipped.exit_code != 0) return messages::text("verify.as_shipped", {{"problem", indented(cmake_error(as_shipped.output))}});
 
     const std::string solution = "solution-" + number;
     const ProcessResult build = build_target(course.build_dir, solution);
     if (build.exit_code != 0)
-        return "its solution does not compile:\n" + indented(trim_compiler_output(build.output, course, lesson));
+        return messages::text("verify.solution_does_not_compile") + "\n" +
+               indented(trim_compiler_output(build.output, course, lesson));
     const CheckResult solved = run_check_program(course, course.build_dir / solution, CheckOptions{limit});
-    if (solved.outcome != Outcome::passed) return "its checks fail with its solution:\n" + indented(solved.message);
+    if (solved.outcome != Outcome::passed) return messages::text("verify.solution_fails") + "\n" + indented(solved.message);
     return "";
 }
 
@@ -70,26 +72,26 @@ int run_verify(const CourseSettings& settings, const std::vector<int>& only) {
     for (int number : only)
         if (!course.find(number)) throw std::runtime_error(fmt::format("the course has no lesson {}", number));
 
-    fmt::print("Verifying on the {} backend: each lesson compiles, fails as shipped, passes with its solution.\n",
-               course.backend);
+    fmt::print("{}\n", messages::text("verify.start", {{"backend", course.backend}}));
     int unsound = 0;
     int verified = 0;
     for (const Lesson& lesson : course.lessons) {
         if (!only.empty() && std::ranges::find(only, lesson.number) == only.end()) continue;
-        fmt::print("lesson {:>2} {:<40} ", lesson.number, lesson.title);
+        fmt::print("{} ", messages::text("verify.lesson", {{"lesson", fmt::format("{:>2}", lesson.number)},
+                                                         {"title", fmt::format("{:<40}", lesson.title)}}));
         std::fflush(stdout);
         const auto start = Clock::now();
         const std::string problem = verify_lesson(course, lesson, settings.time_limit);
         const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
         ++verified;
         if (problem.empty()) {
-            fmt::print("ok ({:.0f} s)\n", seconds);
+            fmt::print("{}\n", messages::text("verify.ok", {{"seconds", fmt::format("{:.0f}", seconds)}}));
         } else {
             ++unsound;
-            fmt::print("NOT OK ({:.0f} s): {}\n", seconds, problem);
+            fmt::print("{}\n", messages::text("verify.not_ok", {{"seconds", fmt::format("{:.0f}", seconds)}, {"problem", problem}}));
         }
     }
-    fmt::print("\n{} of {} lessons verified on the {} backend.\n", verified - unsound, verified, course.backend);
+    fmt::print("\n{}\n", messages::text("verify.total", {{"sound", verified - unsound}, {"count", verified}, {"backend", course.backend}}));
     return unsound == 0 ? 0 : 1;
 }
 

@@ -35,8 +35,8 @@ def messages_of(table, path=""):
 
 
 def prose(text):
-    """The words a reader reads: code spans, paths and fields taken out."""
-    return FIELD.sub(" ", re.sub(r"`[^`]*`|\S*/\S*", " ", text))
+    """The words a reader reads: code spans, paths, file names and fields taken out."""
+    return FIELD.sub(" ", re.sub(r"`[^`]*`|\S*/\S*|\S+\.[a-z]{2,4}\b", " ", text))
 
 
 def main(source_dir):
