@@ -590,6 +590,10 @@ class Mistake(SphinxDirective):
         self.env.note_dependency(str(MISTAKES / "mistakes.toml"))
         mistake = load_mistakes().get(mistake_id)
         message_file = MISTAKES / f"{mistake_id}.txt"
+        # What the checks print in the book's language, where the book keeps that copy.
+        translated = MISTAKES / (self.env.config.language or "en") / f"{mistake_id}.txt"
+        if translated.exists():
+            message_file = translated
         solutions = sorted((REPO / "solutions").glob(f"{mistake_id[:2]}-*"))
         if mistake is None or not message_file.exists() or len(solutions) != 1:
             return [reporter.error(f"mistake {mistake_id}: not in book/mistakes/mistakes.toml, "

@@ -33,9 +33,11 @@
 #include "cudacc_config.h"
 #include "cuda_arch.h"
 #include "rewrite.h"
+#include "warpdrill/messages.h"
 
 namespace fs = std::filesystem;
 using Args = std::vector<std::string>;
+namespace messages = warpdrill::messages;
 
 namespace {
 
@@ -399,7 +401,7 @@ Options parse(const Args& args) {
         const std::string& arg = args[i];
         if (arg.size() > name.size())
             return arg.substr(arg[name.size()] == '=' ? name.size() + 1 : name.size());
-        if (i + 1 >= args.size()) usage_error(std::string(name) + " needs a value");
+        if (i + 1 >= args.size()) usage_error(messages::text("cudacc.needs_value", {{"option", name}}));
         return args[++i];
     };
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -440,13 +442,13 @@ Options parse(const Args& args) {
             std::stringstream flags(value(i, "-Xcompiler"));
             for (std::string flag; std::getline(flags, flag, ',');) options.compile.push_back(flag);
         } else if (arg.starts_with("-")) {
-            usage_error("the CPU backend does not know the nvcc option " + arg);
+            usage_error(messages::text("cudacc.unknown_option", {{"option", arg}}));
         } else {
             options.inputs.push_back(arg);
         }
     }
     options.compile.push_back("-std=" + standard);
-    if (options.inputs.empty()) usage_error("no input files (cudacc [nvcc options] FILES... -o OUT)");
+    if (options.inputs.empty()) usage_error(messages::text("cudacc.no_inputs"));
     return options;
 }
 
@@ -460,7 +462,7 @@ Args compiler_command(const Options& options) {
 int driver(const Args& args) {
     Options options = parse(args);
     if (options.compile_only && options.inputs.size() > 1 && !options.output.empty()) {
-        usage_error("-c with -o compiles one file at a time");
+        usage_error(messages::text("cudacc.one_file_with_c"));
     }
     Args objects;
     std::vector<std::string> temporaries;

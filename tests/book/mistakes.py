@@ -5,9 +5,10 @@ book/mistakes/mistakes.toml lists mistakes, each one change to a lesson's
 solution. This script
   list                         prints id|lesson directory|checks, one mistake a line (for CMake)
   plant OUT                    writes OUT/<id>/: the solution's kernel files with the mistake made
-  message ID PROGRAM --check   runs PROGRAM (the lesson's checks built against OUT/<id>) and
-                               fails unless its first failure equals book/mistakes/<id>.txt
-  message ID PROGRAM --write   writes that failure to book/mistakes/<id>.txt (where it differs)
+  message ID PROGRAM --check   runs PROGRAM (the lesson's checks built against OUT/<id>), in
+                               English and in Chinese, and fails unless its first failure equals
+                               book/mistakes/<id>.txt and book/mistakes/zh_CN/<id>.txt
+  message ID PROGRAM --write   writes those failures there (where they differ)
 The failure is what `warpdrill check` shows: the block after the checks'
 "FAILED:", with the input seed fixed and one CPU worker, so that it is the
 same on every run, and paths as the learner sees them (lessons/NN-name/...).
@@ -25,6 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "book" / "mistakes" / "mistakes.toml"
 SEED = "20261123"
+# The languages the checks speak (WARPDRILL_LANG), and where the book keeps each one's copies.
+COPIES = {"en": CATALOGUE.parent, "zh": CATALOGUE.parent / "zh_CN"}
 
 
 def mistakes():
@@ -79,11 +82,11 @@ def first_failure(output):
     return "\n".join(block) + "\n"
 
 
-def message(mistake_id, program, planted_dir):
+def message(mistake_id, program, planted_dir, language):
     mistake = next((m for m in mistakes() if m["id"] == mistake_id), None)
     if mistake is None:
         sys.exit(f"no mistake {mistake_id} in {CATALOGUE.relative_to(ROOT)}")
-    env = dict(os.environ, WARPDRILL_SEED=SEED, WARPDRILL_CPU_WORKERS="1")
+    env = dict(os.environ, WARPDRILL_SEED=SEED, WARPDRILL_CPU_WORKERS="1", WARPDRILL_LANG=language)
     run = subprocess.run([program, mistake["checks"]], env=env, capture_output=True, text=True, timeout=300)
     failure = first_failure(run.stdout)
     if run.returncode == 0 or failure is None:
@@ -102,18 +105,23 @@ def which_threads_aside(text):
     blocks run at once (a cooperative launch runs one OS thread per block, whatever
     WARPDRILL_CPU_WORKERS says), which of them the backend catches first varies from run to run."""
     text = re.sub(r"\(\d+,\d+,\d+\)", "(B)", text)
-    return re.sub(r"\b(rank|thread|warp|lane) \d+", r"\1 N", text)
+    return re.sub(r"(\b(?:rank|thread|warp|lane)|线程) \d+", r"\1 N", text)
 
 
 def check_or_write(args):
-    text = message(args.id, args.program, args.planted)
-    committed = CATALOGUE.parent / f"{args.id}.txt"
+    for language, copies in COPIES.items():
+        check_or_write_one(args, language, copies / f"{args.id}.txt")
+
+
+def check_or_write_one(args, language, committed):
+    text = message(args.id, args.program, args.planted, language)
     old = committed.read_text() if committed.exists() else ""
     mistake = next(m for m in mistakes() if m["id"] == args.id)
     same = old == text or (mistake.get("threads_vary", False) and bool(old)
                            and which_threads_aside(old) == which_threads_aside(text))
     if args.write:
         if not same:
+            committed.parent.mkdir(exist_ok=True)
             committed.write_text(text)
         print(f"{committed.relative_to(ROOT)}: {'unchanged' if same else 'written'}")
     elif not same:
