@@ -22,7 +22,10 @@ what was measured or from what the checks print:
   ```                                      its device, date and command; until the file exists, a line
                                            saying it has not been measured yet
   ```{mistake} 03-barrier-in-branch   one of book/mistakes/mistakes.toml: the line changed against the
-  ```                                 solution, and what the checks print (book/mistakes/<id>.txt)
+  ```                                 solution, and what the checks print in the book's language
+                                      (book/mistakes/<id>.txt, book/mistakes/zh_CN/<id>.txt)
+  ```{mistake-class} oob_global_read  what `warpdrill run` says of cpu-cuda/tests/mistakes/<name>.cu, in
+  ```                                 the book's language (book/mistakes/classes/[zh_CN/]<name>.txt)
   ```{answer}                  an answer, folded away
   ```
 
@@ -620,6 +623,25 @@ class Mistake(SphinxDirective):
         return [container]
 
 
+class MistakeClass(SphinxDirective):
+    """What `warpdrill run` says of cpu-cuda/tests/mistakes/NAME.cu, in the book's language:
+    book/mistakes/classes/[LANGUAGE/]NAME.txt (tests/runner/mistake_classes.sh keeps the copies)."""
+    required_arguments = 1
+
+    def run(self):
+        name = self.arguments[0]
+        report = MISTAKES / "classes" / f"{name}.txt"
+        translated = MISTAKES / "classes" / (self.env.config.language or "en") / f"{name}.txt"
+        if translated.exists():
+            report = translated
+        if not report.exists():
+            return [self.state.document.reporter.error(f"mistake class {name}: no {report.relative_to(REPO)}",
+                                                       line=self.lineno)]
+        self.env.note_dependency(str(report))
+        text = report.read_text()
+        return [nodes.literal_block(text, text, language="text")]
+
+
 # ---- answers, folded away --------------------------------------------------------------
 
 class details(nodes.General, nodes.Element):
@@ -656,6 +678,7 @@ def setup(app):
     app.add_role("ncu-cell", NcuCellRole())
     app.add_directive("allreduce-table", AllReduceTable)
     app.add_directive("mistake", Mistake)
+    app.add_directive("mistake-class", MistakeClass)
     app.add_directive("answer", Answer)
     plain = (visit_plain, visit_plain)
     app.add_node(details, html=(visit_details_html, depart_details_html), latex=plain, text=plain, man=plain,

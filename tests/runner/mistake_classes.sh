@@ -6,7 +6,9 @@
 # mistake classes quotes each report from book/mistakes/classes/NAME.txt:
 # the copy must be what the backend says now (addresses aside), and
 #   mistake_classes.sh WARPDRILL ROOT --write
-# rewrites the copies.
+# rewrites the copies. The Chinese book quotes the report in Chinese
+# (WARPDRILL_LANG=zh), from book/mistakes/classes/zh_CN/NAME.txt, held to the
+# same rule and to holding no English sentence.
 set -euo pipefail
 warpdrill=$1
 root=$2
@@ -16,11 +18,25 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 failed=0
+# report LANGUAGE PROGRAM: what `warpdrill run` says of the program, addresses aside.
+report() {
+  # One worker: blocks run in one order, so the report names the same block each time.
+  WARPDRILL_LANG=$1 WARPDRILL_CPU_WORKERS=1 "$warpdrill" --root "$root" run "$2" 2>&1 |
+    sed -E 's/0x[0-9a-f]{6,}/0x.../g' || true
+}
+# same_as_copy REPORT COPY: the book's copy is the report (or, with --write, becomes it).
+same_as_copy() {
+  if [[ $write == --write ]]; then
+    mkdir -p "$(dirname "$2")" && cp "$1" "$2"
+  elif ! diff -u "$2" "$1"; then
+    echo "FAILED: the book's copy of $name's report is out of date: bash $0 WARPDRILL ROOT --write"
+    failed=1
+  fi
+}
 for program in "$root"/cpu-cuda/tests/mistakes/*.cu; do
   name=$(basename "$program" .cu)
-  # One worker: blocks run in one order, so the report names the same block each time.
-  WARPDRILL_CPU_WORKERS=1 "$warpdrill" --root "$root" run "$program" 2>&1 |
-    sed -E 's/0x[0-9a-f]{6,}/0x.../g' > "$name.txt" || true
+  report en "$program" > "$name.txt"
+  report zh "$program" > "$name.zh.txt"
   IFS='|' read -ra words <<< "$(sed -n 's|^// expect: ||p' "$program")"
   [[ ${#words[@]} -gt 0 ]] || { echo "FAILED: $name has no // expect: line"; failed=1; continue; }
   for word in "${words[@]}"; do
@@ -28,12 +44,9 @@ for program in "$root"/cpu-cuda/tests/mistakes/*.cu; do
   done
   grep -q "$name.cu:[0-9]" "$name.txt" || { echo "FAILED: $name: its own line is not named:"; cat "$name.txt"; failed=1; }
   if grep -q "/usr/include" "$name.txt"; then echo "FAILED: $name: a standard library frame:"; cat "$name.txt"; failed=1; fi
-  if [[ $write == --write ]]; then
-    mkdir -p "$copies" && cp "$name.txt" "$copies/$name.txt"
-  elif ! diff -u "$copies/$name.txt" "$name.txt"; then
-    echo "FAILED: the book's copy of $name's report is out of date: bash $0 WARPDRILL ROOT --write"
-    failed=1
-  fi
+  python3 "$root/tests/messages/english_prose.py" "$name.zh.txt" || { echo "FAILED: $name: English in its Chinese report"; failed=1; }
+  same_as_copy "$name.txt" "$copies/$name.txt"
+  same_as_copy "$name.zh.txt" "$copies/zh_CN/$name.txt"
 done
 [[ $failed == 0 ]] && echo "mistake classes: all named"
 exit $failed
