@@ -8,6 +8,7 @@
 
 #include "process.h"
 #include "text.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -114,8 +115,8 @@ std::optional<NcuTable> read_ncu_table(const fs::path& file) {
             if (const auto number = cell_value(fields[c])) table.metrics[key][columns[c]] = *number;
         }
     }
-    table.source = fmt::format("the solution measured by Nsight Compute on {} ({}, {})", table.device,
-                               table.date, table.command);
+    table.source = messages::text("profile.ncu.source_table",
+                                  {{"device", table.device}, {"date", table.date}, {"command", table.command}});
     return table;
 }
 
@@ -141,21 +142,21 @@ NcuRun run_ncu(const NcuRequest& request) {
         return NcuRun{.table = std::nullopt, .problem = std::move(why)};
     };
     if (run.exit_code == 127)
-        return problem(
-            "Nsight Compute (ncu) is not on the PATH; it comes with the CUDA toolkit (/usr/local/cuda/bin).");
+        return problem(messages::text("profile.ncu.not_found"));
     if (run.output.find("ERR_NVGPUCTRPERM") != std::string::npos)
-        return problem(
-            "ncu may not read this GPU's performance counters (ERR_NVGPUCTRPERM): run it as root, or let "
-            "every user read them (NVIDIA's page on ERR_NVGPUCTRPERM says how).");
+        return problem(messages::text("profile.ncu.no_permission"));
     const auto launches = read_ncu_csv(request.log);
     if (run.exit_code != 0 || run.timed_out || launches.empty())
-        return problem(fmt::format("ncu did not measure lesson {}:\n{}", request.lesson, run.output));
+        return problem(messages::text("profile.ncu.failed", {{"lesson", request.lesson}}) + "\n" + run.output);
     NcuTable table;
     table.device = gpu_name();
     table.date = utc_time("%Y-%m-%d");
     table.command = "ncu --clock-control none --metrics <the rows' metrics> " + joined(request.program, " ");
-    table.source = fmt::format("{} measured just now by Nsight Compute on this GPU{} ({})", request.what,
-                               table.device.empty() ? "" : ", an " + table.device, table.command);
+    table.source = table.device.empty()
+                       ? messages::text("profile.ncu.source_now", {{"what", request.what}, {"command", table.command}})
+                       : messages::text("profile.ncu.source_now_on", {{"what", request.what},
+                                                                      {"device", table.device},
+                                                                      {"command", table.command}});
     for (std::size_t l = 0; l < launches.size(); ++l) {
         const std::pair key{request.lesson, static_cast<int>(l) + 1};
         table.kernels[key] = launches[l].first;

@@ -155,7 +155,7 @@ fs::path model_build_dir(const App& app) {
 std::optional<std::string> model_build_problem(const App& app) {
     const fs::path dir = model_build_dir(app);
     if (fs::exists(dir / "CMakeCache.txt")) return std::nullopt;
-    fmt::print("warpdrill: configuring a CPU-backend build in {}, to count beside ncu ...\n", dir.string());
+    fmt::print("{}\n", messages::text("profile.configuring_model_build", {{"dir", dir.string()}}));
     std::fflush(stdout);
     const ProcessResult configure = run_process(
         {"cmake", "-S", app.course.root.string(), "-B", dir.string(), "-G", "Ninja",
@@ -164,8 +164,7 @@ std::optional<std::string> model_build_problem(const App& app) {
     if (configure.exit_code == 0) return std::nullopt;
     std::error_code ignored;
     fs::remove_all(dir, ignored);
-    return "the CPU backend could not be configured, so nothing is counted or modelled beside ncu:\n" +
-           configure.output;
+    return messages::text("profile.no_model_build") + "\n" + configure.output;
 }
 
 // `warpdrill profile` where the course runs on a GPU: ncu measures the
@@ -184,7 +183,8 @@ int profile_on_gpu(App& app, const ProfileOptions& options, const GpuSpec& gpu) 
         const std::optional<fs::path> driver = built_driver(app, lesson, {.solution = options.solution});
         if (!driver) return 1;
         const NcuRun run = run_ncu({.lesson = number,
-                                    .what = options.solution ? "the solution's kernel" : "your kernel",
+                                    .what = messages::text(options.solution ? "profile.ncu.what_solution"
+                                                                            : "profile.ncu.what_yours"),
                                     .program = {driver->string(), "--floats", std::to_string(options.floats)},
                                     .metrics = ncu_metrics(),
                                     .log = app.course.build_dir / "ncu-profile.csv",
@@ -218,11 +218,11 @@ int profile_on_gpu(App& app, const ProfileOptions& options, const GpuSpec& gpu) 
         profiled.push_back(model(lesson, std::move(*counts), gpu));
     }
     if (lessons.size() == 2 && no_ncu.empty())  // each run named its own program
-        measured.source = fmt::format(
-            "{} measured just now by Nsight Compute on this GPU{} (ncu --clock-control none "
-            "--metrics <the rows' metrics> on each lesson's profile driver)",
-            options.solution ? "the solutions' kernels" : "your kernels",
-            measured.device.empty() ? "" : ", an " + measured.device);
+        measured.source = messages::text(
+            measured.device.empty() ? "profile.ncu.source_now" : "profile.ncu.source_now_on",
+            {{"what", messages::text(options.solution ? "profile.ncu.what_solutions" : "profile.ncu.what_yours_all")},
+             {"device", measured.device},
+             {"command", messages::text("profile.ncu.each_driver")}});
     const NcuTable* ncu = no_ncu.empty() ? &measured : nullptr;
     if (no_model && !ncu) {
         fmt::print("{}\n{}\n", no_ncu, *no_model);
@@ -237,7 +237,7 @@ int profile_on_gpu(App& app, const ProfileOptions& options, const GpuSpec& gpu) 
         for (const Lesson* lesson : lessons) print_ncu_only(*lesson, measured);
         return 0;
     }
-    if (!ncu && !options.json) fmt::print("{} The CPU backend's counts and the model follow.\n\n", no_ncu);
+    if (!ncu && !options.json) fmt::print("{} {}\n\n", no_ncu, messages::text("profile.model_follows"));
     print_profiles(profiled, options, gpu, app, ncu);
     return 0;
 }

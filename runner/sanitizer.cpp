@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <regex>
 #include <sstream>
 
 #include "process.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -29,15 +31,24 @@ std::string place_of(const std::string& line) {
     if (in != std::string::npos) return line.substr(in + 4);
     static const std::regex function(R"(at (?:\S+ )*?([A-Za-z_][\w:<>, ]*?)\()");
     std::smatch match;
-    if (std::regex_search(line, match, function)) return match[1].str() + " (no line: built without -lineinfo)";
-    return "an unknown place (build with -lineinfo)";
+    if (std::regex_search(line, match, function)) {
+        return messages::text("sanitizer.place.no_line", {{"function", match[1].str()}});
+    }
+    return messages::text("sanitizer.place.unknown");
 }
 
-// "by thread (63,0,0) of block (0,0,0)" from the report's "by thread ... in block ..." line, or "".
+// " by thread (63,0,0) of block (0,0,0)" from the report's "by thread ... in block ..." line, or "".
 std::string thread_of(const std::string& line) {
     static const std::regex thread(R"(by thread (\(\d+,\d+,\d+\)) in block (\(\d+,\d+,\d+\)))");
     std::smatch who;
-    return std::regex_search(line, who, thread) ? " by thread " + who[1].str() + " of block " + who[2].str() : "";
+    if (!std::regex_search(line, who, thread)) return "";
+    return messages::text("sanitizer.by_thread", {{"thread", who[1].str()}, {"block", who[2].str()}});
+}
+
+// The report's line `i`, or "" past its end.
+const std::string& line_at(const std::vector<std::string>& lines, std::size_t i) {
+    static const std::string none;
+    return i < lines.size() ? lines[i] : none;
 }
 
 // The first "Host Frame: main in prog.cu:7 [...]" after line `from` that names a file of the program's.
@@ -56,18 +67,22 @@ std::string device_place(const std::vector<std::string>& lines, std::size_t at) 
     const std::string own = place_of(lines[at]);  // "file:line"
     if (own.find(".h:") == std::string::npos && own.find(".hpp:") == std::string::npos) return own;
     for (std::size_t i = at + 1; i < lines.size() && !lines[i].empty(); ++i) {
-        if (lines[i].starts_with("Device Frame:")) return place_of(lines[i]) + " (through " + own + ")";
+        if (lines[i].starts_with("Device Frame:")) {
+            return messages::text("sanitizer.place.through", {{"place", place_of(lines[i])}, {"header", own}});
+        }
     }
     return own;
 }
 
 // Every thread of a launch reports the same access again: the first names it.
-void add_once_per_line(std::vector<std::string>& findings, std::string text) {
-    const auto what = [](const std::string& finding) {
-        return finding.substr(0, finding.find(" by thread")) + finding.substr(finding.rfind(" at "));
-    };
-    const auto same = [&](const std::string& earlier) { return what(earlier) == what(text); };
-    if (std::ranges::none_of(findings, same)) findings.push_back(std::move(text));
+// `say(thread)` words the access made by `thread`; said by no thread, it is
+// the same for every thread that made it.
+void add_once_per_line(std::vector<std::string>& findings, std::vector<std::string>& accesses,
+                       const std::function<std::string(const std::string&)>& say, const std::string& thread) {
+    std::string access = say("");
+    if (std::ranges::find(accesses, access) != accesses.end()) return;
+    accesses.push_back(std::move(access));
+    findings.push_back(say(thread));
 }
 
 std::vector<std::string> read_memcheck(const std::vector<std::string>& lines) {
@@ -75,27 +90,42 @@ std::vector<std::string> read_memcheck(const std::vector<std::string>& lines) {
     static const std::regex api(R"(Program hit (\w+) \(error (\d+)\) due to .* on CUDA API call to (\w+)\.)");
     static const std::regex leak(R"(Leaked (\d+) bytes at)");
     std::vector<std::string> findings;
+    std::vector<std::string> accesses;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         std::smatch match;
         if (std::regex_search(lines[i], match, invalid)) {
-            const std::string space = match[1] == "__shared__"   ? "shared memory"
-                                      : match[1] == "__global__" ? "global memory"
-                                                                 : "local memory";
-            const bool misaligned = i + 3 < lines.size() && lines[i + 3].ends_with("is misaligned");
-            std::string text = misaligned ? "misaligned " + match[3].str() + "-byte " + match[2].str() + " of " + space
-                                          : "out-of-bounds " + match[2].str() + " of " + match[3].str() +
-                                                " bytes to " + space;
-            if (i + 2 < lines.size()) text += thread_of(lines[i + 2]);
-            if (i + 1 < lines.size()) text += " at " + place_of(lines[i + 1]);
-            add_once_per_line(findings, std::move(text));
+            const std::string space = messages::text(match[1] == "__shared__"   ? "sanitizer.space.shared"
+                                                     : match[1] == "__global__" ? "sanitizer.space.global"
+                                                                                : "sanitizer.space.local");
+            const std::string access =
+                messages::text(match[2] == "read" ? "sanitizer.access.read" : "sanitizer.access.write");
+            const char* message = line_at(lines, i + 3).ends_with("is misaligned") ? "sanitizer.memcheck.misaligned"
+                                                                                   : "sanitizer.memcheck.out_of_bounds";
+            const std::string bytes = match[3].str();
+            const std::string place = place_of(line_at(lines, i + 1));
+            const auto say = [&](const std::string& thread) {
+                return messages::text(message, {{"access", access},
+                                                {"bytes", bytes},
+                                                {"space", space},
+                                                {"thread", thread},
+                                                {"place", place}});
+            };
+            add_once_per_line(findings, accesses, say, thread_of(line_at(lines, i + 2)));
         } else if (std::regex_search(lines[i], match, api)) {
             // Errors from 700 on are a kernel's fault, met again by every later call: the access said it.
             if (std::stoi(match[2].str()) >= 700) continue;
             const std::string where = host_place(lines, i);
-            findings.push_back(match[3].str() + (where.empty() ? "" : " at " + where) + " returned " + match[1].str());
+            findings.push_back(
+                where.empty()
+                    ? messages::text("sanitizer.memcheck.api", {{"call", match[3].str()}, {"error", match[1].str()}})
+                    : messages::text("sanitizer.memcheck.api_at",
+                                     {{"call", match[3].str()}, {"where", where}, {"error", match[1].str()}}));
         } else if (std::regex_search(lines[i], match, leak)) {
             const std::string where = host_place(lines, i);
-            findings.push_back(match[1].str() + " bytes never freed" + (where.empty() ? "" : ", allocated at " + where));
+            findings.push_back(where.empty()
+                                   ? messages::text("sanitizer.memcheck.leak", {{"bytes", match[1].str()}})
+                                   : messages::text("sanitizer.memcheck.leak_at",
+                                                    {{"bytes", match[1].str()}, {"where", where}}));
         }
     }
     return findings;
@@ -104,11 +134,16 @@ std::vector<std::string> read_memcheck(const std::vector<std::string>& lines) {
 std::vector<std::string> read_initcheck(const std::vector<std::string>& lines) {
     static const std::regex uninitialized(R"(Uninitialized (__\w+__) memory read of size (\d+) bytes)");
     std::vector<std::string> findings;
+    std::vector<std::string> accesses;
     for (std::size_t i = 0; i + 2 < lines.size(); ++i) {
         std::smatch match;
         if (!std::regex_search(lines[i], match, uninitialized)) continue;
-        add_once_per_line(findings, "uninitialized read of " + match[2].str() + " bytes of global memory" +
-                                        thread_of(lines[i + 2]) + " at " + device_place(lines, i + 1));
+        const std::string bytes = match[2].str();
+        const std::string place = device_place(lines, i + 1);
+        const auto say = [&](const std::string& thread) {
+            return messages::text("sanitizer.initcheck.read", {{"bytes", bytes}, {"thread", thread}, {"place", place}});
+        };
+        add_once_per_line(findings, accesses, say, thread_of(lines[i + 2]));
     }
     return findings;
 }
@@ -122,10 +157,14 @@ std::vector<std::string> read_racecheck(const std::vector<std::string>& lines) {
         if (!std::regex_search(lines[i], race, first)) continue;
         std::smatch partner;
         if (i + 1 >= lines.size() || !std::regex_search(lines[i + 1], partner, other)) continue;
-        std::string text = "race on shared memory: a " + std::string(race[1] == "Read" ? "read" : "write") +
-                           " at " + place_of(race[2].str()) + " and a " + (partner[1] == "Read" ? "read" : "write") +
-                           " at " + place_of(partner[2].str()) + " that no barrier orders";
-        if (partner[3].matched) text += " (" + partner[3].str() + " times)";
+        const auto access = [](const std::ssub_match& kind) {
+            return messages::text(kind == "Read" ? "sanitizer.access.read" : "sanitizer.access.write");
+        };
+        std::string text = messages::text("sanitizer.racecheck.race", {{"first", access(race[1])},
+                                                                        {"first_place", place_of(race[2].str())},
+                                                                        {"second", access(partner[1])},
+                                                                        {"second_place", place_of(partner[2].str())}});
+        if (partner[3].matched) text += messages::text("sanitizer.racecheck.times", {{"count", partner[3].str()}});
         // Each launch of the kernel reports the same race again: say it once.
         if (std::ranges::find(findings, text) == findings.end()) findings.push_back(text);
     }
@@ -138,9 +177,10 @@ std::vector<std::string> read_synccheck(const std::vector<std::string>& lines) {
         if (lines[i].find("Barrier error") == std::string::npos && lines[i].find("Invalid arguments") == std::string::npos) {
             continue;
         }
-        std::string text = "a barrier misused: " + lines[i];
-        if (i + 1 < lines.size() && lines[i + 1].starts_with("at ")) text += " at " + place_of(lines[i + 1]);
-        findings.push_back(text);
+        const bool placed = line_at(lines, i + 1).starts_with("at ");
+        findings.push_back(placed ? messages::text("sanitizer.synccheck.barrier_at",
+                                                   {{"report", lines[i]}, {"place", place_of(lines[i + 1])}})
+                                  : messages::text("sanitizer.synccheck.barrier", {{"report", lines[i]}}));
     }
     return findings;
 }
