@@ -81,7 +81,9 @@ void remove_working_copy(const fs::path& dir) {
     if (!error) return;
     give_owner_rights(dir);
     fs::remove_all(dir, error);
-    if (error) fmt::print(stderr, "warpdrill grade-all: could not remove {}: {}\n", dir.string(), error.message());
+    if (error)
+        fmt::print(stderr, "{}\n",
+                   messages::text("grade_all.not_removed", {{"dir", dir.string()}, {"error", error.message()}}));
 }
 
 // A word of a shell command line, quoted when it needs to be.

@@ -278,8 +278,7 @@ int run_profile(App& app, const ProfileOptions& options) {
     if (!gpu) {
         std::string known;
         for (const GpuSpec& spec : gpu_specs()) known += " " + spec.key;
-        fmt::print(stderr, "warpdrill profile: no figures for a GPU called '{}'; known:{}\n", options.gpu,
-                   known);
+        fmt::print(stderr, "{}\n", messages::text("profile.unknown_gpu", {{"gpu", options.gpu}, {"known", known}}));
         return 2;
     }
     if (app.course.backend != "cpu") return profile_on_gpu(app, options, *gpu);

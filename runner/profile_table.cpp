@@ -25,7 +25,8 @@ struct Row {
     std::string words{};
     std::string ncu_metric{};
     RowValue value{};
-    std::string basis{};  // "": counted; "*" or "est.*": over what the backend observes; "model"; "ncu"
+    std::string basis{};  // "": counted; "*" or profile.basis.estimated: over what the backend observes;
+                          // profile.basis.model; "ncu" (profile.observed_note explains each)
     int decimals = 0;
     double ncu_scale = 1;  // ncu's unit to the row's (ns to us)
     bool count = false;    // a count of events, not a ratio or a modelled figure
@@ -108,25 +109,25 @@ const std::vector<Row>& rows() {
         {.words = messages::text("profile.row.instructions"),
          .ncu_metric = "smsp__inst_executed.sum",
          .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.observed_instructions(); },
-         .basis = "est.*",
+         .basis = messages::text("profile.basis.estimated"),
          .count = true},
         {.words = messages::text("profile.row.occupancy"),
          .ncu_metric = "sm__warps_active.avg.pct_of_peak_sustained_active",
          .value = [](const LaunchCounts&, const LaunchEstimate& e) { return 100 * e.occupancy; },
-         .basis = "model"},
+         .basis = messages::text("profile.basis.model")},
         {.words = messages::text("profile.row.dram_bytes_read"),
          .ncu_metric = "dram__bytes_read.sum",
          .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes_read; },
-         .basis = "model"},
+         .basis = messages::text("profile.basis.model")},
         {.words = messages::text("profile.row.dram_bytes_written"),
          .ncu_metric = "dram__bytes_write.sum",
          .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes_written; },
-         .basis = "model"},
+         .basis = messages::text("profile.basis.model")},
         // The model imitates gpu_bench's time as a caller sees it, the
         // launch included; ncu times the kernel alone, from its start.
         {.words = messages::text("profile.row.time_with_launch"),
          .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.total_us; },
-         .basis = "model",
+         .basis = messages::text("profile.basis.model"),
          .decimals = 1},
         ncu_only(messages::text("profile.row.kernel_duration"), "gpu__time_duration.sum", 1, 1e-3),
     };

@@ -29,10 +29,10 @@ void run_tests_side_by_side() {
 
 // Build everything in the course's build directory, then test it with the
 // settings of the cpu test preset (CMakePresets.json).
-int test_in_course_build(const Course& course) {
+int test_in_course_build(const Course& course, messages::Language learner) {
     const std::string build_dir = course.build_dir.string();
-    fmt::print("warpdrill test: building everything in {} and running every test on the CPU backend ...\n",
-               course.relative(course.build_dir).string());
+    fmt::print("{}\n", messages::text(learner, "test.in_course_build",
+                                      {{"dir", course.relative(course.build_dir).string()}}));
     const int build_exit_code = run_attached({"cmake", "--build", build_dir}, course.root);
     if (build_exit_code != 0) return build_exit_code;
     return run_attached({"ctest", "--test-dir", build_dir, "--output-on-failure", "--no-tests=error", "--timeout", "600"},
@@ -43,21 +43,22 @@ int test_in_course_build(const Course& course) {
 
 int run_test(App& app) {
     if (!fs::is_directory(app.course.root / "tests")) {
-        fmt::print("warpdrill test: this copy of the course has no tests/ (handouts leave the project's tests out)\n");
+        fmt::print("{}\n", messages::text("test.no_tests"));
         return 1;
     }
     run_tests_side_by_side();
-    // The tests read the English wording; the tests of the Chinese ask for it themselves.
+    // The tests read the English wording (the tests of the Chinese ask for
+    // it themselves); this command's own lines stay in the learner's language.
+    const messages::Language learner = messages::language();
     messages::use_language(messages::Language::english);
     int exit_code = 0;
     if (app.course.backend == "cpu") {
-        exit_code = test_in_course_build(app.course);
+        exit_code = test_in_course_build(app.course, learner);
     } else {
-        fmt::print("warpdrill test: building and running every test on the CPU backend "
-                   "(cmake --workflow --preset ci, in build/cpu) ...\n");
+        fmt::print("{}\n", messages::text(learner, "test.in_ci_preset"));
         exit_code = run_attached({"cmake", "--workflow", "--preset", "ci"}, app.course.root);
     }
-    fmt::print("warpdrill test: {}\n", exit_code == 0 ? "every test passes" : "failed (the reason is above)");
+    fmt::print("{}\n", messages::text(learner, exit_code == 0 ? "test.passed" : "test.failed"));
     return exit_code;
 }
 

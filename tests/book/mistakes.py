@@ -9,17 +9,20 @@ solution. This script
                                English and in Chinese, and fails unless its first failure equals
                                book/mistakes/<id>.txt and book/mistakes/zh_CN/<id>.txt
   message ID PROGRAM --write   writes those failures there (where they differ)
-The failure is what `warpdrill check` shows: the block after the checks'
-"FAILED:", with the input seed fixed and one CPU worker, so that it is the
-same on every run, and paths as the learner sees them (lessons/NN-name/...).
+The failure is what `warpdrill check` shows: the first failure in the run's
+record (common/include/warpdrill/check_record.h), with the input seed fixed
+and one CPU worker, so that it is the same on every run, and paths as the
+learner sees them (lessons/NN-name/...).
 Standard library only (tomllib: Python 3.11).
 """
 import argparse
 import difflib
+import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -69,26 +72,26 @@ def plant(out):
             write_if_changed(target / source.name, text)
 
 
-def first_failure(output):
-    """The lines after the first "FAILED:", as runner/checker.cpp's first_failure() takes them."""
-    lines = output.splitlines()
-    if "FAILED:" not in lines:
-        return None
-    block = []
-    for line in lines[lines.index("FAILED:") + 1:]:
-        if not line.startswith("  "):
-            break
-        block.append(line[2:])
-    return "\n".join(block) + "\n"
+def first_failure(record_file):
+    """The first failure the run's record holds, as runner/checker.cpp takes it, or None."""
+    for line in Path(record_file).read_text().splitlines():
+        event = json.loads(line)
+        if event["event"] == "case" and event["failures"]:
+            return event["failures"][0]
+    return None
 
 
 def message(mistake_id, program, planted_dir, language):
     mistake = next((m for m in mistakes() if m["id"] == mistake_id), None)
     if mistake is None:
         sys.exit(f"no mistake {mistake_id} in {CATALOGUE.relative_to(ROOT)}")
-    env = dict(os.environ, WARPDRILL_SEED=SEED, WARPDRILL_CPU_WORKERS="1", WARPDRILL_LANG=language)
-    run = subprocess.run([program, mistake["checks"]], env=env, capture_output=True, text=True, timeout=300)
-    failure = first_failure(run.stdout)
+    with tempfile.TemporaryDirectory() as scratch:
+        record = Path(scratch) / "record.jsonl"
+        record.touch()
+        env = dict(os.environ, WARPDRILL_SEED=SEED, WARPDRILL_CPU_WORKERS="1", WARPDRILL_LANG=language,
+                   WARPDRILL_RESULT_FILE=str(record))
+        run = subprocess.run([program, mistake["checks"]], env=env, capture_output=True, text=True, timeout=300)
+        failure = first_failure(record)
     if run.returncode == 0 or failure is None:
         sys.exit(f"{mistake_id}: the checks did not fail (exit {run.returncode}):\n{run.stdout}{run.stderr}")
     learner_dir = f"lessons/{lesson_dir(mistake).name}/"

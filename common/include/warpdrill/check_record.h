@@ -12,7 +12,7 @@
 //      could not run its checks ("" when it could);
 //   {"event": "no-match", "filter": "[shuffle]"}
 //      the test filter matched no test case;
-//   {"event": "end", "backend": "CPU (fibers)", "cases": {"passed": 2, "failed": 1},
+//   {"event": "end", "backend": "cpu", "cases": {"passed": 2, "failed": 1},
 //    "assertions": {"passed": 40, "failed": 1}}
 //      every check ran. A program that ends without it did not finish.
 #pragma once

@@ -26,8 +26,8 @@ struct LaunchStats {
 };
 #endif
 
-// The backend's name in English, for the run's record (warpdrill/check_record.h).
-std::string backend_name();
+// "cpu" or "gpu", as the run's record names the backend (warpdrill/check_record.h).
+const char* backend_id();
 // "backend: CPU (fibers)", in the learner's language.
 std::string describe_backend();
 

@@ -2,12 +2,12 @@
 // failure as its check wrote it: the cause first, never wrapped at a console
 // width (Catch2's console reporter breaks lines at 80 columns, inside numbers
 // too), no test-framework wording, and after a lesson's failures one line on
-// how to ask for a hint, in the learner's language (messages/checks.toml).
-// The run ends with Catch2's own summary lines ("test cases: 2 | 0 passed |
-// 2 failed"), in English whatever the language, as tools match them, after
-// the backend the checks ran on. `-r console` still selects Catch2's reporter.
-// Beside the text, the reporter writes the run's record in data for the
-// runner (warpdrill/check_record.h), when the runner asks for one.
+// how to ask for a hint, all in the learner's language (messages/checks.toml).
+// The run ends with the backend the checks ran on and Catch2's summary
+// ("test cases: 2 | 0 passed | 2 failed"), worded the same way. Programs read
+// the run's record instead, in data, which the reporter writes beside the text
+// when the runner asks for one (warpdrill/check_record.h). `-r console` still
+// selects Catch2's own reporter.
 //
 // Catch2 2.x (Debian 12) and 3.x (Debian 13) differ in headers, the reporter
 // base class and how the default reporter is chosen: only the adapter at the
@@ -107,15 +107,14 @@ std::string failure_text(const Catch::AssertionStats& stats) {
     return out.str();
 }
 
-std::string plural(std::uint64_t count, const std::string& noun) {
-    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
-}
-
-void print_counts(std::ostream& out, const char* label, const Catch::Counts& counts, std::uint64_t skipped) {
-    out << label << ": " << counts.total() << " | " << counts.passed << " passed | " << counts.failed
-        << " failed";
-    if (counts.failedButOk > 0) out << " | " << counts.failedButOk << " failed as expected";
-    if (skipped > 0) out << " | " << skipped << " skipped";
+// "test cases: 3 | 1 passed | 2 failed", as Catch2's console reporter counts.
+void print_counts(std::ostream& out, const char* what, const Catch::Counts& counts, std::uint64_t skipped) {
+    out << messages::text("checks.report.count.total", {{"what", messages::text(what)}, {"count", counts.total()}})
+        << " | " << messages::text("checks.report.count.passed", {{"count", counts.passed}})
+        << " | " << messages::text("checks.report.count.failed", {{"count", counts.failed}});
+    if (counts.failedButOk > 0)
+        out << " | " << messages::text("checks.report.count.failed_as_expected", {{"count", counts.failedButOk}});
+    if (skipped > 0) out << " | " << messages::text("checks.report.count.skipped", {{"count", skipped}});
     out << '\n';
 }
 
@@ -163,7 +162,7 @@ class Learner {
         if (stats.assertionResult.isOk()) return;
         if (failures_.empty()) out_ << kRule << '\n' << name_ << '\n' << kRule << '\n';
         failures_.push_back(failure_text(stats));
-        out_ << "FAILED:\n";
+        out_ << messages::text("checks.report.failed") << '\n';
         print_indented(out_, failures_.back());
         out_ << std::flush;  // a crash may follow
     }
@@ -171,7 +170,7 @@ class Learner {
     void test_case_ended() {
         // The backend's advice, as a WARN is shown: the learner sees it beside a pass too.
         for (const std::string& warning : backend_warnings()) {
-            out_ << "backend: warning:\n";
+            out_ << messages::text("checks.report.backend_warning") << '\n';
             print_indented(out_, warning);
             warnings_.push_back(warning);
         }
@@ -191,18 +190,22 @@ class Learner {
     void test_run_ended(const Catch::Totals& totals, std::uint64_t skipped_test_cases,
                         std::uint64_t skipped_assertions) {
         record_.write({{check_record::kEvent, check_record::kEndEvent},
-                       {check_record::kBackend, backend_name()},
+                       {check_record::kBackend, backend_id()},
                        {check_record::kCases, counts_of(totals.testCases)},
                        {check_record::kAssertions, counts_of(totals.assertions)}});
         out_ << kDoubleRule << '\n' << describe_backend() << '\n';
         if (totals.testCases.total() == 0) {
-            out_ << "No tests ran\n";
+            out_ << messages::text("checks.report.none_ran") << '\n';
         } else if (totals.assertions.total() > 0 && totals.testCases.allPassed()) {
-            out_ << "All tests passed (" << plural(totals.assertions.passed, "assertion") << " in "
-                 << plural(totals.testCases.passed, "test case") << ")\n";
+            out_ << messages::text("checks.report.all_passed",
+                                   {{"assertions", counted(totals.assertions.passed, "checks.report.assertion.one",
+                                                           "checks.report.assertion.many")},
+                                    {"cases", counted(totals.testCases.passed, "checks.report.test_case.one",
+                                                      "checks.report.test_case.many")}})
+                 << '\n';
         } else {
-            print_counts(out_, "test cases", totals.testCases, skipped_test_cases);
-            print_counts(out_, "assertions", totals.assertions, skipped_assertions);
+            print_counts(out_, "checks.report.count.test_cases", totals.testCases, skipped_test_cases);
+            print_counts(out_, "checks.report.count.assertions", totals.assertions, skipped_assertions);
         }
         out_ << std::flush;
     }

@@ -62,7 +62,7 @@ int multiprocessor_count() {
     return count;
 }
 
-std::string backend_name() { return messages::text(messages::Language::english, backend_message()); }
+const char* backend_id() { return cpu_backend ? "cpu" : "gpu"; }
 
 std::string describe_backend() {
     return messages::text("checks.backend", {{"backend", messages::text(backend_message())}});
