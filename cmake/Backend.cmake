@@ -1,7 +1,10 @@
 # Resolves WARPDRILL_BACKEND to cpu or gpu, enables CUDA for gpu, and provides
 # warpdrill_kernel_sources(): the same .cu files compile with nvcc (gpu) or as
-# C++ with the CPU backend (cpu). WARPDRILL_BACKEND_REASON says why, in a
-# learner's words: ./warpdrill shows it on the first run, `warpdrill list` always.
+# C++ with the CPU backend (cpu). WARPDRILL_BACKEND_CASE says why, as the
+# case of the catalog's setup.backend_reason messages (messages/setup.toml),
+# with WARPDRILL_GPU_NAME and WARPDRILL_NVCC_VERSION to fill it in:
+# ./warpdrill says it in the learner's language on the first run, `warpdrill
+# list` always.
 
 # The name of this machine's first NVIDIA GPU ("NVIDIA H100 80GB HBM3"), or "" when none is visible.
 function(_warpdrill_gpu_name out)
@@ -38,6 +41,18 @@ function(_warpdrill_nvcc out path_out)
   endif()
 endfunction()
 
+# The English of the catalog's setup.backend_reason message for this case,
+# filled in, for CMake's own log (messages/setup.toml keeps each message in a
+# form this regular expression reads: see its header).
+function(_warpdrill_english_reason out)
+  file(READ ${PROJECT_SOURCE_DIR}/messages/setup.toml catalog)
+  string(REGEX MATCH "\n\\[setup\\.backend_reason\\.${WARPDRILL_BACKEND_CASE}\\]\n(#[^\n]*\n)*en = \"([^\"]*)\""
+    found "${catalog}")
+  string(REPLACE "{gpu}" "${WARPDRILL_GPU_NAME}" reason "${CMAKE_MATCH_2}")
+  string(REPLACE "{nvcc}" "${WARPDRILL_NVCC_VERSION}" reason "${reason}")
+  set(${out} "${reason}" PARENT_SCOPE)
+endfunction()
+
 include(CheckLanguage)
 _warpdrill_gpu_name(_gpu)
 _warpdrill_nvcc(_nvcc _nvcc_path)
@@ -50,35 +65,38 @@ if(WARPDRILL_BACKEND STREQUAL "auto")
     endif()
   endif()
   if(_resolved STREQUAL "gpu")
-    set(_reason "${_nvcc} and an ${_gpu}: GPU backend")
+    set(_case auto_gpu)
   elseif(_gpu)
-    set(_reason "an ${_gpu} but no nvcc: CPU backend")
+    set(_case auto_gpu_without_nvcc)
   elseif(_nvcc)
-    set(_reason "${_nvcc} but no GPU visible: CPU backend")
+    set(_case auto_nvcc_without_gpu)
   else()
-    set(_reason "no nvcc: CPU backend")
+    set(_case auto_no_nvcc)
   endif()
 elseif(WARPDRILL_BACKEND STREQUAL "cpu")
   set(_resolved cpu)
-  set(_reason "chosen: CPU backend")
+  set(_case chosen_cpu)
 elseif(WARPDRILL_BACKEND STREQUAL "gpu")
   set(_resolved gpu)
   if(NOT _nvcc)
     message(FATAL_ERROR "the GPU backend needs nvcc, the CUDA toolkit's compiler: none found on PATH, in /usr/local/cuda/bin or as CUDACXX")
   elseif(_gpu)
-    set(_reason "${_nvcc} and an ${_gpu}, chosen: GPU backend")
+    set(_case chosen_gpu)
   else()
-    set(_reason "${_nvcc} but no GPU visible, chosen: GPU backend (compile only)")
+    set(_case chosen_gpu_without_gpu)
   endif()
 else()
   message(FATAL_ERROR "WARPDRILL_BACKEND must be auto, gpu or cpu (got '${WARPDRILL_BACKEND}')")
 endif()
 set(WARPDRILL_ACTIVE_BACKEND ${_resolved} CACHE INTERNAL "the backend in use")
-set(WARPDRILL_BACKEND_REASON ${_reason} CACHE INTERNAL "why that backend, in a learner's words")
+set(WARPDRILL_BACKEND_CASE ${_case} CACHE INTERNAL "why that backend: a setup.backend_reason message's case")
+set(WARPDRILL_GPU_NAME "${_gpu}" CACHE INTERNAL "the GPU's name, or empty")
+set(WARPDRILL_NVCC_VERSION "${_nvcc}" CACHE INTERNAL "nvcc's version (\"nvcc 13.0\"), or empty")
 # nvcc where there is one, on either backend: on the CPU backend `warpdrill
 # check` compiles the learner's kernels with it too.
 set(WARPDRILL_NVCC_PATH "${_nvcc_path}" CACHE INTERNAL "nvcc, or empty")
-message(STATUS "warpdrill backend: ${WARPDRILL_BACKEND_REASON}")
+_warpdrill_english_reason(_reason)
+message(STATUS "warpdrill backend: ${_reason}")
 
 if(WARPDRILL_ACTIVE_BACKEND STREQUAL "gpu")
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)

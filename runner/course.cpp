@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "warpdrill/messages.h"
+
 namespace warpdrill::runner {
 
 const Lesson* Course::find(int number) const {
@@ -70,6 +72,18 @@ Course load_course(const fs::path& root, const fs::path& build_dir, const std::s
     }
     std::ranges::sort(course.lessons, {}, &Lesson::number);
     return course;
+}
+
+std::string backend_reason(std::string_view backend_case, std::string_view gpu, std::string_view nvcc) {
+    // A message takes only the fields it names: each case is asked for with its own.
+    using messages::text;
+    const std::string id = "setup.backend_reason." + std::string(backend_case);
+    if (backend_case == "auto_gpu" || backend_case == "chosen_gpu")
+        return text(id, {{"nvcc", nvcc}, {"gpu", gpu}});
+    if (backend_case == "auto_gpu_without_nvcc") return text(id, {{"gpu", gpu}});
+    if (backend_case == "auto_nvcc_without_gpu" || backend_case == "chosen_gpu_without_gpu")
+        return text(id, {{"nvcc", nvcc}});
+    return text(id);  // auto_no_nvcc, chosen_cpu
 }
 
 }  // namespace warpdrill::runner

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace warpdrill::runner {
@@ -35,6 +36,10 @@ struct Course {
 
 Course load_course(const fs::path& root, const fs::path& build_dir, const std::string& backend,
                    const std::string& backend_reason);
+// Why the build has its backend, in the chosen language: the case that
+// cmake/Backend.cmake recorded ("auto_gpu"), with the GPU's name and nvcc's
+// version ("nvcc 13.0") where the case names them.
+std::string backend_reason(std::string_view backend_case, std::string_view gpu, std::string_view nvcc);
 std::vector<std::string> read_hints(const fs::path& hints_file);
 std::string read_title(const fs::path& readme);  // from the README's first line
 std::string read_text(const fs::path& file);     // the whole file; "" when it cannot be read

@@ -20,7 +20,8 @@ namespace {
 std::vector<std::string> compiler(const App& app) {
     if (app.course.backend == "gpu") return {WARPDRILL_NVCC, "-lineinfo"};
     const ProcessResult build = build_target(app.course.build_dir, "cudacc");
-    if (build.exit_code != 0) throw std::runtime_error("building cudacc failed:\n" + build.output);
+    if (build.exit_code != 0)
+        throw std::runtime_error(messages::text("cudacc.build_failed") + "\n" + build.output);
     return {(app.course.build_dir / "cpu-cuda" / "cudacc").string()};
 }
 
@@ -52,8 +53,7 @@ RunOptions parse_run_options(std::vector<std::string> args) {
 
 int run_program(App& app, const RunOptions& options) {
     if (std::ranges::none_of(options.sources, [](const std::string& arg) { return arg.ends_with(".cu"); }))
-        throw std::runtime_error(
-            "no .cu file given (warpdrill run FILE.cu [nvcc options] [-- the program's arguments])");
+        throw std::runtime_error(messages::text("run.no_cu_file"));
     const fs::path program = program_path(app, options.sources);
     fs::create_directories(program.parent_path());
     std::vector<std::string> build = compiler(app);

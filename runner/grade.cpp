@@ -33,7 +33,7 @@ std::uint64_t base_seed_of(const GradeRequest& request) {
         if (used == request.seed.size()) return seed;
     } catch (const std::exception&) {
     }
-    throw std::runtime_error("--seed takes a whole number (got '" + request.seed + "')");
+    throw std::runtime_error(messages::text("grade.bad_seed", {{"seed", request.seed}}));
 }
 
 GradeOptions options_of(const CourseSettings& settings, const GradeRequest& request, const Course& course) {
@@ -43,7 +43,8 @@ GradeOptions options_of(const CourseSettings& settings, const GradeRequest& requ
     options.lessons = request.lessons;
     options.points = request.points_file.empty() ? Points::of_course(course) : Points::read(request.points_file, course);
     for (int number : request.lessons)
-        if (!course.find(number)) throw std::runtime_error(fmt::format("the course has no lesson {}", number));
+        if (!course.find(number))
+            throw std::runtime_error(messages::text("grade.no_lesson", {{"lesson", number}}));
     if (!request.reference.empty() && !request.no_sandbox) options.sandbox = request.sandbox_limits;
     return options;
 }
@@ -208,8 +209,7 @@ std::string row_notes(const Grade& grade, const Course& course) {
         notes.push_back(fmt::format("{} {}: {}", lesson.name.substr(0, 2), to_string(verdict), headline(*test)));
     }
     if (!grade.changed_files.empty())
-        notes.push_back(fmt::format("{} files changed outside the kernel files (ignored; see its grade.json)",
-                                    grade.changed_files.size()));
+        notes.push_back(messages::text("grade_all.changed_files", {{"count", grade.changed_files.size()}}));
     std::string joined;
     for (const std::string& note : notes) joined += (joined.empty() ? "" : "; ") + note;
     return joined;
@@ -290,7 +290,8 @@ Grade ungraded(const std::string& learner, const Course& course, const GradeOpti
     Grade grade;
     grade.learner = learner;
     grade.base_seed = options.base_seed;
-    grade.notes.push_back("grading stopped: " + reason.substr(0, reason.find('\n')));
+    grade.notes.push_back(
+        messages::text("grade_all.stopped_note", {{"reason", reason.substr(0, reason.find('\n'))}}));
     for (const Lesson* lesson : selected_lessons(course, options)) {
         for (Part part : parts_of(*lesson)) {
             GradedTest test;
@@ -300,7 +301,7 @@ Grade ungraded(const std::string& learner, const Course& course, const GradeOpti
             test.part = part;
             test.verdict = Verdict::build_error;
             test.max_points = options.points.of(*lesson, part);
-            test.message = "Grading stopped: " + reason;
+            test.message = messages::text("grade_all.stopped_message", {{"reason", reason}});
             grade.tests.push_back(test);
         }
     }
@@ -308,7 +309,8 @@ Grade ungraded(const std::string& learner, const Course& course, const GradeOpti
 }
 
 std::vector<fs::path> submissions_in(const fs::path& dir) {
-    if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + " is not a directory");
+    if (!fs::is_directory(dir))
+        throw std::runtime_error(messages::text("grade_all.not_a_directory", {{"dir", dir.string()}}));
     std::vector<fs::path> found;
     for (const auto& entry : fs::directory_iterator(dir)) {
         if (entry.is_directory() && !entry.path().filename().string().starts_with(".")) found.push_back(entry.path());

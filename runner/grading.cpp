@@ -11,6 +11,7 @@
 
 #include "checker.h"
 #include "text.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 
@@ -64,10 +65,13 @@ void read_part_points(const toml::table& table, const std::string& where, const 
         const std::string name(key.str());
         if (others.contains(name)) continue;
         const std::optional<Part> part = part_named(name);
-        if (!part) throw std::runtime_error(where + ": '" + name + "' is not a key warpdrill knows (kernel, shuffle)");
+        if (!part)
+            throw std::runtime_error(
+                messages::text("grading.points.unknown_key", {{"where", where}, {"key", name}}));
         const std::optional<double> number = value.value<double>();
         if (!number || *number < 0)
-            throw std::runtime_error(where + ": " + name + " must be a number of points, 0 or more");
+            throw std::runtime_error(
+                messages::text("grading.points.not_points", {{"where", where}, {"key", name}}));
         points[*part] = *number;
     }
 }
@@ -80,16 +84,22 @@ Points Points::read(const fs::path& file, const Course& course) {
     try {
         table = toml::parse_file(file.string());
     } catch (const toml::parse_error& error) {
-        throw std::runtime_error(file.string() + " is not valid TOML: " + std::string(error.description()));
+        throw std::runtime_error(messages::text("grading.points.not_toml",
+                                                {{"file", file.string()}, {"error", error.description()}}));
     }
     read_part_points(table, file.string(), {"lessons"}, points.default_);
     if (const toml::node* lessons = table.get("lessons")) {
-        if (!lessons->is_table()) throw std::runtime_error(file.string() + ": lessons must be a table");
+        if (!lessons->is_table())
+            throw std::runtime_error(
+                messages::text("grading.points.lessons_not_table", {{"file", file.string()}}));
         for (const auto& [key, value] : *lessons->as_table()) {
             const std::string name(key.str());
             if (std::ranges::find(course.lessons, name, &Lesson::name) == course.lessons.end())
-                throw std::runtime_error(file.string() + ": the course has no lesson " + name);
-            if (!value.is_table()) throw std::runtime_error(file.string() + ": lessons." + name + " must be a table");
+                throw std::runtime_error(
+                    messages::text("grading.points.no_lesson", {{"file", file.string()}, {"lesson", name}}));
+            if (!value.is_table())
+                throw std::runtime_error(messages::text("grading.points.lesson_not_table",
+                                                        {{"file", file.string()}, {"lesson", name}}));
             read_part_points(*value.as_table(), file.string() + ", lessons." + name, {}, points.lessons_[name]);
         }
     }
@@ -169,8 +179,7 @@ std::chrono::seconds limit_for(std::chrono::seconds own, const GradeOptions& opt
 }
 
 std::string out_of_time(const GradeOptions& options) {
-    return "Not run: the time for grading this submission was used up before this test"
-           " (each check run may take " + std::to_string(options.time_limit.count()) + " s).";
+    return messages::text("grading.out_of_time", {{"seconds", options.time_limit.count()}});
 }
 
 // The check cases of one test, in declaration order: the order fixes which
@@ -206,7 +215,7 @@ void run_test(const Course& course, const Lesson& lesson, const GradeOptions& op
     }
     if (result.matched_nothing) {
         test.verdict = Verdict::fail;
-        test.message = "No check of this lesson matched " + filter[0] + ".";
+        test.message = messages::text("grading.no_check_matched", {{"filter", filter[0]}});
     }
 }
 
@@ -315,7 +324,7 @@ std::string printable(std::string_view text, std::size_t max_bytes) {
         else if (byte >= 0x20 ? byte != 0x7f : byte == '\n' || byte == '\t')
             out += text[i];
     }
-    if (i < text.size()) out += fmt::format("\n[... cut: more than {} bytes]", max_bytes);
+    if (i < text.size()) out += "\n" + messages::text("grading.cut", {{"bytes", max_bytes}});
     return out;
 }
 

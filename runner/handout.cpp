@@ -185,7 +185,8 @@ std::string classroom_workflow(const Course& course, const Points& points) {
 }
 
 void make_handout(const Course& course, const Points& points, const fs::path& dest) {
-    if (fs::exists(dest)) throw std::runtime_error(dest.string() + " exists; choose a new directory");
+    if (fs::exists(dest))
+        throw std::runtime_error(messages::text("handout.exists", {{"dir", dest.string()}}));
     copy_course(course.root, dest);
     // The lessons as handed out, never as the instructor may have solved them in this checkout.
     for (const Lesson& lesson : course.lessons) {
@@ -209,7 +210,9 @@ int run_handout(const CourseSettings& settings, const std::string& dest) {
          "-m", "The course, as handed out"}};
     for (const auto& step : git_steps) {
         const ProcessResult git = run_process(step, std::chrono::seconds(120));
-        if (git.exit_code != 0) throw std::runtime_error("git failed in " + dest + ": " + git.output);
+        if (git.exit_code != 0)
+            throw std::runtime_error(
+                messages::text("handout.git_failed", {{"dir", dest}, {"output", git.output}}));
     }
     fmt::print("{}\n", messages::text("handout.done", {{"dir", dest}}));
     return 0;

@@ -108,7 +108,9 @@ int main(int argc, char** argv) {
 
     try {
         if (instructor.chosen()) return instructor.run({root, build_dir, std::chrono::seconds(time_limit)});
-        App app{load_course(root, build_dir, WARPDRILL_ACTIVE_BACKEND, WARPDRILL_BACKEND_REASON),
+        const std::string reason =
+            backend_reason(WARPDRILL_BACKEND_CASE, WARPDRILL_GPU_NAME, WARPDRILL_NVCC_VERSION);
+        App app{load_course(root, build_dir, WARPDRILL_ACTIVE_BACKEND, reason),
                 Progress(fs::path(root) / ".progress" / "progress.toml"),
                 CheckOptions{std::chrono::seconds(time_limit), sanitize, timings}, yes};
         if (*test) return run_test(app);

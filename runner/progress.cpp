@@ -17,12 +17,13 @@ bool Progress::load(std::string& message) {
     if (!fs::exists(file_)) return true;
     try {
         const toml::table table = toml::parse_file(file_.string());
-        if (table["version"].value_or(0) != 1) throw std::runtime_error("unknown version");
+        if (table["version"].value_or(0) != 1) throw std::runtime_error(messages::text("progress.problem.version"));
         const toml::table* lessons = table["lessons"].as_table();
-        if (!lessons) throw std::runtime_error("no [lessons] table");
+        if (!lessons) throw std::runtime_error(messages::text("progress.problem.no_lessons"));
         for (const auto& [name, value] : *lessons) {
             const toml::table* entry = value.as_table();
-            if (!entry) throw std::runtime_error("lesson " + std::string(name.str()) + " is not a table");
+            if (!entry)
+                throw std::runtime_error(messages::text("progress.problem.not_a_table", {{"lesson", name.str()}}));
             LessonProgress& lesson = lessons_[std::string(name.str())];
             lesson.passed = (*entry)["passed"].value_or(false);
             lesson.tried = (*entry)["tried"].value_or(lesson.passed);
@@ -67,7 +68,7 @@ void Progress::save() const {
         out << "# warpdrill progress; if this file is damaged, warpdrill rebuilds it from the checks\n"
             << table << "\n";
         out.flush();
-        if (!out) throw std::runtime_error("cannot write " + temporary.string());
+        if (!out) throw std::runtime_error(messages::text("progress.not_written", {{"file", temporary.string()}}));
     }
     fs::rename(temporary, file_);  // atomic: readers see the old file or the new one, never half of one
 }

@@ -8,6 +8,7 @@
 
 #include "grading.h"
 #include "text.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -55,19 +56,23 @@ std::string display_name(const GradedTest& test) {
 
 // What a grade was graded against and on, in a sentence or two.
 std::string provenance(const Grade& grade) {
-    return fmt::format("Graded {} on the {} backend, every input drawn from base seed {} "
-                       "(each test's 'Replay' grades it again on the same inputs). Sandbox: {}.",
-                       grade.reference.empty() ? "against the course's own checks"
-                                               : "against the reference " + grade.reference,
-                       grade.backend, grade.base_seed, grade.sandbox);
+    if (grade.reference.empty())
+        return messages::text(
+            "report.own_checks",
+            {{"backend", grade.backend}, {"seed", grade.base_seed}, {"sandbox", grade.sandbox}});
+    return messages::text("report.against", {{"reference", grade.reference},
+                                             {"backend", grade.backend},
+                                             {"seed", grade.base_seed},
+                                             {"sandbox", grade.sandbox}});
 }
 
 // Everything about the submission as a whole that is not a test.
 std::string submission_notes(const Grade& grade) {
     std::string text;
-    for (const std::string& note : grade.notes) text += "Note: " + note + "\n";
+    for (const std::string& note : grade.notes)
+        text += messages::text("report.note", {{"note", note}}) + "\n";
     if (!grade.changed_files.empty()) {
-        text += "Files changed outside the lessons' kernel files (grading used the reference's instead):\n";
+        text += messages::text("report.changed_files") + "\n";
         for (const std::string& change : grade.changed_files) text += "  " + change + "\n";
     }
     return text;
@@ -78,7 +83,7 @@ std::string test_output(const GradedTest& test) {
     std::string text = to_string(test.verdict);
     const auto end = test.message.find_last_not_of(" \n");
     if (end != std::string::npos) text += "\n\n" + test.message.substr(0, end + 1);
-    if (!test.replay.empty()) text += "\n\nReplay: " + test.replay;
+    if (!test.replay.empty()) text += "\n\n" + messages::text("report.replay", {{"command", test.replay}});
     return valid_utf8(text);
 }
 

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "warpdrill/messages.h"
+
 namespace warpdrill::runner {
 namespace {
 
@@ -61,8 +63,8 @@ std::pair<uid_t, gid_t> nobody() {
 void give_to(const fs::path& dir, std::pair<uid_t, gid_t> who) {
     const auto chown_one = [&](const fs::path& path) {
         if (lchown(path.c_str(), who.first, who.second) != 0)
-            throw std::runtime_error(
-                fmt::format("cannot give {} to the sandbox's user: {}", path.string(), std::strerror(errno)));
+            throw std::runtime_error(messages::text(
+                "sandbox.cannot_give", {{"path", path.string()}, {"error", std::strerror(errno)}}));
     };
     chown_one(dir);
     for (const auto& entry : fs::recursive_directory_iterator(dir)) chown_one(entry.path());
@@ -162,13 +164,10 @@ ProcessResult Sandbox::run(const std::vector<std::string>& argv, std::chrono::se
     ProcessResult result = run_process(command(argv, environment), limit, {}, &child_limits_);
     // bwrap's own complaints are the grader's problem, not the submission's.
     if (result.exit_code == 1 && result.output.starts_with("bwrap: ")) {
-        throw std::runtime_error(
-            "the sandbox failed: " + result.output.substr(0, result.output.find('\n')) +
-            (child_limits_.user_and_group
-                 ? " (run by root, the sandbox runs as nobody, who must be able to enter "
-                   "every folder above those it shows: chmod o+x them, or grade as "
-                   "another user)"
-                 : ""));
+        const std::string error = result.output.substr(0, result.output.find('\n'));
+        throw std::runtime_error(child_limits_.user_and_group
+                                     ? messages::text("sandbox.failed_as_root", {{"error", error}})
+                                     : messages::text("sandbox.failed", {{"error", error}}));
     }
     // bwrap exits with 128 + the signal that ended its program.
     if (result.exit_code > 128 && result.exit_code < 128 + NSIG) {
@@ -180,57 +179,41 @@ ProcessResult Sandbox::run(const std::vector<std::string>& argv, std::chrono::se
 
 std::optional<LimitReached> Sandbox::limit_reached(const ProcessResult& run) const {
     using Kind = LimitReached::Kind;
-    const auto reached = [](Kind kind, const std::string& what) {
-        return LimitReached{kind, "Sandbox: " + what + "."};
-    };
-    const auto said = [&](const char* text) { return run.output.find(text) != std::string::npos; };
+    using messages::text;
+    const auto said = [&](const char* words) { return run.output.find(words) != std::string::npos; };
     // A signal tells: the program's own, or that of one it ran, in strsignal's words.
     if (run.timed_out)
-        return reached(Kind::time, fmt::format("stopped at the time limit ({:.0f} s)", run.seconds));
+        return LimitReached{
+            Kind::time, text("sandbox.limit.wall_time", {{"seconds", fmt::format("{:.0f}", run.seconds)}})};
     if (run.signal == SIGXCPU || said("CPU time limit exceeded"))
-        return reached(Kind::time, fmt::format("stopped at the time limit ({} s of CPU time a process)",
-                                               limits_.cpu_seconds));
+        return LimitReached{Kind::time, text("sandbox.limit.cpu_time", {{"seconds", limits_.cpu_seconds}})};
     if (run.signal == SIGXFSZ || said("File size limit exceeded"))
-        return reached(Kind::file_size, fmt::format("it wrote past the file-size limit ({} MiB a file)",
-                                                    limits_.file_size_mib));
+        return LimitReached{Kind::file_size,
+                            text("sandbox.limit.file_size", {{"mib", limits_.file_size_mib}})};
     if (run.over_disk_limit)
-        return reached(Kind::disk, fmt::format("it wrote past the disk limit ({} MiB, all its files together)",
-                                               limits_.disk_mib));
+        return LimitReached{Kind::disk, text("sandbox.limit.disk", {{"mib", limits_.disk_mib}})};
     if (run.exit_code == 0) return std::nullopt;
     // The other limits fail a call with an error code, which only the program's own words tell.
     if (said("std::bad_alloc") || said("Cannot allocate memory") || said("out of memory"))
-        return reached(Kind::memory,
-                       fmt::format("it reached the memory limit ({} MiB a process)", limits_.memory_mib));
+        return LimitReached{Kind::memory, text("sandbox.limit.memory", {{"mib", limits_.memory_mib}})};
     if (said("Too many open files"))
-        return reached(Kind::open_files,
-                       fmt::format("it reached the open-file limit ({} a process)", limits_.open_files));
+        return LimitReached{Kind::open_files,
+                            text("sandbox.limit.open_files", {{"count", limits_.open_files}})};
     if (said("Resource temporarily unavailable"))
-        return reached(Kind::processes, fmt::format("it reached the process limit ({} processes and threads)",
-                                                    limits_.processes));
+        return LimitReached{Kind::processes, text("sandbox.limit.processes", {{"count", limits_.processes}})};
     return std::nullopt;
 }
 
 std::string Sandbox::check_available(const SandboxLimits& limits) {
-    const char* without = "or pass --no-sandbox to run the submissions' code as it is, with your rights";
     const ProcessResult version = run_process({"bwrap", "--version"}, std::chrono::seconds(30));
     if (version.exit_code == 127)  // run_process's "cannot run"
-        throw std::runtime_error(fmt::format(
-            "grading runs each submission's code in a sandbox that bubblewrap makes, and bwrap is not on the "
-            "PATH: "
-            "install the package bubblewrap (Debian, Ubuntu: sudo apt-get install bubblewrap), {}",
-            without));
+        throw std::runtime_error(messages::text("sandbox.no_bwrap"));
     const Sandbox probe({}, limits);
     const ProcessResult made =
         run_process(probe.command({"true"}, {}), std::chrono::seconds(30), {}, &probe.child_limits_);
     if (made.exit_code != 0)
-        throw std::runtime_error(fmt::format(
-            "bubblewrap cannot make a sandbox on this machine ({}). The usual cause: unprivileged user "
-            "namespaces "
-            "are disabled (sysctl kernel.unprivileged_userns_clone=0 or user.max_user_namespaces=0, Ubuntu's "
-            "kernel.apparmor_restrict_unprivileged_userns=1), or this is a chroot or a container without "
-            "them "
-            "(Docker's default seccomp profile). Enable them, {}",
-            made.output.substr(0, made.output.find('\n')), without));
+        throw std::runtime_error(messages::text("sandbox.unavailable",
+                                                {{"error", made.output.substr(0, made.output.find('\n'))}}));
     return version.output.substr(0, version.output.find('\n'));
 }
 

@@ -55,13 +55,13 @@ bool add_to_book(const fs::path& index, const std::string& name) {
 int run_new(const CourseSettings& settings, const std::string& name) {
     static const std::regex lesson_name(R"(\d\d-[a-z][a-z0-9]*(-[a-z0-9]+)*)");
     if (!std::regex_match(name, lesson_name))
-        throw std::runtime_error("a lesson's name is NN-words-with-dashes, such as 11-block-scan (got '" + name + "')");
+        throw std::runtime_error(messages::text("scaffold.bad_name", {{"name", name}}));
     const Course course = load_course(settings.root, settings.build_dir, WARPDRILL_ACTIVE_BACKEND, "");
     if (const Lesson* taken = course.find(std::stoi(name.substr(0, 2))))
-        throw std::runtime_error("lesson " + name.substr(0, 2) + " is taken: lessons/" + taken->name);
+        throw std::runtime_error(
+            messages::text("scaffold.taken", {{"number", name.substr(0, 2)}, {"lesson", taken->name}}));
     const fs::path templates = course.root / "runner" / "templates" / "new-lesson";
-    if (!fs::is_directory(templates))
-        throw std::runtime_error("this copy of the course has no runner/templates/new-lesson/ (handouts leave it out)");
+    if (!fs::is_directory(templates)) throw std::runtime_error(messages::text("scaffold.no_templates"));
 
     const Words words = words_for(name);
     std::vector<fs::path> made;
@@ -69,7 +69,9 @@ int run_new(const CourseSettings& settings, const std::string& name) {
         const fs::path relative = entry.path().lexically_relative(templates);
         if (!entry.is_regular_file() || relative.parent_path().empty()) continue;  // the template's own README
         const fs::path file = course.root / replaced(relative.string(), words);
-        if (fs::exists(file)) throw std::runtime_error(course.relative(file).string() + " exists already");
+        if (fs::exists(file))
+            throw std::runtime_error(
+                messages::text("scaffold.exists", {{"file", course.relative(file).string()}}));
         std::ifstream in(entry.path());
         const std::string text{std::istreambuf_iterator<char>(in), {}};
         fs::create_directories(file.parent_path());

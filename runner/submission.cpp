@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "grading.h"
 #include "process.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
 namespace {
@@ -56,14 +57,17 @@ std::string tail_of(const std::string& output) {
     return output.substr(at);
 }
 
-void throw_if_failed(const ProcessResult& result, const std::string& what) {
-    if (result.exit_code != 0 || result.timed_out)
-        throw std::runtime_error(what + (result.timed_out ? " took too long" : " failed") + ":\n" +
-                                 tail_of(result.output));
+// `step` says what was being done: one of grading.step.*, or the command.
+void throw_if_failed(const ProcessResult& result, const std::string& step) {
+    if (result.exit_code == 0 && !result.timed_out) return;
+    const std::string output = tail_of(result.output);
+    throw std::runtime_error(
+        result.timed_out ? messages::text("grading.step_timed_out", {{"step", step}, {"output", output}})
+                         : messages::text("grading.step_failed", {{"step", step}, {"output", output}}));
 }
 
-void run_or_throw(const std::vector<std::string>& argv, std::chrono::seconds limit, const std::string& what) {
-    throw_if_failed(run_process(argv, limit), what);
+void run_or_throw(const std::vector<std::string>& argv, std::chrono::seconds limit, const std::string& step) {
+    throw_if_failed(run_process(argv, limit), step);
 }
 
 // A commit of `repository`, as a directory of its own under work/.
@@ -72,8 +76,8 @@ fs::path extract_commit(const std::string& spec, const fs::path& repository, con
     const ProcessResult commit = run_process(
         {"git", "-C", git_dir, "rev-parse", "--verify", "--quiet", spec + "^{commit}"}, std::chrono::seconds(30));
     if (commit.exit_code != 0)
-        throw std::runtime_error("the reference '" + spec + "' is neither a directory nor a git commit, tag or branch of " +
-                                 git_dir + " (the course this warpdrill was built from)");
+        throw std::runtime_error(
+            messages::text("grading.bad_reference", {{"spec", spec}, {"repository", git_dir}}));
     const std::string sha = commit.output.substr(0, 40);
     label = spec + " (commit " + sha.substr(0, 12) + ")";
     const fs::path dir = work / ("reference-" + sha.substr(0, 12));
@@ -83,7 +87,7 @@ fs::path extract_commit(const std::string& spec, const fs::path& repository, con
     run_or_throw({"git", "-C", git_dir, "archive", "--format=tar", "-o", archive.string(), sha}, std::chrono::seconds(300),
                  "git archive " + spec);
     run_or_throw({"tar", "-xf", archive.string(), "-C", dir.string()}, std::chrono::seconds(300),
-                 "unpacking " + spec);
+                 messages::text("grading.step.unpack", {{"spec", spec}}));
     fs::remove(archive);
     return dir;
 }
@@ -102,7 +106,8 @@ Reference prepare_reference(const std::string& spec, const fs::path& repository,
         reference.root = extract_commit(spec, repository, work, reference.label);
     }
     if (!fs::is_directory(reference.root / "lessons"))
-        throw std::runtime_error("the reference " + reference.label + " has no lessons/: it is not the course");
+        throw std::runtime_error(
+            messages::text("grading.reference_not_course", {{"reference", reference.label}}));
 
     // The kit: the build directory given, the course's own when it is the
     // reference's, else one of its own under work/ (made again when it was
@@ -114,21 +119,24 @@ Reference prepare_reference(const std::string& spec, const fs::path& repository,
     const std::string made_for = cache_value(reference.kit, "CMAKE_HOME_DIRECTORY");
     if (!made_for.empty() && !same_directory(made_for, reference.root)) {
         if (kit)
-            throw std::runtime_error("the build directory " + reference.kit.string() + " was made for " + made_for +
-                                     ", not for the reference " + reference.root.string());
+            throw std::runtime_error(
+                messages::text("grading.kit_mismatch", {{"dir", reference.kit.string()},
+                                                        {"made_for", made_for},
+                                                        {"reference", reference.root.string()}}));
         fs::remove_all(reference.kit);
     }
     if (!fs::exists(reference.kit / "CMakeCache.txt")) {
-        fmt::print("warpdrill: configuring the reference's build in {} ...\n", reference.kit.string());
+        fmt::print("{}\n",
+                   messages::text("grading.configuring_reference", {{"dir", reference.kit.string()}}));
         run_or_throw({"cmake", "-S", reference.root.string(), "-B", reference.kit.string(), "-G", "Ninja",
                       "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DWARPDRILL_BACKEND=" + backend,
                       "-DWARPDRILL_BUILD_TESTS=OFF"},
-                     std::chrono::seconds(600), "configuring the reference");
+                     std::chrono::seconds(600), messages::text("grading.step.configure_reference"));
     }
-    fmt::print("warpdrill: building the reference's checks, common libraries and lessons once (target grading-kit) ...\n");
+    fmt::print("{}\n", messages::text("grading.building_kit"));
     std::fflush(stdout);
     throw_if_failed(build_target(reference.kit, "grading-kit", std::chrono::seconds(3600)),
-                    "building the reference's grading kit");
+                    messages::text("grading.step.build_kit"));
     reference.backend = cache_value(reference.kit, "WARPDRILL_ACTIVE_BACKEND");
     return reference;
 }
@@ -202,7 +210,7 @@ std::optional<std::string> progress_note(const fs::path& submission) {
         (void)toml::parse_file(file.string());
         return std::nullopt;
     } catch (const std::exception&) {
-        return "the progress file .progress/progress.toml is damaged; grading does not read it";
+        return messages::text("grading.progress_damaged");
     }
 }
 
@@ -217,7 +225,7 @@ void configure(const Reference& reference, const Course& staged) {
         const std::string value = cache_value(reference.kit, key);
         if (!value.empty()) argv.push_back("-D" + std::string(key) + "=" + value);
     }
-    run_or_throw(argv, std::chrono::seconds(300), "configuring the grading build (a problem of the grader, not of the submission)");
+    run_or_throw(argv, std::chrono::seconds(300), messages::text("grading.step.configure_build"));
 }
 
 // What a submission's build and checks see: its staged kernel files and its
@@ -260,7 +268,7 @@ Grade grade_submission(const fs::path& submission, const Reference& reference, c
     Course staged{work / "kernels", work / "build", reference.backend, "", {}};
     fs::remove_all(staged.root);
     if (!fs::is_directory(submission / "lessons"))
-        grade.notes.push_back("no lessons/ directory: this is not a checkout of the course");
+        grade.notes.push_back(messages::text("grading.not_a_checkout"));
     std::vector<std::string> missing;
     std::vector<bool> as_handed_out;
     std::set<fs::path> kernel_files;  // every lesson's, graded or not: none of them is a change to list
@@ -275,11 +283,11 @@ Grade grade_submission(const fs::path& submission, const Reference& reference, c
         for (const fs::path& file : lesson->edit_files) {
             const fs::path relative = course.relative(file);
             if (!fs::is_regular_file(submission / relative)) {
-                absent += relative.string() + " is not in the submission.\n";
+                absent += messages::text("grading.not_submitted", {{"path", relative.string()}}) + "\n";
                 continue;
             }
             if (!is_inside(submission / relative, submission)) {
-                absent += relative.string() + " is a link to a file outside the submission: it is not graded.\n";
+                absent += messages::text("grading.link_outside", {{"path", relative.string()}}) + "\n";
                 continue;
             }
             untouched = untouched && read_text(submission / relative) == read_text(file) && is_shipped(course, file);
@@ -314,7 +322,8 @@ Grade grade_submission(const fs::path& submission, const Reference& reference, c
     grade.tests = grade_lessons(staged, plan, options, sandbox ? &*sandbox : nullptr);
     for (GradedTest& test : grade.tests)
         if (test.verdict == Verdict::missing && !fs::is_directory(submission / "lessons" / test.lesson_name))
-            test.message = "lessons/" + test.lesson_name + "/ is not in the submission.";
+            test.message =
+                messages::text("grading.not_submitted", {{"path", "lessons/" + test.lesson_name + "/"}});
 
     grade.changed_files = ignored_changes(submission, reference.handout, kernel_files);
     if (const auto note = progress_note(submission)) grade.notes.push_back(*note);

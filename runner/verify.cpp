@@ -64,13 +64,16 @@ std::string verify_lesson(const Course& course, const Lesson& lesson, std::chron
 
 int run_verify(const CourseSettings& settings, const std::vector<int>& only) {
     if (!fs::exists(settings.build_dir / "CMakeCache.txt"))
-        throw std::runtime_error("no build directory at " + settings.build_dir.string() + ": ./warpdrill makes one");
+        throw std::runtime_error(
+            messages::text("verify.no_build_dir", {{"dir", settings.build_dir.string()}}));
     // Configure again, so that lessons added since (warpdrill new) have targets.
     const ProcessResult configure = run_process({"cmake", settings.build_dir.string()}, std::chrono::seconds(600));
-    if (configure.exit_code != 0) throw std::runtime_error("cmake could not configure the course:\n" + configure.output);
+    if (configure.exit_code != 0)
+        throw std::runtime_error(messages::text("verify.configure_failed", {{"output", configure.output}}));
     const Course course = load_course(settings.root, settings.build_dir, WARPDRILL_ACTIVE_BACKEND, "");
     for (int number : only)
-        if (!course.find(number)) throw std::runtime_error(fmt::format("the course has no lesson {}", number));
+        if (!course.find(number))
+            throw std::runtime_error(messages::text("grade.no_lesson", {{"lesson", number}}));
 
     fmt::print("{}\n", messages::text("verify.start", {{"backend", course.backend}}));
     int unsound = 0;

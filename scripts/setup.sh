@@ -5,27 +5,60 @@
 # something does. The decisions are functions of their inputs (install_action,
 # lists_stale, build_dir_mismatch, the *_failure_cause) so that
 # tests/runner/setup_decisions.sh can try every case without a package manager.
+# What it says is in messages/setup.toml, in the language chosen_language
+# picks.
 #
-# The caller sets course_root (the checkout) and assume_yes (yes or no).
+# The caller sets course_root (the checkout) and assume_yes (yes or no), and
+# may set language (en or zh) once it has read a --lang option.
 
 package_list="$course_root/packages/debian.txt"
+setup_catalog="$course_root/messages/setup.toml"
 course_build="$course_root/build/course"
 setup_logs="$course_root/build"
 # Bump when build/course must be made afresh by this version of the set-up.
 setup_layout=2
+
+# chosen_language LANG_OPTION: zh or en, by the rule of choose_language in
+# messages/src/messages.cpp: --lang's value, else the first of WARPDRILL_LANG,
+# LC_ALL, LC_MESSAGES and LANG that is set and not empty; Chinese when it
+# starts with "zh".
+chosen_language() {
+  local value
+  for value in "$1" "${WARPDRILL_LANG-}" "${LC_ALL-}" "${LC_MESSAGES-}" "${LANG-}"; do
+    [[ -n $value ]] || continue
+    if [[ $value == zh* ]]; then echo zh; else echo en; fi
+    return
+  done
+  echo en
+}
+language=$(chosen_language "")
+
+# message ID [FIELD=VALUE...]: message ID of messages/setup.toml in $language,
+# each {FIELD} replaced by its VALUE. A FIELD the wording does not name is
+# ignored: the backend reasons name only some of theirs. The file keeps to
+# the form awk reads here (its header says which): a header line,
+# [setup.package."g++"], is the id setup.package.g++; then `en = "..."`.
+message() {
+  local id=$1 field wording
+  shift
+  wording=$(awk -v id="$id" -v key="$language" '
+    /^\[/ { gsub(/[]["]/, ""); table = $0; next }
+    table == id && $1 == key { sub(/^[a-z]+ = "/, ""); sub(/"$/, ""); gsub(/\\"/, "\""); print; exit }
+  ' "$setup_catalog")
+  for field; do wording=${wording//"{${field%%=*}}"/"${field#*=}"}; done
+  printf '%s\n' "$wording"
+}
 
 say() { echo "warpdrill: $*"; }
 complain() { echo "warpdrill: $*" >&2; }
 
 # packages_in GROUP...: the packages of those groups, in the list's order.
 packages_in() {
-  awk -v groups=" $* " '!/^#/ && NF >= 3 && index(groups, " " $2 " ") { print $1 }' "$package_list"
+  awk -v groups=" $* " '!/^#/ && NF >= 2 && index(groups, " " $2 " ") { print $1 }' "$package_list"
 }
 
-# purpose_of PACKAGE: what the list says the package is for.
-purpose_of() {
-  awk -v name="$1" '$1 == name { $1 = $2 = ""; sub(/^ +/, ""); print; exit }' "$package_list"
-}
+# purpose_of PACKAGE: what the package is for.
+purpose_of() { message "setup.package.$1"; }
 
 # The command a package's tool is run by ("" for a library).
 command_of() {
@@ -98,18 +131,18 @@ install_command() {
 apt_failure_cause() {
   local log=$1
   if grep -q 'Could not get lock\|Unable to acquire the dpkg frontend lock\|Unable to lock' "$log"; then
-    echo "another program is installing packages and holds apt's lock: run ./warpdrill again once it is done"
+    message setup.apt.lock
   elif grep -q 'Temporary failure resolving\|Could not resolve\|Could not connect\|Unable to connect\|Network is unreachable\|Connection timed out\|Failed to fetch' "$log"; then
-    echo "the package mirror cannot be reached (no network?)"
+    message setup.apt.unreachable
   elif grep -q 'a password is required\|a terminal is required\|incorrect password' "$log"; then
-    echo "sudo did not run apt-get (it needs a password, asked on a terminal)"
+    message setup.apt.sudo
   elif grep -q 'Unable to locate package\|has no installation candidate' "$log"; then
-    echo "this system's package lists have no $(grep -o 'Unable to locate package [^ ]*\|Package [^ ]* has no' "$log" | head -1 | awk '{print ($1 == "Package") ? $2 : $NF}')" \
-      "(Debian 12 or later and Ubuntu 24.04 or later have every package the course needs)"
+    message setup.apt.unknown_package package="$(grep -o 'Unable to locate package [^ ]*\|Package [^ ]* has no' "$log" |
+      head -1 | awk '{print ($1 == "Package") ? $2 : $NF}')"
   elif grep -q '^E: ' "$log"; then
     grep '^E: ' "$log" | head -1 | cut -c4-
   else
-    echo "apt-get failed"
+    message setup.apt.failed
   fi
 }
 
@@ -118,13 +151,15 @@ apt_failure_cause() {
 # cannot install them (the command to run is printed), 1 when apt-get failed.
 ensure_packages() {
   if ! command -v dpkg-query > /dev/null; then
-    say "not a Debian or Ubuntu system: make sure you have what these Debian packages hold:" $(packages_in "$@")
+    local names
+    names=$(packages_in "$@")
+    say "$(message setup.not_debian packages="${names//$'\n'/ }")"
     return 0
   fi
   local missing name
   mapfile -t missing < <(missing_packages $(packages_in "$@"))
   ((${#missing[@]})) || return 0
-  say "these packages are missing:"
+  say "$(message setup.missing)"
   for name in "${missing[@]}"; do printf '  %-22s %s\n' "$name" "$(purpose_of "$name")"; done
 
   local terminal=no sudo=no update=no verb as command
@@ -135,20 +170,20 @@ ensure_packages() {
   command=$(install_command "$as" "$update" "${missing[@]}")
   case $verb in
     tell-root)
-      complain "only root can install them, and there is no sudo here; as root, run:"
+      complain "$(message setup.install.root_only)"
       echo "  $command" >&2
       return 2
       ;;
     tell)
-      complain "no terminal to ask on: ./warpdrill --yes (or CI=true) installs them; or run:"
+      complain "$(message setup.install.no_terminal)"
       echo "  $command" >&2
       return 2
       ;;
     ask)
       local answer
-      read -r -p "Install them now ($command)? [Y/n] " answer
+      read -r -p "$(message setup.install.ask command="$command")" answer
       if [[ ! $answer =~ ^([yY]|[yY]es|)$ ]]; then
-        complain "nothing installed; the course needs them: $command"
+        complain "$(message setup.install.declined command="$command")"
         return 2
       fi
       ;;
@@ -164,15 +199,13 @@ install_packages() {
   local apt=(env DEBIAN_FRONTEND=noninteractive apt-get) log="$setup_logs/setup-apt.log" start=$SECONDS
   [[ $as == sudo ]] && apt=(sudo "${apt[@]}")
   mkdir -p "$setup_logs"
-  local count="$# packages"
-  (($# == 1)) && count="1 package"
-  say "installing $count with apt-get (the log: build/setup-apt.log) ..."
+  if (($# == 1)); then say "$(message setup.install.one)"; else say "$(message setup.install.many count=$#)"; fi
   if ! { { [[ $update == no ]] || "${apt[@]}" update; } &&
     "${apt[@]}" install -y --no-install-recommends "$@"; } > "$log" 2>&1 < /dev/null; then
-    complain "installing packages failed: $(apt_failure_cause "$log")"
+    complain "$(message setup.install.failed cause="$(apt_failure_cause "$log")")"
     return 1
   fi
-  say "installed in $((SECONDS - start)) s"
+  say "$(message setup.install.done seconds=$((SECONDS - start)))"
   packages_installed=yes
 }
 
@@ -192,17 +225,17 @@ build_dir_mismatch() {
   local dir=$1 expected=$2 found key
   [[ -f $dir/CMakeCache.txt ]] || return 0
   if [[ ! -f $dir/warpdrill-setup.txt ]]; then
-    echo "it was made by an older warpdrill"
+    message setup.build_dir.older
     return 0
   fi
   found=$(< "$dir/warpdrill-setup.txt")
   for key in layout source backend cmake; do
     [[ $(stamp_value $key "$found") == $(stamp_value $key "$expected") ]] && continue
     case $key in
-      layout) echo "it was made by another version of warpdrill" ;;
-      source) echo "it was made for the course in $(stamp_value source "$found")" ;;
-      backend) echo "it was made for the backend '$(stamp_value backend "$found")'" ;;
-      cmake) echo "it was made by cmake $(stamp_value cmake "$found")" ;;
+      layout) message setup.build_dir.layout ;;
+      source) message setup.build_dir.source dir="$(stamp_value source "$found")" ;;
+      backend) message setup.build_dir.backend backend="$(stamp_value backend "$found")" ;;
+      cmake) message setup.build_dir.cmake version="$(stamp_value cmake "$found")" ;;
     esac
     return 0
   done
@@ -229,16 +262,31 @@ configure_failure_cause() {
   [[ $name == CMAKE_CXX_COMPILER ]] && name=CXX
   package=$(package_for_cmake_name "$name")
   if [[ -n $package ]]; then
-    echo "CMake did not find $name: the package $package is missing ($(purpose_of "$package"))"
+    message setup.cmake.not_found name="$name" package="$package" purpose="$(purpose_of "$package")"
   elif grep -q 'CMake 3.[0-9]* or higher is required\|Unrecognized "version" field' "$log"; then
-    echo "this cmake is too old: the course needs cmake 3.25 or later (Debian 12 has it)"
+    message setup.cmake.too_old
   elif grep -q '^CMake Error' "$log"; then
     # The first error's own words: the indented lines after "CMake Error ...:".
     awk '/^CMake Error/ { inside = 1; next } inside && /^  / { sub(/^ +/, ""); printf "%s ", $0; next } inside { exit }' "$log"
     echo
   else
-    echo "cmake failed"
+    message setup.cmake.failed
   fi
+}
+
+# configure_failed LOG: says why CMake could not configure.
+configure_failed() {
+  complain "$(message setup.configure_failed cause="$(configure_failure_cause "$1")")"
+}
+
+# cached NAME: what build/course's CMake cache holds for NAME.
+cached() { sed -n "s/^$1:INTERNAL=//p" "$course_build/CMakeCache.txt"; }
+
+# backend_reason: why build/course has its backend: the case that
+# cmake/Backend.cmake recorded, with the GPU and the nvcc it found.
+backend_reason() {
+  message "setup.backend_reason.$(cached WARPDRILL_BACKEND_CASE)" \
+    gpu="$(cached WARPDRILL_GPU_NAME)" nvcc="$(cached WARPDRILL_NVCC_VERSION)"
 }
 
 # configure_course CHOICE: a fresh build/course for the backend chosen; says
@@ -246,23 +294,21 @@ configure_failure_cause() {
 configure_course() {
   local choice=$1 log="$setup_logs/setup-configure.log"
   mkdir -p "$setup_logs"
-  say "configuring the course ..."
+  say "$(message setup.configuring)"
   if ! (cd "$course_root" && cmake --preset course -DWARPDRILL_BACKEND="$choice") > "$log" 2>&1; then
-    complain "configuring failed: $(configure_failure_cause "$log") (the log: build/setup-configure.log)"
+    configure_failed "$log"
     rm -rf "$course_build"  # half made: the next run starts afresh
     return 1
   fi
   setup_stamp "$choice" > "$course_build/warpdrill-setup.txt"
-  local reason
-  reason=$(sed -n 's/^WARPDRILL_BACKEND_REASON:INTERNAL=//p' "$course_build/CMakeCache.txt")
-  say "$reason. ./warpdrill --backend cpu|gpu switches."
+  say "$(message setup.configured reason="$(backend_reason)")"
 }
 
 # ensure_course CHOICE: build/course configured for the backend chosen (empty:
 # the one it has, else auto) and the warpdrill program built.
 ensure_course() {
   if ! command -v cmake > /dev/null; then
-    complain "there is no cmake on PATH: the course needs cmake 3.25 or later"
+    complain "$(message setup.no_cmake)"
     return 1
   fi
   local choice=$1 found=""
@@ -271,27 +317,27 @@ ensure_course() {
   local reason
   reason=$(build_dir_mismatch "$course_build" "$(setup_stamp "$choice")")
   if [[ -n $reason ]]; then
-    say "making build/course afresh: $reason"
+    say "$(message setup.build_dir.afresh reason="$reason")"
     rm -rf "$course_build"
   fi
   if [[ ! -f $course_build/CMakeCache.txt ]]; then
     configure_course "$choice" || return
-    say "building the warpdrill program ..."
+    say "$(message setup.building)"
   elif [[ ${packages_installed:-no} == yes ]]; then
     # CMake looks again for what it did not find before (Sphinx, Python:
     # the tests that need them) only when it configures again.
-    say "configuring the course again: the packages just installed may add to it ..."
+    say "$(message setup.configuring_again)"
     if ! cmake "$course_build" > "$setup_logs/setup-configure.log" 2>&1; then
-      complain "configuring failed: $(configure_failure_cause "$setup_logs/setup-configure.log") (the log: build/setup-configure.log)"
+      configure_failed "$setup_logs/setup-configure.log"
       return 1
     fi
   fi
   local log="$setup_logs/setup-build.log"
   if ! cmake --build "$course_build" --target warpdrill > "$log" 2>&1; then
     if grep -q "warpdrill runner not built" "$setup_logs/setup-configure.log" 2> /dev/null; then
-      complain "the warpdrill program was left out of the build: CMake did not find CLI11, fmt or toml++ (libcli11-dev libfmt-dev libtomlplusplus-dev)"
+      complain "$(message setup.runner_left_out)"
     else
-      complain "building the warpdrill program failed: $(grep -m1 'error' "$log" || tail -1 "$log") (the log: build/setup-build.log)"
+      complain "$(message setup.build_failed error="$(grep -m1 'error' "$log" || tail -1 "$log")")"
     fi
     return 1
   fi

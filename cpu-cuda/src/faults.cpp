@@ -1,6 +1,7 @@
 #include "faults.h"
 
 #include <sstream>
+#include <stdexcept>
 
 #include "warpdrill/messages.h"
 
@@ -33,22 +34,26 @@ std::string race_access_text(const RaceAccess& access) {
                           {{"thread", access.by.thread}, {"place", place_with_text(access.by.place)}});
 }
 
+// The catalog's id of a race's cause that names the thread that wrote.
+const char* writer_cause_id(RaceCause cause) {
+    switch (cause) {
+        case RaceCause::read_before_write: return "backend.race.cause.read_before_write";
+        case RaceCause::read_before_write_ticket: return "backend.race.cause.read_before_write_ticket";
+        case RaceCause::no_fence: return "backend.race.cause.no_fence";
+        case RaceCause::no_ticket: return "backend.race.cause.no_ticket";
+        case RaceCause::ticket_before_fence: return "backend.race.cause.ticket_before_fence";
+        default: throw std::logic_error("a race cause that names no writer");
+    }
+}
+
 // Why nothing orders the two accesses of a race; `writer` is the writing block.
 std::string race_cause(RaceCause cause, const std::string& writer) {
     switch (cause) {
-        case RaceCause::read_before_write:
-            return messages::text("backend.race.cause.read_before_write", {{"writer", writer}});
-        case RaceCause::read_before_write_ticket:
-            return messages::text("backend.race.cause.read_before_write_ticket", {{"writer", writer}});
-        case RaceCause::no_fence: return messages::text("backend.race.cause.no_fence", {{"writer", writer}});
-        case RaceCause::no_ticket:
-            return messages::text("backend.race.cause.no_ticket", {{"writer", writer}});
-        case RaceCause::ticket_before_fence:
-            return messages::text("backend.race.cause.ticket_before_fence", {{"writer", writer}});
         case RaceCause::different_warps: return messages::text("backend.race.cause.different_warps");
         case RaceCause::lanes_of_one_warp: return messages::text("backend.race.cause.lanes_of_one_warp");
+        default: break;
     }
-    return "?";
+    return messages::text(writer_cause_id(cause), {{"writer", writer}});
 }
 
 }  // namespace

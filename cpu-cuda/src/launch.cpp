@@ -30,6 +30,7 @@
 #include "scheduler.h"
 #include "state.h"
 #include "streams.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::cpu::detail {
 namespace {
@@ -88,7 +89,7 @@ void install_crash_handler() {
     std::call_once(once, [] {
         // The handler words its message from the message catalog: have it
         // read now, not on the handler's small stack in the middle of a crash.
-        kernel_crashed(SIGSEGV, RunningThread{}, false);
+        messages::load();
         struct sigaction action {};
         action.sa_sigaction = on_crash;
         action.sa_flags = SA_ONSTACK | SA_SIGINFO;

@@ -110,6 +110,8 @@ Language language() {
     return value && names_chinese(value) ? Language::chinese : Language::english;
 }
 
+void load() { catalog(); }
+
 void use_language(Language language) {
     chosen.store(static_cast<int>(language), std::memory_order_relaxed);
     setenv(kLanguageVariable, language == Language::chinese ? "zh" : "en", 1);

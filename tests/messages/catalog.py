@@ -5,7 +5,13 @@
 - a CUDA term of the glossary (messages/glossary.toml) in a message's English
   has the term's one Chinese rendering in its Chinese;
 - every id the code asks for is in the catalog, and every message in the
-  catalog is asked for somewhere (an unused one is wording nobody reads).
+  catalog is asked for somewhere (an unused one is wording nobody reads):
+  the C++ code's, and the set-up's bash (scripts/*.sh, ./warpdrill), which
+  asks through its `message` function;
+- the ids the code makes up from data match their data: each package of
+  packages/debian.txt has its purpose (setup.package.NAME), each case
+  cmake/Backend.cmake records its reason (setup.backend_reason.CASE), and
+  the catalog has no purpose or reason without its package or case.
 
     catalog.py SOURCE_DIR
 """
@@ -19,6 +25,14 @@ FIELD = re.compile(r"\{([a-z0-9_]+)\}")
 ID_LITERAL = re.compile(r'"([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)"')
 # An id passed straight to messages::text(), with or without a language first.
 ASKED = re.compile(r'\btext\((?:[^(),"]*,\s*)?"([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)"')
+# An id passed to the set-up's bash function: message setup.install.ask command="$command".
+# An id that goes on with a variable ("setup.package.$1") is made up from data.
+BASH_ASKED = re.compile(r'\bmessage\s+"?([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)(?![\w.$-])')
+# The ids the code makes up from data: what a package is for, why this backend.
+PURPOSE = "setup.package."
+BACKEND_REASON = "setup.backend_reason."
+# A case of cmake/Backend.cmake: set(_case auto_gpu).
+BACKEND_CASE = re.compile(r"set\(_case (\w+)\)")
 
 
 def messages_of(table, path=""):
@@ -32,6 +46,22 @@ def messages_of(table, path=""):
         if isinstance(value, dict):
             found.update(messages_of(value, f"{path}.{key}" if path else key))
     return found
+
+
+def made_up_problems(source, catalog):
+    """What does not hold between the ids made up from data and the catalog:
+    a purpose for each package of packages/debian.txt and for no other, a
+    reason for each case of cmake/Backend.cmake and for no other."""
+    packages = {line.split()[0] for line in (source / "packages" / "debian.txt").read_text().splitlines()
+                if line.strip() and not line.startswith("#")}
+    cases = set(BACKEND_CASE.findall((source / "cmake" / "Backend.cmake").read_text()))
+    problems = []
+    for prefix, names, where in ((PURPOSE, packages, "packages/debian.txt"),
+                                 (BACKEND_REASON, cases, "cmake/Backend.cmake")):
+        in_catalog = {message_id.removeprefix(prefix) for message_id in catalog if message_id.startswith(prefix)}
+        problems += [f"{prefix}{name}: not in the catalog, for {where}" for name in sorted(names - in_catalog)]
+        problems += [f"{prefix}{name}: {where} has no {name}" for name in sorted(in_catalog - names)]
+    return problems
 
 
 def prose(text):
@@ -67,13 +97,19 @@ def main(source_dir):
         for file in (source / folder).rglob("*"):
             if file.suffix in (".cpp", ".h", ".cu", ".cuh") and file.is_file():
                 code[file] = file.read_text(errors="replace")
+    scripts = {file: file.read_text() for file in [*sorted((source / "scripts").glob("*.sh")), source / "warpdrill"]}
+    problems += made_up_problems(source, catalog)
     literals = {literal for text in code.values() for literal in ID_LITERAL.findall(text)}
-    for file, text in code.items():
-        for message_id in ASKED.findall(text):
+    literals |= {message_id for text in scripts.values() for message_id in BASH_ASKED.findall(text)}
+    asked = [(file, ASKED.findall(text)) for file, text in code.items()]
+    asked += [(file, BASH_ASKED.findall(text)) for file, text in scripts.items()]
+    for file, message_ids in asked:
+        for message_id in message_ids:
             if message_id not in catalog:
                 problems.append(f"{file.relative_to(source)}: asks for {message_id}, which the catalog lacks")
     for message_id in catalog:
-        if message_id not in literals:
+        # made_up_problems holds the made-up ids to their packages and cases.
+        if message_id not in literals and not message_id.startswith((PURPOSE, BACKEND_REASON)):
             problems.append(f"{message_id}: no code asks for it")
 
     for problem in problems:

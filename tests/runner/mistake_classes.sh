@@ -18,11 +18,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 failed=0
-# report LANGUAGE PROGRAM: what `warpdrill run` says of the program, addresses aside.
+# build PROGRAM: compiles it once, as `warpdrill run` would, into ./NAME
+# (the compiler's own words, if any, into NAME.cc.txt).
+build() {
+  "$warpdrill" --root "$root" cc "$1" -o "$name" > "$name.cc.txt" 2>&1 || true
+}
+# report LANGUAGE: what `warpdrill run` says of the program, addresses aside:
+# the compiler's words, then the program's, with the leak check run sets.
 report() {
-  # One worker: blocks run in one order, so the report names the same block each time.
-  WARPDRILL_LANG=$1 WARPDRILL_CPU_WORKERS=1 "$warpdrill" --root "$root" run "$2" 2>&1 |
-    sed -E 's/0x[0-9a-f]{6,}/0x.../g' || true
+  {
+    cat "$name.cc.txt"
+    # One worker: blocks run in one order, so the report names the same block each time.
+    if [[ -x $name ]]; then WARPDRILL_LANG=$1 WARPDRILL_CPU_WORKERS=1 WARPDRILL_LEAK_CHECK=1 "./$name" 2>&1 || true; fi
+  } | sed -E 's/0x[0-9a-f]{6,}/0x.../g'
 }
 # same_as_copy REPORT COPY: the book's copy is the report (or, with --write, becomes it).
 same_as_copy() {
@@ -35,8 +43,9 @@ same_as_copy() {
 }
 for program in "$root"/cpu-cuda/tests/mistakes/*.cu; do
   name=$(basename "$program" .cu)
-  report en "$program" > "$name.txt"
-  report zh "$program" > "$name.zh.txt"
+  build "$program"
+  report en > "$name.txt"
+  report zh > "$name.zh.txt"
   IFS='|' read -ra words <<< "$(sed -n 's|^// expect: ||p' "$program")"
   [[ ${#words[@]} -gt 0 ]] || { echo "FAILED: $name has no // expect: line"; failed=1; continue; }
   for word in "${words[@]}"; do

@@ -3,7 +3,8 @@
 # package manager: first the functions that decide, with their inputs given;
 # then ./warpdrill itself on a scratch copy, with stand-ins for dpkg-query,
 # apt-get, apt-config, sudo, id and cmake on its PATH that record what they
-# were asked to do.
+# were asked to do. In English, and some of it in Chinese (WARPDRILL_LANG=zh,
+# --lang zh), which holds no English sentence (tests/messages/english_prose.py).
 #   tests/runner/setup_decisions.sh SOURCE_DIR
 set -euo pipefail
 source_dir=$(cd "$1" && pwd)
@@ -23,6 +24,26 @@ same() {  # same ACTUAL EXPECTED WHAT
 course_root=$source_dir
 assume_yes=no
 source "$source_dir/scripts/setup.sh"
+language=en  # whatever this machine's locale
+
+echo "-- the language: --lang, then WARPDRILL_LANG, LC_ALL, LC_MESSAGES, LANG (the first set and not empty)"
+# (-: empty; 2> /dev/null: bash warns of an LC_ALL whose locale is not installed)
+#  --lang WARPDRILL_LANG LC_ALL      LC_MESSAGES LANG        -> language
+while read -r option variable all messages lang expected; do
+  same "$(env WARPDRILL_LANG="${variable#-}" LC_ALL="${all#-}" LC_MESSAGES="${messages#-}" LANG="${lang#-}" \
+    bash -c 'source "$1"; chosen_language "$2"' _ "$source_dir/scripts/setup.sh" "${option#-}" 2> /dev/null)" \
+    "$expected" "chosen_language: $option $variable $all $messages $lang"
+done << 'EOF'
+-  -  -           -           -           en
+zh en en_US.UTF-8 -           -           zh
+en zh zh_CN.UTF-8 -           -           en
+-  zh en_US.UTF-8 -           -           zh
+-  -  zh_CN.UTF-8 en_US.UTF-8 en_US.UTF-8 zh
+-  -  -           zh_TW.UTF-8 en_US.UTF-8 zh
+-  -  -           -           zh_CN.UTF-8 zh
+-  -  -           -           de_DE.UTF-8 en
+-  en -           -           zh_CN.UTF-8 en
+EOF
 
 echo "-- who installs, and whether to ask: root or not, terminal or not, --yes, sudo"
 #             uid  terminal yes sudo   -> verb      as
@@ -54,6 +75,7 @@ expect_not python3-sphinx "$scratch/course.txt"
 packages_in course test > "$scratch/test.txt"
 expect python3-sphinx "$scratch/test.txt"
 same "$(purpose_of catch2)" "the lessons' checks (Catch2 2 on Debian 12, 3 on Debian 13)" "catch2's purpose"
+same "$(language=zh purpose_of g++)" "编译检查程序和 CPU 后端" "g++'s purpose in Chinese"
 
 echo "-- apt-get update when the lists are missing or more than a day old"
 mkdir -p "$scratch/lists"
@@ -75,6 +97,9 @@ cause "sudo: a terminal is required to read the password" > "$scratch/out"
 expect "sudo did not run apt-get" "$scratch/out"
 same "$(cause "E: Sub-process /usr/bin/dpkg returned an error code (1)")" \
   "Sub-process /usr/bin/dpkg returned an error code (1)" "another apt error"
+same "$(language=zh cause "E: Unable to locate package libtomlplusplus-dev")" \
+  "这个系统的软件包列表里没有 libtomlplusplus-dev（Debian 12 及更新版本、Ubuntu 24.04 及更新版本有课程需要的全部软件包）" \
+  "a package the lists lack, in Chinese"
 
 echo "-- CMake failing: the missing package, not a trace (real CMake output)"
 mkdir -p "$scratch/half-installed"
@@ -91,6 +116,9 @@ fi
 same "$(configure_failure_cause "$scratch/configure.log")" \
   "CMake did not find Catch2: the package catch2 is missing (the lessons' checks (Catch2 2 on Debian 12, 3 on Debian 13))" \
   "cmake without Catch2"
+same "$(language=zh configure_failure_cause "$scratch/configure.log")" \
+  "CMake 没有找到 Catch2：缺少软件包 catch2（各课的检查（Debian 12 上是 Catch2 2，Debian 13 上是 Catch2 3））" \
+  "cmake without Catch2, in Chinese"
 printf 'CMake Error at cmake/Backend.cmake:63 (message):\n  the GPU backend needs nvcc\n\n\n-- Configuring incomplete\n' > "$scratch/configure.log"
 same "$(configure_failure_cause "$scratch/configure.log")" "the GPU backend needs nvcc " "a message of our own"
 
@@ -105,14 +133,37 @@ same "$(build_dir_mismatch "$scratch/build" "$stamp")" "" "the same stamp"
 same "$(build_dir_mismatch "$scratch/build" "$(setup_stamp gpu)")" "it was made for the backend 'auto'" "another backend"
 sed -i 's|^source .*|source /elsewhere/course|' "$scratch/build/warpdrill-setup.txt"
 same "$(build_dir_mismatch "$scratch/build" "$stamp")" "it was made for the course in /elsewhere/course" "a moved checkout"
+same "$(language=zh build_dir_mismatch "$scratch/build" "$stamp")" "它是为 /elsewhere/course 中的课程生成的" \
+  "a moved checkout, in Chinese"
+
+echo "-- why this backend: the case CMake recorded, with the GPU and the nvcc it found"
+course_build="$scratch/reasons"  # backend_reason reads build/course's cache: a scratch one
+mkdir -p "$course_build"
+# case|its reason in English: cmake/Backend.cmake's words from before it recorded cases
+while IFS='|' read -r backend_case expected; do
+  printf 'WARPDRILL_BACKEND_CASE:INTERNAL=%s\nWARPDRILL_GPU_NAME:INTERNAL=%s\nWARPDRILL_NVCC_VERSION:INTERNAL=%s\n' \
+    "$backend_case" "NVIDIA H100 80GB HBM3" "nvcc 13.0" > "$course_build/CMakeCache.txt"
+  same "$(backend_reason)" "$expected" "the reason for $backend_case"
+done << 'EOF'
+auto_gpu|nvcc 13.0 and an NVIDIA H100 80GB HBM3: GPU backend
+auto_gpu_without_nvcc|an NVIDIA H100 80GB HBM3 but no nvcc: CPU backend
+auto_nvcc_without_gpu|nvcc 13.0 but no GPU visible: CPU backend
+auto_no_nvcc|no nvcc: CPU backend
+chosen_cpu|chosen: CPU backend
+chosen_gpu|nvcc 13.0 and an NVIDIA H100 80GB HBM3, chosen: GPU backend
+chosen_gpu_without_gpu|nvcc 13.0 but no GPU visible, chosen: GPU backend (compile only)
+EOF
+same "$(language=zh backend_reason)" "有 nvcc 13.0 但看不到 GPU，按你的选择使用 GPU 后端（只编译，不运行）" \
+  "the reason for chosen_gpu_without_gpu, in Chinese"
 
 # ---------------------------------------------------------------------------
 echo "-- ./warpdrill itself, with stand-ins for the package manager and cmake"
 course="$scratch/a course with spaces"
-mkdir -p "$course/scripts" "$course/packages"
+mkdir -p "$course/scripts" "$course/packages" "$course/messages"
 cp "$source_dir/warpdrill" "$course/"
 cp "$source_dir/scripts/setup.sh" "$course/scripts/"
 cp "$source_dir/packages/debian.txt" "$course/packages/"
+cp "$source_dir/messages/setup.toml" "$course/messages/"
 
 # The stand-ins log each call to $calls. FAKE_INSTALLED: the packages dpkg
 # has; FAKE_UID: what id -u says; FAKE_APT_ERROR: apt-get fails with it.
@@ -146,7 +197,8 @@ cat > "$fake/apt-config" << 'EOF'
 #!/bin/bash
 echo "lists='$FAKE_LISTS/'"
 EOF
-# cmake: --preset writes a cache, --build a warpdrill program that prints its arguments.
+# cmake: --preset writes a cache (no nvcc; with FAKE_NVCC, that nvcc and no
+# GPU), --build a warpdrill program that prints its arguments.
 cat > "$fake/cmake" << 'EOF'
 #!/bin/bash
 case $1 in
@@ -154,7 +206,10 @@ case $1 in
   --preset)
     echo "cmake $* (in $PWD)" >> "$FAKE_CALLS"
     mkdir -p build/course
-    echo "WARPDRILL_BACKEND_REASON:INTERNAL=no nvcc: CPU backend" > build/course/CMakeCache.txt ;;
+    backend_case=auto_no_nvcc
+    [[ -n ${FAKE_NVCC-} ]] && backend_case=auto_nvcc_without_gpu
+    printf 'WARPDRILL_BACKEND_CASE:INTERNAL=%s\nWARPDRILL_GPU_NAME:INTERNAL=\nWARPDRILL_NVCC_VERSION:INTERNAL=%s\n' \
+      "$backend_case" "${FAKE_NVCC-}" > build/course/CMakeCache.txt ;;
   --build)
     echo "cmake $*" >> "$FAKE_CALLS"
     mkdir -p "$2/runner"
@@ -267,6 +322,49 @@ rm "$course/build/course/warpdrill-setup.txt"
 launch -- list || fail "launcher failed: $(cat "$scratch/out")"
 expect "making build/course afresh: it was made by an older warpdrill" "$scratch/out"
 
+# chinese_only: what ./warpdrill said (the stand-in program's line aside) holds no English prose.
+chinese_only() {
+  grep -v '^warpdrill program: ' "$scratch/out" | python3 "$source_dir/tests/messages/english_prose.py" - ||
+    fail "English in the Chinese set-up: $(cat "$scratch/out")"
+}
+
+echo "   WARPDRILL_LANG=zh: the set-up in Chinese, with the reason CMake recorded"
+rm -rf "$course/build"
+launch WARPDRILL_LANG=zh CI=true FAKE_NVCC="nvcc 13.0" FAKE_INSTALLED="$(without catch2)" -- list ||
+  fail "launcher failed: $(cat "$scratch/out")"
+expect "warpdrill: 缺少这些软件包：" "$scratch/out"
+expect "  catch2                 各课的检查（Debian 12 上是 Catch2 2，Debian 13 上是 Catch2 3）" "$scratch/out"
+expect "warpdrill: 正在用 apt-get 安装 1 个软件包（日志：build/setup-apt.log）……" "$scratch/out"
+expect "warpdrill: 有 nvcc 13.0 但看不到 GPU，使用 CPU 后端。用 ./warpdrill --backend cpu|gpu 切换。" "$scratch/out"
+expect "warpdrill program: list" "$scratch/out"
+chinese_only
+
+echo "   --lang zh and --lang=zh: Chinese too, passed on to the warpdrill program unchanged"
+status=0
+launch FAKE_INSTALLED="$(without catch2)" -- --lang zh list || status=$?
+same "$status" 2 "exit status without a terminal, in Chinese"
+expect "warpdrill: 没有可以提问的终端：./warpdrill --yes（或 CI=true）会安装它们；也可以运行：" "$scratch/out"
+expect "  apt-get install -y --no-install-recommends catch2" "$scratch/out"
+chinese_only
+status=0
+launch -- --lang=zh --backend=tpu list || status=$?
+same "$status-$(cat "$scratch/out")" "2-warpdrill: --backend 的取值是 cpu、gpu 或 auto（收到的是 'tpu'）" "a bad backend, in Chinese"
+launch -- --lang zh check 3 || fail "launcher failed: $(cat "$scratch/out")"
+same "$(cat "$scratch/out")" "warpdrill program: --lang zh check 3" "what the warpdrill program got after --lang zh"
+launch CI=true FAKE_INSTALLED="$(without python3-sphinx)" -- --lang zh test || fail "launcher failed: $(cat "$scratch/out")"
+expect "apt-get install -y --no-install-recommends python3-sphinx" "$calls"  # the command is test, not zh
+
+echo "   English: --lang en or WARPDRILL_LANG=en over a Chinese locale; a --lang among run's arguments is the program's"
+in_english() {  # in_english [ENV=VALUE...] -- ARGS...: without catch2 and a terminal, it says so in English
+  status=0
+  launch FAKE_INSTALLED="$(without catch2)" "$@" || status=$?
+  same "$status" 2 "exit status without a terminal ($*)"
+  expect "warpdrill: no terminal to ask on: ./warpdrill --yes (or CI=true) installs them; or run:" "$scratch/out"
+}
+in_english LANG=zh_CN.UTF-8 -- --lang en list
+in_english WARPDRILL_LANG=en LC_ALL=zh_CN.UTF-8 -- list
+in_english -- run x.cu --lang zh
+
 echo "   from another directory, through a symbolic link"
 ln -s "$course/warpdrill" "$scratch/linked-warpdrill"
 mkdir -p "$scratch/elsewhere"
@@ -276,10 +374,12 @@ mkdir -p "$scratch/elsewhere"
 expect "warpdrill program: list" "$scratch/out"
 
 echo "   on a terminal it asks: no installs nothing, yes installs"
-answer() {  # answer REPLY: runs ./warpdrill list on a pseudo-terminal and answers the question
+answer() {  # answer REPLY [ENV=VALUE...]: runs ./warpdrill list on a pseudo-terminal and answers the question
+  local reply=$1
+  shift
   : > "$calls"
   env -i PATH="$fake:$tools" FAKE_CALLS="$calls" FAKE_UID=0 FAKE_INSTALLED="$(without catch2)" \
-    FAKE_LISTS="$scratch/apt-lists" python3 - "$course/warpdrill" "$1" > "$scratch/out" 2>&1 << 'EOF'
+    FAKE_LISTS="$scratch/apt-lists" "$@" python3 - "$course/warpdrill" "$reply" > "$scratch/out" 2>&1 << 'EOF'
 import os, pty, sys, time
 pid, fd = pty.fork()
 if pid == 0:
@@ -307,5 +407,10 @@ expect "nothing installed" "$scratch/out"
 [[ ! -s $calls ]] || fail "something ran after no: $(cat "$calls")"
 answer y || fail "launcher failed after yes: $(cat "$scratch/out")"
 expect "apt-get install -y --no-install-recommends catch2" "$calls"
+status=0
+answer n WARPDRILL_LANG=zh || status=$?
+same "$status" 2 "exit status after no, in Chinese"
+expect "现在安装它们吗（apt-get install -y --no-install-recommends catch2）？[Y/n]" "$scratch/out"
+expect "warpdrill: 没有安装任何软件包；课程需要它们：apt-get install -y --no-install-recommends catch2" "$scratch/out"
 
 echo "setup decisions: all passed"

@@ -33,6 +33,9 @@ Language choose_language(std::string_view option, const Environment& environment
 
 // This program's language: WARPDRILL_LANG's, unless use_language() chose one.
 Language language();
+// Reads the catalog now, where it is otherwise read at the first text(): for
+// code that will need it where reading it is unsafe (a crash handler's stack).
+void load();
 // Speak `language` from now on, and have every program started from here
 // on speak it too (sets WARPDRILL_LANG).
 void use_language(Language language);
