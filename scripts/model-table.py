@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How far `warpdrill profile`'s time model is from the H100: every solution's
-modelled time (the CPU backend's counts, the model in runner/gpu_model.cpp)
+modelled time (the CPU backend's counts, the model in runner/profile/gpu_model.cpp)
 against gpu_bench's measured one (results/bench-h100.csv), as the README's
 table, in us, modelled / measured. Then the checks the model is held to: every
 figure of lessons 1 to 9 within a factor of 1.5, and at 2^24 floats lessons 1

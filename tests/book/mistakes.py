@@ -73,7 +73,7 @@ def plant(out):
 
 
 def first_failure(record_file):
-    """The first failure the run's record holds, as runner/checker.cpp takes it, or None."""
+    """The first failure the run's record holds, as runner/core/checker.cpp takes it, or None."""
     for line in Path(record_file).read_text().splitlines():
         event = json.loads(line)
         if event["event"] == "case" and event["failures"]:

@@ -1,7 +1,7 @@
 // What a check program tells the runner, in data: a file of JSON lines,
 // written by the checks' reporter (common/src/course/catch_main.cpp) at the
 // path the runner names in WARPDRILL_RESULT_FILE, and read by the runner,
-// grading and the profile (runner/check_record.cpp). The verdict is made
+// grading and the profile (runner/core/check_record.cpp). The verdict is made
 // from this record and the program's exit status alone: the program's
 // output is the learner's to read, and a kernel's printf can write anything
 // there. One object a line, each with an "event":

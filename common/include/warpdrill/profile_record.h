@@ -1,7 +1,7 @@
 // What a lesson's profile driver (common/src/course/profile_lesson.cu) tells
 // the runner, in data: one JSON document, written on the CPU backend at the
 // path given with --record, and read by `warpdrill profile`
-// (runner/gpu_model.cpp) and tests/runner/ncu_agreement.py. The driver's
+// (runner/profile/gpu_model.cpp) and tests/runner/ncu_agreement.py. The driver's
 // output is not read: a kernel's printf can write anything there.
 //   {"lesson": 3, "floats": 1048576, "workload": "sum",
 //    "launches": [{"kernel": "reduce_sum", "race": "",

@@ -51,7 +51,7 @@ void print_indented(std::ostream& out, const std::string& text) {
 }
 
 // A WARN: what a check points out even when it passes, as "file:line: warning:"
-// and the message indented (runner/checker.cpp shows it to the learner, as it
+// and the message indented (runner/core/checker.cpp shows it to the learner, as it
 // does the backend's warnings, printed the same way after each test case).
 // Returns the message.
 std::string print_warning(std::ostream& out, const Catch::AssertionStats& stats) {

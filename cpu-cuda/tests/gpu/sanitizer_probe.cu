@@ -1,6 +1,6 @@
 // Broken kernels, one per class of mistake, for compute-sanitizer on a GPU:
 // its reports are kept in tests/data/compute-sanitizer/ and are what the
-// runner's parser (runner/sanitizer.cpp) is tested against.
+// runner's parser (runner/core/sanitizer.cpp) is tested against.
 //   nvcc -lineinfo -Icommon/include -o probe cpu-cuda/tests/gpu/sanitizer_probe.cu && compute-sanitizer --tool memcheck ./probe global-past-end
 #include <cstdio>
 #include <cstring>
