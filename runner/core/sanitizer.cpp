@@ -148,10 +148,24 @@ std::vector<std::string> read_initcheck(const std::vector<std::string>& lines) {
     return findings;
 }
 
+// One race as racecheck reports it in each launch that has it, with that launch's count of hazards.
+struct Race {
+    std::string words;
+    long long hazards = 0;
+    int launches = 0;
+};
+
+std::string race_text(const Race& race) {
+    if (race.hazards == 0) return race.words;
+    if (race.launches == 1) return race.words + messages::text("sanitizer.racecheck.times", {{"count", race.hazards}});
+    return race.words + messages::text("sanitizer.racecheck.times_in_launches",
+                                       {{"count", race.hazards}, {"launches", race.launches}});
+}
+
 std::vector<std::string> read_racecheck(const std::vector<std::string>& lines) {
     static const std::regex first(R"(Race reported between (Read|Write) access (at .*))");
     static const std::regex other(R"(^and (Read|Write) access (at .*?)(?: \[(\d+) hazards\])?$)");
-    std::vector<std::string> findings;
+    std::vector<Race> races;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         std::smatch race;
         if (!std::regex_search(lines[i], race, first)) continue;
@@ -160,14 +174,18 @@ std::vector<std::string> read_racecheck(const std::vector<std::string>& lines) {
         const auto access = [](const std::ssub_match& kind) {
             return messages::text(kind == "Read" ? "sanitizer.access.read" : "sanitizer.access.write");
         };
-        std::string text = messages::text("sanitizer.racecheck.race", {{"first", access(race[1])},
-                                                                        {"first_place", place_of(race[2].str())},
-                                                                        {"second", access(partner[1])},
-                                                                        {"second_place", place_of(partner[2].str())}});
-        if (partner[3].matched) text += messages::text("sanitizer.racecheck.times", {{"count", partner[3].str()}});
-        // Each launch of the kernel reports the same race again: say it once.
-        if (std::ranges::find(findings, text) == findings.end()) findings.push_back(text);
+        const std::string words = messages::text("sanitizer.racecheck.race", {{"first", access(race[1])},
+                                                                               {"first_place", place_of(race[2].str())},
+                                                                               {"second", access(partner[1])},
+                                                                               {"second_place", place_of(partner[2].str())}});
+        // Each launch of the kernel reports the same race again: say it once, with the hazards of all.
+        auto found = std::ranges::find(races, words, &Race::words);
+        if (found == races.end()) found = races.insert(races.end(), Race{words});
+        if (partner[3].matched) found->hazards += std::stoll(partner[3].str());
+        ++found->launches;
     }
+    std::vector<std::string> findings;
+    for (const Race& race : races) findings.push_back(race_text(race));
     return findings;
 }
 

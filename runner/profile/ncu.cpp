@@ -151,7 +151,7 @@ NcuRun run_ncu(const NcuRequest& request) {
     NcuTable table;
     table.device = gpu_name();
     table.date = utc_time("%Y-%m-%d");
-    table.command = "ncu --clock-control none --metrics <the rows' metrics> " + joined(request.program, " ");
+    table.command = messages::text("profile.ncu.command", {{"program", joined(request.program, " ")}});
     table.source = table.device.empty()
                        ? messages::text("profile.ncu.source_now", {{"what", request.what}, {"command", table.command}})
                        : messages::text("profile.ncu.source_now_on", {{"what", request.what},
