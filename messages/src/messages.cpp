@@ -65,10 +65,16 @@ const Field& field_named(std::string_view id, std::string_view name, std::initia
     throw std::logic_error("message " + std::string(id) + " needs the field " + std::string(name));
 }
 
+// Whether a field given that the message does not name is a mistake (text())
+// or is left out (text_of_case()).
+enum class Unnamed { mistake, left_out };
+
 // `wording` with each {name} replaced by its field's value.
-std::string fill_in(std::string_view id, std::string_view wording, std::initializer_list<Field> fields) {
+std::string fill_in(std::string_view id, std::string_view wording, std::initializer_list<Field> fields,
+                    Unnamed unnamed) {
     for (const Field& field : fields) {
-        if (wording.find("{" + std::string(field.name) + "}") == std::string_view::npos) {
+        const bool named = wording.find("{" + std::string(field.name) + "}") != std::string_view::npos;
+        if (!named && unnamed == Unnamed::mistake) {
             throw std::logic_error("message " + std::string(id) + " has no field " + std::string(field.name));
         }
     }
@@ -119,11 +125,20 @@ void use_language(Language language) {
 
 std::string text(std::string_view id, std::initializer_list<Field> fields) { return text(language(), id, fields); }
 
-std::string text(Language language, std::string_view id, std::initializer_list<Field> fields) {
+namespace {
+std::string_view wording_of(std::string_view id, Language language) {
     const auto found = catalog().find(id);
     if (found == catalog().end()) throw std::logic_error("no message " + std::string(id) + " in messages/*.toml");
-    const Wording& wording = found->second;
-    return fill_in(id, language == Language::chinese ? wording.chinese : wording.english, fields);
+    return language == Language::chinese ? found->second.chinese : found->second.english;
+}
+}  // namespace
+
+std::string text(Language language, std::string_view id, std::initializer_list<Field> fields) {
+    return fill_in(id, wording_of(id, language), fields, Unnamed::mistake);
+}
+
+std::string text_of_case(std::string_view id, std::initializer_list<Field> fields) {
+    return fill_in(id, wording_of(id, language()), fields, Unnamed::left_out);
 }
 
 }  // namespace warpdrill::messages

@@ -52,7 +52,7 @@ Course load_course(const fs::path& root, const fs::path& build_dir, const std::s
     Course course{root, build_dir, backend, backend_reason, {}};
     const fs::path lessons_dir = root / "lessons";
     if (!fs::is_directory(lessons_dir))
-        throw std::runtime_error("no lessons/ directory under " + root.string());
+        throw std::runtime_error(messages::text("course.no_lessons", {{"root", root.string()}}));
     static const std::regex lesson_name(R"((\d\d)-[a-z0-9-]+)");
     for (const auto& entry : fs::directory_iterator(lessons_dir)) {
         const std::string name = entry.path().filename().string();
@@ -75,15 +75,8 @@ Course load_course(const fs::path& root, const fs::path& build_dir, const std::s
 }
 
 std::string backend_reason(std::string_view backend_case, std::string_view gpu, std::string_view nvcc) {
-    // A message takes only the fields it names: each case is asked for with its own.
-    using messages::text;
-    const std::string id = "setup.backend_reason." + std::string(backend_case);
-    if (backend_case == "auto_gpu" || backend_case == "chosen_gpu")
-        return text(id, {{"nvcc", nvcc}, {"gpu", gpu}});
-    if (backend_case == "auto_gpu_without_nvcc") return text(id, {{"gpu", gpu}});
-    if (backend_case == "auto_nvcc_without_gpu" || backend_case == "chosen_gpu_without_gpu")
-        return text(id, {{"nvcc", nvcc}});
-    return text(id);  // auto_no_nvcc, chosen_cpu
+    return messages::text_of_case("setup.backend_reason." + std::string(backend_case),
+                                  {{"gpu", gpu}, {"nvcc", nvcc}});
 }
 
 }  // namespace warpdrill::runner

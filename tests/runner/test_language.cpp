@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "course.h"
 #include "language.h"
 #include "warpdrill/catch.h"
 
@@ -77,6 +78,17 @@ TEST_CASE("an unknown message, a missing field and a field the message lacks are
     CHECK_THROWS_AS(messages::text(Language::english, "no.such.message"), std::logic_error);
     CHECK_THROWS_AS(messages::text(Language::english, "hint.none"), std::logic_error);
     CHECK_THROWS_AS(messages::text(Language::english, "hint.none", {{"lesson", 1}, {"extra", 2}}), std::logic_error);
+}
+
+TEST_CASE("the backend's reason names what its case names, and only that", "[language]") {
+    messages::use_language(Language::english);
+    CHECK(backend_reason("auto_nvcc_without_gpu", "NVIDIA H100", "nvcc 13.0") ==
+          "nvcc 13.0 but no GPU visible: CPU backend");
+    CHECK(backend_reason("auto_gpu", "NVIDIA H100", "nvcc 13.0") == "nvcc 13.0 and an NVIDIA H100: GPU backend");
+    CHECK(backend_reason("chosen_cpu", "", "") == "chosen: CPU backend");
+    // A case left out of the catalog, or a field its message names that the call lacks, is still a mistake.
+    CHECK_THROWS_AS(backend_reason("no_such_case", "", ""), std::logic_error);
+    CHECK_THROWS_AS(messages::text_of_case("setup.backend_reason.auto_gpu", {{"gpu", "G"}}), std::logic_error);
 }
 
 TEST_CASE("a Chinese course shows the translated title and hints", "[language]") {

@@ -58,5 +58,10 @@ struct Field {
 // name, is a mistake in the code: std::logic_error.
 std::string text(std::string_view id, std::initializer_list<Field> fields = {});
 std::string text(Language language, std::string_view id, std::initializer_list<Field> fields = {});
+// As text(), for an id made from data, one of a family of cases
+// ("setup.backend_reason.auto_gpu"): each case names only the fields it
+// needs, so a field given that this one does not name is left out. A field
+// it names that the call does not give is still a mistake.
+std::string text_of_case(std::string_view id, std::initializer_list<Field> fields);
 
 }  // namespace warpdrill::messages
