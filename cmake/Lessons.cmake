@@ -11,6 +11,8 @@
 # tests' learner mistakes, and pristine grading builds (cmake/Grading.cmake).
 # The checks see common/ only; they reach the kernels through check/launch.cu.
 
+include(${CMAKE_CURRENT_LIST_DIR}/CheckRecord.cmake)
+
 function(warpdrill_lesson_checks lesson_dir)
   get_filename_component(name ${lesson_dir} NAME)
   string(SUBSTRING ${name} 0 2 number)
@@ -55,7 +57,7 @@ function(warpdrill_add_all_lessons)
   file(GLOB lesson_dirs LIST_DIRECTORIES true ${PROJECT_SOURCE_DIR}/lessons/[0-9][0-9]-*)
   list(SORT lesson_dirs)
   set(all_lessons "")
-  set(kit warpdrill_messages warpdrill_backend warpdrill_host warpdrill_catch warpdrill_course)
+  set(kit "")
   set(kit_programs "")
   if(TARGET cudacc)
     list(APPEND kit_programs cudacc)  # the grading builds compile the learner's .cu files with it
@@ -78,7 +80,7 @@ function(warpdrill_add_all_lessons)
       add_test(NAME solution.${number} COMMAND solution-${number})
       # A lesson this GPU cannot run (lesson 12 needs clusters) says so and is skipped.
       set_tests_properties(solution.${number} PROPERTIES LABELS "solution" TIMEOUT 300
-        SKIP_REGULAR_EXPRESSION "SKIPPED on this GPU: lesson ${number} needs")
+        SKIP_RETURN_CODE ${WARPDRILL_SKIPPED_EXIT_CODE})
       # The course's integrity: as shipped, each lesson compiles and its checks fail, readably.
       # "As shipped" is git's HEAD, not the learner's working files: where those differ
       # (a learner who solved the lesson runs ./warpdrill test), the test builds
@@ -95,16 +97,20 @@ function(warpdrill_add_all_lessons)
                 -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -P ${PROJECT_SOURCE_DIR}/cmake/ExpectCheckFailure.cmake)
       # One build of the course's build directory at a time.
       set_tests_properties(lesson.${number}.fails-as-shipped PROPERTIES LABELS "integrity" TIMEOUT 300
-        SKIP_REGULAR_EXPRESSION "SKIPPED on this GPU: lesson ${number} needs" RESOURCE_LOCK course-build)
+        SKIP_REGULAR_EXPRESSION "${WARPDRILL_SKIPPED_LINE}" RESOURCE_LOCK course-build)
     endif()
   endforeach()
   set(WARPDRILL_LESSONS ${all_lessons} CACHE INTERNAL "the course's lessons, in order")
 
-  # The grading kit: the common libraries and every lesson's checks, built
-  # once here and linked by each pristine grading build (cmake/Grading.cmake)
-  # with one learner's kernel files; and each lesson as shipped, which runs
-  # for every learner whose kernel files are still the lesson's own.
+  # The grading kit: the common libraries (cmake/Libraries.cmake) and every
+  # lesson's checks, built once here and linked by each pristine grading
+  # build (cmake/Grading.cmake) with one learner's kernel files; and each
+  # lesson as shipped, which runs for every learner whose kernel files are
+  # still the lesson's own.
   add_custom_target(grading-kit)
   add_dependencies(grading-kit ${kit} ${kit_programs})
+  if(NOT WARPDRILL_LIBRARIES_FROM)
+    add_dependencies(grading-kit warpdrill_messages warpdrill_backend warpdrill_host warpdrill_catch warpdrill_course)
+  endif()
   export(TARGETS ${kit} FILE ${PROJECT_BINARY_DIR}/warpdrill-grading-kit.cmake)
 endfunction()

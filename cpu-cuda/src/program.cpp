@@ -127,7 +127,11 @@ struct Frame {
     unsigned line = 0;
 };
 
+// The tree that the program's relative file names (-ffile-prefix-map) are
+// relative to: the course the runner runs it for (WARPDRILL_SOURCE_DIR, set
+// by runner/core/checker.cpp), else the one this backend was built in.
 std::string source_root() {
+    if (const char* root = std::getenv("WARPDRILL_SOURCE_DIR"); root && *root) return root;
 #if defined(WARPDRILL_SOURCE_DIR)
     return WARPDRILL_SOURCE_DIR;
 #else
@@ -379,6 +383,9 @@ SourcePlace running_place(std::uint32_t code) {
 std::string checkout_path(const std::string& file) {
     if (file.empty() || file.starts_with("/usr/")) return file;
     if (file.starts_with(source_root() + "/")) return file.substr(source_root().size() + 1);
+    // A file of another tree (a submission staged for grading, a scratch copy
+    // of the course): its own lines, never those of the same name here.
+    if (file.starts_with("/") && readable(file)) return file;
     for (std::size_t from = 0;;) {
         const std::string candidate = std::filesystem::path(file.substr(from)).lexically_normal().string();
         if (!candidate.starts_with("/") && !candidate.starts_with("..") && readable(source_root() + "/" + candidate)) {

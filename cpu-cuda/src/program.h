@@ -61,7 +61,8 @@ SourcePlace running_place(std::uint32_t code);
 std::vector<std::uint32_t> call_stack();
 SourcePlace place_on_stack(const std::vector<std::uint32_t>& stack);
 // A path as the checkout names it ("lessons/03-.../reduce.cuh"), from one the
-// debug information or the compiler gave (absolute, or joined to the build directory).
+// debug information or the compiler gave (absolute, or joined to the build
+// directory); a file outside the checkout keeps its absolute path.
 std::string checkout_path(const std::string& file);
 // Code the learner did not write: the course's helpers, the backend's
 // headers and its own sources, the system's.

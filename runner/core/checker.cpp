@@ -197,7 +197,7 @@ void judge(CheckResult& result, const ProcessResult& run, const CheckRecord& rec
         result.outcome = Outcome::failed;
         result.message = first_failure.empty() ? last_lines(result.output, 30) : first_failure;
         result.headline = first_nonblank_line(result.message);
-    } else if (run.exit_code != 0) {
+    } else if (run.exit_code != 0 && run.exit_code != check_record::kSkippedExitCode) {
         say(Outcome::failed, last_lines(result.output, 12),
             messages::text("check.exit_code_after_pass", {{"code", run.exit_code}}));
     } else {
@@ -218,6 +218,8 @@ CheckResult run_check_program(const Course& course, const fs::path& program, con
     environment.push_back("WARPDRILL_KERNEL_TIMEOUT_S=" + std::to_string(backend_limit));
     const fs::path record_file = new_record_file(options.record_dir.empty() ? course.build_dir : options.record_dir);
     environment.push_back(std::string(check_record::kFileVariable) + "=" + record_file.string());
+    // The backend quotes source lines from the course's files, wherever it was built.
+    environment.push_back("WARPDRILL_SOURCE_DIR=" + course.root.string());
     std::vector<std::string> argv{program.string()};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
     const ProcessResult run = run_in(options.sandbox, argv, options.time_limit, environment);

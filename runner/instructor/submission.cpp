@@ -237,8 +237,13 @@ SandboxView sandbox_view(const Reference& reference, const Course& staged, const
     SandboxView view;
     for (const char* part : {"CMakeLists.txt", "cmake", "messages", "common", "cpu-cuda"})
         view.read_only.push_back(reference.root / part);
-    for (const char* part : {"CMakeCache.txt", "warpdrill-grading-kit.cmake", "messages", "common", "cpu-cuda"})
+    for (const char* part : {"CMakeCache.txt", "warpdrill-grading-kit.cmake", "warpdrill-libraries.cmake"})
         view.read_only.push_back(reference.kit / part);
+    // The common libraries: the kit's own, or those it took from another build (cmake/Libraries.cmake).
+    const std::string taken_from = cache_value(reference.kit, "WARPDRILL_LIBRARIES_FROM");
+    const fs::path libraries = taken_from.empty() ? reference.kit : fs::path(taken_from);
+    for (const char* part : {"warpdrill-libraries.cmake", "warpdrill-library-targets.cmake", "messages", "common", "cpu-cuda"})
+        view.read_only.push_back(libraries / part);
     for (const LessonToGrade& item : plan) {
         const Lesson& lesson = *item.lesson;
         view.read_only.push_back(reference.root / "lessons" / lesson.name / "check");

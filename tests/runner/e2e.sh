@@ -7,14 +7,16 @@
 # solutions/, and a lesson scaffolded by new and proven by verify, which the
 # profile driver has no workload for. The warpdrill program is the one the
 # suite built: --root and --build-dir point it at the scratch copy, which
-# builds only the lessons' checks. Where nvcc is installed (NVCC, which the
-# warpdrill program was built to use), a kernel that only the CPU backend
-# accepts is named by nvcc.
-#   tests/runner/e2e.sh WARPDRILL SOURCE_DIR [NVCC]
+# builds only the lessons' checks, linked with the common libraries that the
+# suite built in LIBRARIES (its build directory; cmake/Libraries.cmake).
+# Where nvcc is installed (NVCC, which the warpdrill program was built to
+# use), a kernel that only the CPU backend accepts is named by nvcc.
+#   tests/runner/e2e.sh WARPDRILL SOURCE_DIR LIBRARIES [NVCC]
 set -euo pipefail
 warpdrill=$1
 source_dir=$(cd "$2" && pwd)
-nvcc=${3:-}
+libraries=$(cd "$3" && pwd)
+nvcc=${4:-}
 # Every check but the one about nvcc runs without it: each would wait for nvcc's compile.
 export WARPDRILL_NVCC_CHECK=0
 scratch=$(mktemp -d)
@@ -45,7 +47,8 @@ git -C "$course" init -q
 git -C "$course" add -A
 git -C "$course" -c user.name=learner -c user.email=learner@localhost commit -qm "the course as handed out"
 
-cmake -S "$course" -B "$course/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPDRILL_BACKEND=cpu -DWARPDRILL_BUILD_TESTS=OFF > "$scratch/configure.log"
+cmake -S "$course" -B "$course/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPDRILL_BACKEND=cpu \
+  -DWARPDRILL_BUILD_TESTS=OFF "-DWARPDRILL_LIBRARIES_FROM=$libraries" > "$scratch/configure.log"
 W=("$warpdrill" --root "$course" --build-dir "$course/build")
 lessons=$(find "$course/lessons" -mindepth 1 -maxdepth 1 -name '[0-9][0-9]-*' -type d | wc -l)
 lesson1="$course/lessons/01-interleaved-divergent"

@@ -15,11 +15,15 @@
 //   {"event": "end", "backend": "cpu", "cases": {"passed": 2, "failed": 1},
 //    "assertions": {"passed": 40, "failed": 1}}
 //      every check ran. A program that ends without it did not finish.
+// A program whose every test case was skipped (this machine cannot run
+// them) and none failed exits with kSkippedExitCode, so that ctest reports
+// it skipped (SKIP_RETURN_CODE; cmake/CheckRecord.cmake reads the number here).
 #pragma once
 
 namespace warpdrill::check_record {
 
 inline constexpr const char* kFileVariable = "WARPDRILL_RESULT_FILE";
+inline constexpr int kSkippedExitCode = 77;
 
 inline constexpr const char* kEvent = "event";
 inline constexpr const char* kCaseEvent = "case";

@@ -137,6 +137,10 @@ nlohmann::json counts_of(const Catch::Counts& counts) {
     return {{check_record::kPassed, counts.passed}, {check_record::kFailed, counts.failed}};
 }
 
+// Every test case that ran was skipped on this machine and none failed: set
+// when the run ends, for main()'s exit status.
+bool every_case_skipped = false;
+
 // The reporter's state, whatever Catch2 calls it from.
 class Learner {
   public:
@@ -175,6 +179,9 @@ class Learner {
             warnings_.push_back(warning);
         }
         const bool failed = !failures_.empty();
+        const std::string skip_reason = take_skip_reason();
+        ++cases_;
+        if (!failed && !skip_reason.empty()) ++skipped_cases_;
         if (failed && lesson_ > 0)
             out_ << messages::text("checks.report.hint", {{"lesson", lesson_}}) << '\n';
         if (failed) out_ << '\n';
@@ -184,11 +191,12 @@ class Learner {
                        {check_record::kPassed, !failed},
                        {check_record::kFailures, failures_},
                        {check_record::kWarnings, warnings_},
-                       {check_record::kSkipped, take_skip_reason()}});
+                       {check_record::kSkipped, skip_reason}});
     }
 
     void test_run_ended(const Catch::Totals& totals, std::uint64_t skipped_test_cases,
                         std::uint64_t skipped_assertions) {
+        every_case_skipped = cases_ > 0 && skipped_cases_ == cases_;
         record_.write({{check_record::kEvent, check_record::kEndEvent},
                        {check_record::kBackend, backend_id()},
                        {check_record::kCases, counts_of(totals.testCases)},
@@ -217,6 +225,8 @@ class Learner {
     int lesson_ = 0;
     std::vector<std::string> failures_;
     std::vector<std::string> warnings_;
+    int cases_ = 0;
+    int skipped_cases_ = 0;  // skipped on this machine, and not failed
 };
 
 }  // namespace
@@ -301,5 +311,6 @@ int main(int argc, char* argv[]) {
     if (session.configData().reporterSpecifications.empty())
         session.configData().reporterSpecifications.push_back({"warpdrill", {}, {}, {}});
 #endif
-    return session.run();
+    const int status = session.run();
+    return status == 0 && warpdrill::report::every_case_skipped ? warpdrill::check_record::kSkippedExitCode : status;
 }
