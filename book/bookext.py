@@ -49,6 +49,7 @@ BENCH_CSV = REPO / "results" / "bench-h100.csv"
 BENCH_TXT = REPO / "results" / "bench-h100.txt"
 RESULTS_README = REPO / "results" / "README.md"
 NCU_CSV = REPO / "results" / "ncu-h100.csv"
+METRIC_TABLE = REPO / "runner" / "profile" / "metrics.toml"
 MISTAKES = REPO / "book" / "mistakes"
 
 WORDS = {
@@ -379,12 +380,23 @@ class BenchReduceScale(SphinxDirective):
 
 # ---- Nsight Compute --------------------------------------------------------------------
 
-class NcuColumn:
-    """A column the chapters show: made from one or more of the table's metric columns (named as
-    ncu names its metrics, as scripts/ncu-table.sh writes them), shown by `show` from their values."""
+def ncu_metrics():
+    """{a metric's key: ncu's name for it} of the profile's metric table (runner/profile/metrics.toml)."""
+    metrics = tomllib.loads(METRIC_TABLE.read_text())["metric"]
+    return {metric["key"]: metric["ncu"] for metric in metrics if "ncu" in metric}
 
-    def __init__(self, key, metrics, show, joined_by=" / "):
-        self.key, self.metrics, self.show, self.joined_by = key, metrics, show, joined_by
+
+NCU_METRICS = ncu_metrics()
+
+
+class NcuColumn:
+    """A column the chapters show: made from one or more metrics of runner/profile/metrics.toml, named
+    by their keys (the table's columns are ncu's names for them, as scripts/ncu-table.sh writes them),
+    shown by `show` from their values."""
+
+    def __init__(self, key, metric_keys, show, joined_by=" / "):
+        self.key, self.show, self.joined_by = key, show, joined_by
+        self.metrics = tuple(NCU_METRICS[metric_key] for metric_key in metric_keys)
 
     def cell(self, row):
         """The cell's text; "–" where the table has no value for one of its metrics."""
@@ -403,20 +415,16 @@ def loads_and_stores(loads, stores):
 
 
 NCU_COLUMNS = [
-    NcuColumn("time", ("gpu__time_duration.sum",), lambda ns: f"{ns / 1000:.1f}"),  # ncu's base unit: ns
-    NcuColumn("dram", ("dram__throughput.avg.pct_of_peak_sustained_elapsed",), lambda pct: f"{pct:.0f}"),
-    NcuColumn("occupancy", ("sm__warps_active.avg.pct_of_peak_sustained_active",), lambda pct: f"{pct:.0f}"),
-    NcuColumn("lanes", ("smsp__thread_inst_executed_per_inst_executed.ratio",), lambda lanes: f"{lanes:.1f}"),
-    NcuColumn("divergent", ("smsp__sass_branch_targets_threads_divergent.sum",), count),
-    NcuColumn("sectors", ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-                          "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+    NcuColumn("time", ("kernel_duration",), lambda ns: f"{ns / 1000:.1f}"),  # ncu's base unit: ns
+    NcuColumn("dram", ("dram_throughput",), lambda pct: f"{pct:.0f}"),
+    NcuColumn("occupancy", ("occupancy",), lambda pct: f"{pct:.0f}"),
+    NcuColumn("lanes", ("threads_per_instruction",), lambda lanes: f"{lanes:.1f}"),
+    NcuColumn("divergent", ("divergent_branch_targets",), count),
+    NcuColumn("sectors", ("global_load_sectors", "global_load_requests"),
               lambda sectors, requests: f"{sectors / requests:.1f}", joined_by=" ÷ "),
-    NcuColumn("shared", ("smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum"),
-              loads_and_stores),
-    NcuColumn("conflicts", ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-                            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
-              loads_and_stores),
-    NcuColumn("instructions", ("smsp__inst_executed.sum",), count),
+    NcuColumn("shared", ("shared_load_instructions", "shared_store_instructions"), loads_and_stores),
+    NcuColumn("conflicts", ("shared_load_bank_conflicts", "shared_store_bank_conflicts"), loads_and_stores),
+    NcuColumn("instructions", ("instructions",), count),
 ]
 
 
@@ -462,6 +470,7 @@ class NcuRow(SphinxDirective):
         # A dependency that does not exist counts as changed: until the table appears, the chapter is
         # read again on every build, so that it shows the table as soon as there is one.
         self.env.note_dependency(str(NCU_CSV))
+        self.env.note_dependency(str(METRIC_TABLE))
         if not NCU_CSV.exists():
             return [caption_paragraph(w["ncu_missing"].format(file=file))]
         try:
@@ -499,11 +508,11 @@ class NcuCellRole(SphinxRole):
     (the keys of NCU_COLUMNS), or `conflicts-ld` for its shared-load bank conflicts alone, so that a
     chapter's prose quotes the table beside it and cannot drift from it. "–" until the table exists."""
 
-    extra = {"conflicts-ld": NcuColumn("conflicts-ld",
-                                       ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",), count)}
+    extra = {"conflicts-ld": NcuColumn("conflicts-ld", ("shared_load_bank_conflicts",), count)}
 
     def run(self):
         self.env.note_dependency(str(NCU_CSV))
+        self.env.note_dependency(str(METRIC_TABLE))
         if not NCU_CSV.exists():
             return [nodes.Text("–")], []  # as the {ncu} table beside it says, not measured yet
         try:
@@ -526,6 +535,7 @@ class NcuColumns(SphinxDirective):
     """The legend of the {ncu} tables, from NCU_COLUMNS."""
 
     def run(self):
+        self.env.note_dependency(str(METRIC_TABLE))
         w = words(self.env)
         rows = []
         for column in NCU_COLUMNS:

@@ -13,9 +13,10 @@
 #                                   and ncu's shared-load excess where no conflict
 #                                   is possible
 # Rows are `lesson,launch,kernel` (`pattern,...` in the second), then a column
-# per ncu metric. The tests compare the CPU backend's counts with both
-# (tests/runner/ncu_agreement.py, cpu-cuda/tests/profile_patterns.cu); the book
-# quotes the first; `warpdrill profile N --solution` prints it beside its own.
+# per ncu metric of runner/profile/metrics.toml, in its order. The tests
+# compare the CPU backend's counts with both (tests/runner/ncu_agreement.py,
+# cpu-cuda/tests/profile_patterns.cu); the book quotes the first; `warpdrill
+# profile N --solution` prints it beside its own.
 # Builds what it needs with CMake (the `gpu` preset, build/gpu); Catch2 must
 # be findable, through CMAKE_PREFIX_PATH where it is not installed system-wide.
 # Logs go to $OUT (or ./ncu-results).
@@ -26,45 +27,49 @@
 #       (reads results/ncu-patterns-h100.csv beside it, writes results/ncu-h100.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every metric measured here, each with ncu's name for it and the key every reader knows it by.
+metric_table=runner/profile/metrics.toml
 
 # The table to read: markdown TABLE PATTERNS, on stdout. Every column the book
 # shows (NCU_COLUMNS in book/bookext.py; tests/book/ncu_table.sh checks that
 # each of its metrics is here), and the counts they are made of.
 markdown() {
-  python3 - "$1" "$2" <<'PYTHON'
-import csv, sys
+  python3 - "$1" "$2" "$metric_table" <<'PYTHON'
+import csv, sys, tomllib
 def read(path):
     lines = open(path).read().splitlines()
     head = [line[2:] for line in lines if line.startswith("# ")]
     return head, list(csv.DictReader(line for line in lines if not line.startswith("#")))
 head, rows = read(sys.argv[1])
 _, patterns = read(sys.argv[2])
+ncu = {m["key"]: m["ncu"] for m in tomllib.load(open(sys.argv[3], "rb"))["metric"] if "ncu" in m}
 def count(value):
     return f"{value:,.0f}"
 def places(n):
     return lambda value: f"{value:.{n}f}"
-# (heading, metrics, the cell made of their values)
-shown = [("grid × block", ("launch__grid_size", "launch__block_size"), lambda g, b: f"{g:,.0f} × {b:,.0f}"),
-         ("time, µs", ("gpu__time_duration.sum",), lambda ns: f"{ns / 1000:.1f}"),  # ncu's base unit: ns
-         ("DRAM % of peak", ("dram__throughput.avg.pct_of_peak_sustained_elapsed",), places(1)),
-         ("occupancy %", ("sm__warps_active.avg.pct_of_peak_sustained_active",), places(1)),
-         ("threads per warp instruction", ("smsp__thread_inst_executed_per_inst_executed.ratio",), places(2)),
-         ("divergent branches", ("smsp__sass_branch_targets_threads_divergent.sum",), count),
-         ("warp instructions", ("smsp__inst_executed.sum",), count),
-         ("global ld requests", ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",), count),
-         ("global ld sectors", ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",), count),
-         ("sectors per ld request", ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-                                     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
-          lambda sectors, requests: f"{sectors / requests:.1f}"),
-         ("global st requests", ("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",), count),
-         ("global st sectors", ("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",), count),
-         ("shared ld", ("smsp__sass_inst_executed_op_shared_ld.sum",), count),
-         ("shared ld wavefronts", ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",), count),
-         ("shared ld conflicts", ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",), count),
-         ("shared st", ("smsp__sass_inst_executed_op_shared_st.sum",), count),
-         ("shared st wavefronts", ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",), count),
-         ("shared st conflicts", ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",), count),
-         ("blocks an SM holds by registers", ("launch__occupancy_limit_registers",), count)]
+# (heading, the keys of the metrics, the cell made of their values)
+columns = [("grid × block", ("grid_size", "block_size"), lambda g, b: f"{g:,.0f} × {b:,.0f}"),
+           ("time, µs", ("kernel_duration",), lambda ns: f"{ns / 1000:.1f}"),  # ncu's base unit: ns
+           ("DRAM % of peak", ("dram_throughput",), places(1)),
+           ("occupancy %", ("occupancy",), places(1)),
+           ("threads per warp instruction", ("threads_per_instruction",), places(2)),
+           ("divergent branches", ("divergent_branch_targets",), count),
+           ("warp instructions", ("instructions",), count),
+           ("global ld requests", ("global_load_requests",), count),
+           ("global ld sectors", ("global_load_sectors",), count),
+           ("sectors per ld request", ("global_load_sectors", "global_load_requests"),
+            lambda sectors, requests: f"{sectors / requests:.1f}"),
+           ("global st requests", ("global_store_requests",), count),
+           ("global st sectors", ("global_store_sectors",), count),
+           ("shared ld", ("shared_load_instructions",), count),
+           ("shared ld wavefronts", ("shared_load_wavefronts",), count),
+           ("shared ld conflicts", ("shared_load_bank_conflicts",), count),
+           ("shared st", ("shared_store_instructions",), count),
+           ("shared st wavefronts", ("shared_store_wavefronts",), count),
+           ("shared st conflicts", ("shared_store_bank_conflicts",), count),
+           ("blocks an SM holds by registers", ("register_limited_blocks",), count)]
+# The same with the metrics' ncu names, which head the CSV's columns.
+shown = [(heading, tuple(ncu[key] for key in keys), show) for heading, keys, show in columns]
 def cell(row, metrics, show):
     try:
         return show(*(float(row[metric]) for metric in metrics))
@@ -80,9 +85,9 @@ for row in rows:
     print(f"| {row['lesson']} | {row['launch']} | `{row['kernel']}` | " +
           " | ".join(cell(row, metrics, show) for _, metrics, show in shown) + " |")
 free = next((row for row in patterns if row["pattern"] == "shared_conflict_free"), None)
-metric = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+metric = ncu["shared_load_wavefronts"]
 if free and free.get(metric):
-    loads = float(free["smsp__sass_inst_executed_op_shared_ld.sum"])
+    loads = float(free[ncu["shared_load_instructions"]])
     wavefronts = float(free[metric])
     print(f"\nShared-load excess: `shared_conflict_free` makes {loads:,.0f} loads of one wavefront each "
           f"(no two lanes share a bank); ncu counts {wavefronts:,.0f} wavefronts, "
@@ -109,34 +114,14 @@ for tool in nvidia-smi ncu cmake python3; do
   command -v "$tool" > /dev/null || { echo "ncu-table.sh needs $tool on the PATH"; exit 1; }
 done
 
-# The metrics `warpdrill profile` prints beside its own counts, and some it cannot count.
-wanted=(
-  l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
-  l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
-  l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
-  l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
-  smsp__sass_inst_executed_op_shared_ld.sum
-  smsp__sass_inst_executed_op_shared_st.sum
-  l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
-  l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
-  l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
-  l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
-  smsp__sass_inst_executed_op_global_ld.sum
-  smsp__sass_inst_executed_op_global_st.sum
-  smsp__thread_inst_executed_per_inst_executed.ratio
-  smsp__inst_executed.sum
-  smsp__sass_branch_targets_threads_divergent.sum
-  sm__warps_active.avg.pct_of_peak_sustained_active
-  dram__throughput.avg.pct_of_peak_sustained_elapsed
-  dram__bytes_read.sum
-  dram__bytes_write.sum
-  gpu__time_duration.sum
-  launch__grid_size
-  launch__block_size
-  launch__occupancy_limit_registers
-  launch__cluster_dim_x
-  device__attribute_multiprocessor_count
+# The metrics of the table: those `warpdrill profile` prints beside its own
+# counts, and those the tests and the book need.
+mapfile -t wanted < <(python3 - "$metric_table" <<'PYTHON'
+import sys, tomllib
+print("\n".join(m["ncu"] for m in tomllib.load(open(sys.argv[1], "rb"))["metric"] if "ncu" in m))
+PYTHON
 )
+((${#wanted[@]})) || { echo "ncu-table.sh: no metrics read from $metric_table (python3 3.11 or later reads it)"; exit 1; }
 
 # Metric names change between Nsight Compute versions: keep those this one
 # knows (device and launch attributes are not listed, and always known).

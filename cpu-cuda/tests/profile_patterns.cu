@@ -6,10 +6,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "access_patterns.cuh"
+#include "metric_table.h"
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/host.h"
@@ -17,6 +19,7 @@
 using warpdrill::DeviceBuffer;
 using warpdrill::cpu::LaunchProfile;
 using warpdrill::cpu::ProfileScope;
+using warpdrill::runner::Metric;
 
 namespace {
 
@@ -144,7 +147,34 @@ std::map<std::string, std::map<std::string, double>> measured_patterns(const std
     return measured;
 }
 
-constexpr const char* kSharedLoadWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+// The profile's metric table (runner/profile/metrics.toml): ncu's name for
+// each of the backend's counts, and how closely the two agree.
+const std::vector<Metric>& metric_table() {
+    static const std::vector<Metric> table = [] {
+        std::ostringstream text;
+        text << std::ifstream(WARPDRILL_METRIC_TABLE).rdbuf();
+        return warpdrill::runner::parse_metric_table(text.str(), WARPDRILL_METRIC_TABLE);
+    }();
+    return table;
+}
+
+const std::string& ncu_metric(std::string_view key) {
+    return warpdrill::runner::metric(metric_table(), key).ncu;
+}
+
+// The backend's counts that the table holds to ncu's, by the table's keys.
+std::map<std::string, std::uint64_t> compared_counts(const LaunchProfile& profile) {
+    return {{"global_load_requests", profile.global_loads.requests},
+            {"global_load_sectors", profile.global_loads.sectors},
+            {"global_store_requests", profile.global_stores.requests},
+            {"global_store_sectors", profile.global_stores.sectors},
+            {"shared_load_instructions", profile.shared_loads.instructions},
+            {"shared_load_wavefronts", profile.shared_loads.wavefronts},
+            {"shared_load_bank_conflicts", profile.shared_loads.bank_conflicts},
+            {"shared_store_instructions", profile.shared_stores.instructions},
+            {"shared_store_wavefronts", profile.shared_stores.wavefronts},
+            {"shared_store_bank_conflicts", profile.shared_stores.bank_conflicts}};
+}
 
 // ncu's excess on shared loads: measured on shared_conflict_free, whose loads
 // cannot conflict, as a fraction of the L1 data traffic that the excess comes
@@ -159,9 +189,10 @@ double shared_load_excess(const std::map<std::string, std::map<std::string, doub
     for (std::size_t p = 0; p < patterns.size(); ++p) {
         if (patterns[p].name != "shared_conflict_free") continue;
         const auto row = measured.find(patterns[p].name);
-        if (row == measured.end() || !row->second.contains(kSharedLoadWavefronts)) return 0.0;
+        const std::string& wavefronts = ncu_metric("shared_load_wavefronts");
+        if (row == measured.end() || !row->second.contains(wavefronts)) return 0.0;
         const auto ours = static_cast<double>(profiles[p].shared_loads.wavefronts);
-        return (row->second.at(kSharedLoadWavefronts) - ours) / l1_traffic(profiles[p]);
+        return (row->second.at(wavefronts) - ours) / l1_traffic(profiles[p]);
     }
     return 0.0;
 }
@@ -291,28 +322,24 @@ TEST_CASE("every access pattern's counts equal Nsight Compute's on the GPU it wa
         REQUIRE(measured.contains(patterns[p].name));
         const std::map<std::string, double>& ncu = measured.at(patterns[p].name);
         const LaunchProfile& got = profiles[p];
-        const auto exactly = [&](const char* metric, std::uint64_t count) {
-            if (ncu.contains(metric)) CHECK(static_cast<double>(count) == ncu.at(metric));
-        };
-        exactly("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", got.global_loads.requests);
-        exactly("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", got.global_loads.sectors);
-        exactly("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", got.global_stores.requests);
-        exactly("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", got.global_stores.sectors);
-        exactly("smsp__sass_inst_executed_op_shared_ld.sum", got.shared_loads.instructions);
-        exactly("smsp__sass_inst_executed_op_shared_st.sum", got.shared_stores.instructions);
-        exactly("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", got.shared_stores.wavefronts);
-        exactly("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", got.shared_stores.bank_conflicts);
+        const std::map<std::string, std::uint64_t> counts = compared_counts(got);
         // ncu counts a few extra shared-load wavefronts on Hopper (DESIGN.md), and as many extra
         // bank conflicts, never fewer: at most twice the excess it counts on
         // shared_conflict_free, where none is possible, for the same L1 data traffic.
         const double most_excess = 2 * load_excess * l1_traffic(got) + 1;
-        const auto with_excess = [&](const char* metric, std::uint64_t count) {
-            if (!ncu.contains(metric)) return;
-            CHECK(ncu.at(metric) >= static_cast<double>(count));
-            CHECK(ncu.at(metric) <= static_cast<double>(count) + most_excess);
-        };
-        with_excess(kSharedLoadWavefronts, got.shared_loads.wavefronts);
-        with_excess("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", got.shared_loads.bank_conflicts);
+        for (const Metric& metric : metric_table()) {
+            if (metric.agrees.empty() || !ncu.contains(metric.ncu)) continue;
+            INFO(metric.key << " (ncu: " << metric.ncu << ")");
+            REQUIRE(counts.contains(metric.key));
+            const auto count = static_cast<double>(counts.at(metric.key));
+            if (metric.agrees == "exactly") {
+                CHECK(count == ncu.at(metric.ncu));
+            } else {
+                REQUIRE(metric.agrees == "with_load_excess");
+                CHECK(ncu.at(metric.ncu) >= count);
+                CHECK(ncu.at(metric.ncu) <= count + most_excess);
+            }
+        }
     }
 }
 

@@ -7,9 +7,12 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <tuple>
 #include <utility>
 
+#include "metric_table.h"
+#include "metric_table_text.h"
 #include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
@@ -19,9 +22,11 @@ namespace {
 // (only where the row counts what that metric counts), and its value for a
 // launch, with what that value is when it is not a count of what the
 // hardware would do. A row with no value is ncu's alone: what the GPU
-// measures and the CPU backend cannot see.
+// measures and the CPU backend cannot see. Each row is an entry of
+// runner/profile/metrics.toml, which says what its fields mean.
 using RowValue = std::function<double(const LaunchCounts&, const LaunchEstimate&)>;
 struct Row {
+    std::string key{};
     std::string words{};
     std::string ncu_metric{};
     RowValue value{};
@@ -33,27 +38,11 @@ struct Row {
     bool rare = false;     // shown only where not 0: what lessons 10 to 12 add
 };
 
-// A count the driver printed under `key`.
-Row counter(std::string words, std::string key, std::string ncu_metric = "") {
-    return {.words = std::move(words),
-            .ncu_metric = std::move(ncu_metric),
-            .value = [key](const LaunchCounts& launch, const LaunchEstimate&) { return launch.value(key); },
-            .count = true};
-}
-
-// A row of ncu's alone, beside the CPU backend's nearest count.
-Row ncu_only(std::string words, std::string ncu_metric, int decimals = 0, double ncu_scale = 1) {
-    return {.words = std::move(words),
-            .ncu_metric = std::move(ncu_metric),
-            .basis = "ncu",
-            .decimals = decimals,
-            .ncu_scale = ncu_scale};
-}
-
-Row rare_counter(std::string words, std::string key) {
-    Row row = counter(std::move(words), std::move(key));
-    row.rare = true;
-    return row;
+// runner/profile/metrics.toml, as compiled in.
+const std::vector<Metric>& metric_table() {
+    static const std::vector<Metric> table =
+        parse_metric_table(kMetricTableText, "runner/profile/metrics.toml");
+    return table;
 }
 
 double sectors_per_request(const LaunchCounts& launch, const LaunchEstimate&) {
@@ -61,76 +50,64 @@ double sectors_per_request(const LaunchCounts& launch, const LaunchEstimate&) {
     return requests > 0 ? launch.value("global_load_sectors") / requests : 0.0;
 }
 
-const std::vector<Row>& rows() {
-    static const std::vector<Row> table = {
-        counter(messages::text("profile.row.global_load_requests"), "global_load_requests",
-                "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
-        counter(messages::text("profile.row.global_load_sectors"), "global_load_sectors",
-                "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
-        {.words = messages::text("profile.row.sectors_per_request"), .value = sectors_per_request, .decimals = 2},
-        counter(messages::text("profile.row.global_store_requests"), "global_store_requests",
-                "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
-        counter(messages::text("profile.row.global_store_sectors"), "global_store_sectors",
-                "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
-        counter(messages::text("profile.row.shared_load_instructions"), "shared_load_instructions",
-                "smsp__sass_inst_executed_op_shared_ld.sum"),
-        counter(messages::text("profile.row.shared_load_wavefronts"), "shared_load_wavefronts",
-                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
-        counter(messages::text("profile.row.shared_load_bank_conflicts"), "shared_load_bank_conflicts",
-                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
-        counter(messages::text("profile.row.shared_store_instructions"), "shared_store_instructions",
-                "smsp__sass_inst_executed_op_shared_st.sum"),
-        counter(messages::text("profile.row.shared_store_wavefronts"), "shared_store_wavefronts",
-                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
-        counter(messages::text("profile.row.shared_store_bank_conflicts"), "shared_store_bank_conflicts",
-                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
-        // Lanes that made the access, where ncu counts the lanes of every
-        // instruction, predicated ones included: not the same figure.
-        {.words = messages::text("profile.row.active_lanes"),
-         .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.average_active_threads(); },
-         .basis = "*",
-         .decimals = 1},
-        ncu_only(messages::text("profile.row.threads_per_instruction"),
-                 "smsp__thread_inst_executed_per_inst_executed.ratio", 1),
-        ncu_only(messages::text("profile.row.divergent_branch_targets"), "smsp__sass_branch_targets_threads_divergent.sum"),
-        {.words = messages::text("profile.row.partial_instructions"),
-         .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.partial_instructions(); },
-         .basis = "*",
-         .count = true},
-        counter(messages::text("profile.row.block_barriers"), "block_barriers"),
-        rare_counter(messages::text("profile.row.grid_syncs"), "grid_syncs"),
-        rare_counter(messages::text("profile.row.cluster_syncs"), "cluster_syncs"),
-        counter(messages::text("profile.row.barrier_instructions"), "barrier_instructions"),
-        counter(messages::text("profile.row.warp_syncs"), "warp_syncs"),
-        counter(messages::text("profile.row.shuffles"), "shuffles"),
-        rare_counter(messages::text("profile.row.warp_reductions"), "warp_reductions"),
-        counter(messages::text("profile.row.votes"), "votes"),
-        counter(messages::text("profile.row.atomics"), "atomics"),
-        {.words = messages::text("profile.row.instructions"),
-         .ncu_metric = "smsp__inst_executed.sum",
-         .value = [](const LaunchCounts& l, const LaunchEstimate&) { return l.observed_instructions(); },
-         .basis = messages::text("profile.basis.estimated"),
-         .count = true},
-        {.words = messages::text("profile.row.occupancy"),
-         .ncu_metric = "sm__warps_active.avg.pct_of_peak_sustained_active",
-         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return 100 * e.occupancy; },
-         .basis = messages::text("profile.basis.model")},
-        {.words = messages::text("profile.row.dram_bytes_read"),
-         .ncu_metric = "dram__bytes_read.sum",
-         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes_read; },
-         .basis = messages::text("profile.basis.model")},
-        {.words = messages::text("profile.row.dram_bytes_written"),
-         .ncu_metric = "dram__bytes_write.sum",
-         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.dram_bytes_written; },
-         .basis = messages::text("profile.basis.model")},
-        // The model imitates gpu_bench's time as a caller sees it, the
-        // launch included; ncu times the kernel alone, from its start.
-        {.words = messages::text("profile.row.time_with_launch"),
-         .value = [](const LaunchCounts&, const LaunchEstimate& e) { return e.total_us; },
-         .basis = messages::text("profile.basis.model"),
-         .decimals = 1},
-        ncu_only(messages::text("profile.row.kernel_duration"), "gpu__time_duration.sum", 1, 1e-3),
+// The rows whose figure the runner works out from the backend's counts or
+// the model, by key; every other row but ncu's reads the count of its key.
+const std::map<std::string, RowValue, std::less<>>& worked_out() {
+    using Counts = const LaunchCounts&;
+    using Estimate = const LaunchEstimate&;
+    static const std::map<std::string, RowValue, std::less<>> values = {
+        {"sectors_per_request", sectors_per_request},
+        {"active_lanes", [](Counts l, Estimate) { return l.average_active_threads(); }},
+        {"partial_instructions", [](Counts l, Estimate) { return l.partial_instructions(); }},
+        {"instructions", [](Counts l, Estimate) { return l.observed_instructions(); }},
+        {"occupancy", [](Counts, Estimate e) { return 100 * e.occupancy; }},
+        {"dram_bytes_read", [](Counts, Estimate e) { return e.dram_bytes_read; }},
+        {"dram_bytes_written", [](Counts, Estimate e) { return e.dram_bytes_written; }},
+        {"time_with_launch", [](Counts, Estimate e) { return e.total_us; }},
     };
+    return values;
+}
+
+// A row's figure on the CPU backend's side: none for ncu's own rows.
+RowValue value_of(const Metric& metric) {
+    if (metric.basis == "ncu") return {};
+    if (const auto found = worked_out().find(metric.key); found != worked_out().end()) return found->second;
+    if (metric.basis != "counted")
+        throw std::logic_error(metric.key + ": runner/profile/metrics.toml's row that nothing works out");
+    return [key = metric.key](const LaunchCounts& launch, const LaunchEstimate&) {
+        return launch.value(key);
+    };
+}
+
+// The mark beside a row's figure.
+std::string basis_mark(const Metric& metric) {
+    if (metric.basis == "counted") return "";
+    if (metric.basis == "observed") return "*";
+    if (metric.basis == "estimated") return messages::text("profile.basis.estimated");
+    if (metric.basis == "model") return messages::text("profile.basis.model");
+    if (metric.basis == "ncu") return "ncu";
+    throw std::logic_error(metric.key + ": no basis \"" + metric.basis + "\" (runner/profile/metrics.toml)");
+}
+
+// The table's entries that are rows of the profile, in its order (the
+// others are what ncu measures for the tests and the book).
+const std::vector<Row>& rows() {
+    static const std::vector<Row> table = [] {
+        std::vector<Row> rows;
+        for (const Metric& metric : metric_table()) {
+            if (metric.basis.empty()) continue;
+            rows.push_back({.key = metric.key,
+                            .words = messages::text("profile.row." + metric.key),
+                            .ncu_metric = metric.ncu,
+                            .value = value_of(metric),
+                            .basis = basis_mark(metric),
+                            .decimals = metric.decimals,
+                            .ncu_scale = metric.ncu_scale,
+                            .count = metric.count,
+                            .rare = metric.rare});
+        }
+        return rows;
+    }();
     return table;
 }
 
@@ -349,9 +326,9 @@ Total measured_total(const NcuTable* table) {
     return [table](const Profiled& profiled, const Row& row) -> std::optional<double> {
         if (!table || row.ncu_metric.empty()) return std::nullopt;
         const bool summed = row.ncu_metric.ends_with(".sum");
-        const std::string weight_metric = row.ncu_metric.find("per_inst") != std::string::npos
-                                              ? "smsp__inst_executed.sum"
-                                              : "gpu__time_duration.sum";
+        const bool per_instruction = row.ncu_metric.find("per_inst") != std::string::npos;
+        const char* weight = per_instruction ? "instructions" : "kernel_duration";
+        const std::string& weight_metric = metric(metric_table(), weight).ncu;
         double sum = 0, weights = 0;
         for (std::size_t l = 0; l < profiled.counts.launches.size(); ++l) {
             const auto* measured = profiled.ncu_launch(l, table);
@@ -393,7 +370,7 @@ std::string moved_most(const Profiled& from, const Profiled& to, const Total& to
 void print_compare(const Profiled& a, const Profiled& b, const ProfileOptions& options, const GpuSpec& gpu,
                    const App& app, const NcuTable* table) {
     const Total measured = measured_total(table);
-    const Row& time = *std::ranges::find(rows(), "gpu__time_duration.sum", &Row::ncu_metric);
+    const Row& time = *std::ranges::find(rows(), "kernel_duration", &Row::key);
     const std::optional<double> time_a = measured(a, time), time_b = measured(b, time);
     const bool with_ncu = time_a && time_b;
     fmt::print("{}\n", messages::text("profile.compare.title", {{"from", a.lesson->number},

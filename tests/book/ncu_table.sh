@@ -7,8 +7,9 @@
 #   - a row per launch for every lesson: chapter 3 shows lesson 3's rows beside
 #     lesson 2's, in the book's columns, with the device, in both languages;
 #   - no row for lesson 3: the build fails and says why.
-# Where scripts/ncu-table.sh is in the checkout, every metric the book quotes
-# must be one it measures, and one its readable table (results/ncu-<gpu>.md) shows.
+# Every metric the book quotes must be one of the profile's metric table
+# (runner/profile/metrics.toml), which scripts/ncu-table.sh measures, and, where
+# that script is in the checkout, one its readable table (results/ncu-<gpu>.md) shows.
 set -euo pipefail
 fail() { echo "FAILED: $*"; exit 1; }
 source "$(dirname "$0")/scratch_book.sh" "$1"
@@ -22,22 +23,26 @@ build() {  # build OUT [sphinx options]: the scratch book, or its log and a fail
   sphinx-build -W -q -E -b html "$@" "$scratch/repo/book" "$scratch/$out" > "$scratch/log" 2>&1
 }
 
-# The metrics the book's columns are made from: the ncu metric names (unit__counter...) in
-# book/bookext.py, all of them in its NCU_COLUMNS.
-quoted=$(grep -o '"[a-z0-9]*__[a-z0-9_.]*"' "$source_dir/book/bookext.py" | tr -d '"' | sort -u | tr '\n' ' ')
-[[ -n "$quoted" ]] || fail "no ncu metric names found in book/bookext.py"
+# The metrics of the table that the text on stdin names by their keys
+# ("kernel_duration"), as `key metric` lines, metric being ncu's name.
+named_metrics() {
+  python3 -c '
+import re, sys, tomllib
+ncu = {m["key"]: m["ncu"] for m in tomllib.load(open(sys.argv[1], "rb"))["metric"] if "ncu" in m}
+for key in sorted(set(re.findall(r"\"([a-z0-9_]+)\"", sys.stdin.read())) & ncu.keys()):
+    print(key, ncu[key])' "$source_dir/runner/profile/metrics.toml"
+}
+book=$(named_metrics < "$source_dir/book/bookext.py")  # the metrics of its NCU_COLUMNS
+[[ -n "$book" ]] || fail "book/bookext.py names none of runner/profile/metrics.toml's metrics"
+quoted=$(cut -d' ' -f2 <<< "$book" | tr '\n' ' ')
 if [[ -f "$source_dir/scripts/ncu-table.sh" ]]; then
-  measured=$(sed -n '/^wanted=(/,/^)/p' "$source_dir/scripts/ncu-table.sh")
-  for metric in $quoted; do
-    grep -qwF -- "$metric" <<< "$measured" || fail "the book quotes $metric, which scripts/ncu-table.sh does not measure"
-  done
-  readable=$(sed -n '/^markdown() {/,/^}/p' "$source_dir/scripts/ncu-table.sh")
-  for metric in $quoted; do
-    grep -qF -- "\"$metric\"" <<< "$readable" ||
-      fail "the book quotes $metric, which scripts/ncu-table.sh leaves out of results/ncu-<gpu>.md"
-  done
+  readable=$(sed -n '/^markdown() {/,/^}/p' "$source_dir/scripts/ncu-table.sh" | named_metrics)
+  while read -r key metric; do
+    grep -qx -- "$key $metric" <<< "$readable" ||
+      fail "the book quotes $metric ($key), which scripts/ncu-table.sh leaves out of results/ncu-<gpu>.md"
+  done <<< "$book"
 else
-  echo "scripts/ncu-table.sh is not in this checkout: the book's metrics are not compared with its list"
+  echo "scripts/ncu-table.sh is not in this checkout: the book's metrics are not compared with its table"
 fi
 
 # A table as scripts/ncu-table.sh writes it: two launches per lesson; one metric

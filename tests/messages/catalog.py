@@ -10,8 +10,10 @@
   asks through its `message` function;
 - the ids the code makes up from data match their data: each package of
   packages/debian.txt has its purpose (setup.package.NAME), each case
-  cmake/Backend.cmake records its reason (setup.backend_reason.CASE), and
-  the catalog has no purpose or reason without its package or case.
+  cmake/Backend.cmake records its reason (setup.backend_reason.CASE), each
+  row of the profile's metric table (runner/profile/metrics.toml) its words
+  (profile.row.KEY), and the catalog has no purpose, reason or row's words
+  without its package, case or row.
 
     catalog.py SOURCE_DIR
 """
@@ -28,9 +30,11 @@ ASKED = re.compile(r'\btext\((?:[^(),"]*,\s*)?"([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+
 # An id passed to the set-up's bash function: message setup.install.ask command="$command".
 # An id that goes on with a variable ("setup.package.$1") is made up from data.
 BASH_ASKED = re.compile(r'\bmessage\s+"?([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)(?![\w.$-])')
-# The ids the code makes up from data: what a package is for, why this backend.
+# The ids the code makes up from data: what a package is for, why this backend,
+# what a row of the profile counts.
 PURPOSE = "setup.package."
 BACKEND_REASON = "setup.backend_reason."
+PROFILE_ROW = "profile.row."
 # A case of cmake/Backend.cmake: set(_case auto_gpu).
 BACKEND_CASE = re.compile(r"set\(_case (\w+)\)")
 
@@ -51,13 +55,18 @@ def messages_of(table, path=""):
 def made_up_problems(source, catalog):
     """What does not hold between the ids made up from data and the catalog:
     a purpose for each package of packages/debian.txt and for no other, a
-    reason for each case of cmake/Backend.cmake and for no other."""
+    reason for each case of cmake/Backend.cmake and for no other, words for
+    each row of the profile's metric table (its entries with a basis) and for
+    no other."""
     packages = {line.split()[0] for line in (source / "packages" / "debian.txt").read_text().splitlines()
                 if line.strip() and not line.startswith("#")}
     cases = set(BACKEND_CASE.findall((source / "cmake" / "Backend.cmake").read_text()))
+    metrics = tomllib.loads((source / "runner" / "profile" / "metrics.toml").read_text())["metric"]
+    rows = {metric["key"] for metric in metrics if "basis" in metric}
     problems = []
     for prefix, names, where in ((PURPOSE, packages, "packages/debian.txt"),
-                                 (BACKEND_REASON, cases, "cmake/Backend.cmake")):
+                                 (BACKEND_REASON, cases, "cmake/Backend.cmake"),
+                                 (PROFILE_ROW, rows, "runner/profile/metrics.toml")):
         in_catalog = {message_id.removeprefix(prefix) for message_id in catalog if message_id.startswith(prefix)}
         problems += [f"{prefix}{name}: not in the catalog, for {where}" for name in sorted(names - in_catalog)]
         problems += [f"{prefix}{name}: {where} has no {name}" for name in sorted(in_catalog - names)]
@@ -109,7 +118,7 @@ def main(source_dir):
                 problems.append(f"{file.relative_to(source)}: asks for {message_id}, which the catalog lacks")
     for message_id in catalog:
         # made_up_problems holds the made-up ids to their packages and cases.
-        if message_id not in literals and not message_id.startswith((PURPOSE, BACKEND_REASON)):
+        if message_id not in literals and not message_id.startswith((PURPOSE, BACKEND_REASON, PROFILE_ROW)):
             problems.append(f"{message_id}: no code asks for it")
 
     for problem in problems:

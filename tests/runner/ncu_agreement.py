@@ -34,28 +34,27 @@ import json
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
-# The driver's name for a count: ncu's metric for it.
-EXACT = {
-    "global_load_requests": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-    "global_load_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "global_store_requests": "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-    "global_store_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-    "shared_load_instructions": "smsp__sass_inst_executed_op_shared_ld.sum",
-    "shared_store_instructions": "smsp__sass_inst_executed_op_shared_st.sum",
-    "shared_store_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-    "shared_store_bank_conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-}
-WITH_LOAD_EXCESS = {
-    "shared_load_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "shared_load_bank_conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-}
+# The profile's metrics (runner/profile/metrics.toml): each one's key, ncu's
+# name for it, and how closely the backend's count agrees with ncu's.
+METRICS = tomllib.loads((Path(__file__).resolve().parents[2] / "runner/profile/metrics.toml").read_text())["metric"]
+NCU = {metric["key"]: metric["ncu"] for metric in METRICS if "ncu" in metric}
+
+
+def agreeing(how):
+    """{the driver's name for a count: ncu's metric for it}, for the counts that agree with ncu's `how`."""
+    return {metric["key"]: metric["ncu"] for metric in METRICS if metric.get("agrees") == how}
+
+
+EXACT = agreeing("exactly")
+WITH_LOAD_EXCESS = agreeing("with_load_excess")
 # Loads that grid.sync()'s polling adds on a GPU.
 POLLED = ("global_load_requests", "global_load_sectors")
-MULTIPROCESSORS = "device__attribute_multiprocessor_count"
-REGISTER_LIMITED_BLOCKS = "launch__occupancy_limit_registers"
-CLUSTER_X = "launch__cluster_dim_x"
+MULTIPROCESSORS = NCU["multiprocessors"]
+REGISTER_LIMITED_BLOCKS = NCU["register_limited_blocks"]
+CLUSTER_X = NCU["cluster_dim_x"]
 
 
 def read_table(path, key):
@@ -84,9 +83,9 @@ def load_excess(patterns):
     """ncu's shared-load wavefronts past one per load on shared_conflict_free, as a fraction of its L1 traffic."""
     for name, _, _, metrics in patterns:
         if name == "shared_conflict_free":
-            loads = metrics[EXACT["shared_load_instructions"]]
-            traffic = l1_traffic(loads, metrics[EXACT["global_load_sectors"]])
-            return (metrics[WITH_LOAD_EXCESS["shared_load_wavefronts"]] - loads) / traffic
+            loads = metrics[NCU["shared_load_instructions"]]
+            traffic = l1_traffic(loads, metrics[NCU["global_load_sectors"]])
+            return (metrics[NCU["shared_load_wavefronts"]] - loads) / traffic
     raise SystemExit("the pattern table has no row for shared_conflict_free")
 
 
