@@ -12,6 +12,7 @@
 # The checks see common/ only; they reach the kernels through check/launch.cu.
 
 include(${CMAKE_CURRENT_LIST_DIR}/CheckRecord.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/Manifest.cmake)
 
 function(warpdrill_lesson_checks lesson_dir)
   get_filename_component(name ${lesson_dir} NAME)
@@ -40,12 +41,18 @@ function(warpdrill_lesson_target target lesson_dir kernel_dir)
 endfunction()
 
 # profile-${target}, `warpdrill profile`'s driver: lesson `number`'s launch
-# code at a fixed size (common/src/course/profile_lesson.cu), built only when
-# asked for, so that a lesson the driver has no workload for cannot break the build.
-function(warpdrill_profile_target target number)
+# code at a fixed size, run as the manifest's `workload` says (a section of
+# common/src/course/profile_lesson.cu), built only when asked for. A lesson
+# without a workload has no driver.
+function(warpdrill_profile_target target number workload)
+  if(workload STREQUAL "")
+    return()
+  endif()
   add_executable(profile-${target} $<TARGET_OBJECTS:${target}-launch>)
   warpdrill_kernel_sources(profile-${target} ${PROJECT_SOURCE_DIR}/common/src/course/profile_lesson.cu)
-  target_compile_definitions(profile-${target} PRIVATE WARPDRILL_LESSON=${number})
+  string(TOUPPER ${workload} workload_macro)
+  target_compile_definitions(profile-${target} PRIVATE WARPDRILL_LESSON=${number}
+                             WARPDRILL_WORKLOAD_${workload_macro}=1)
   target_link_libraries(profile-${target} PRIVATE warpdrill::host)
   if(TARGET warpdrill::profile_record)  # the CPU backend's drivers write their counts
     target_link_libraries(profile-${target} PRIVATE warpdrill::profile_record)
@@ -62,21 +69,26 @@ function(warpdrill_add_all_lessons)
   if(TARGET cudacc)
     list(APPEND kit_programs cudacc)  # the grading builds compile the learner's .cu files with it
   endif()
+  warpdrill_read_manifest()
   foreach(lesson_dir IN LISTS lesson_dirs)
     get_filename_component(name ${lesson_dir} NAME)
+    if(NOT name IN_LIST WARPDRILL_MANIFEST_FOLDERS)
+      message(FATAL_ERROR "lessons/${name} has no [[lesson]] in lessons/lessons.toml (folder = \"${name}\")")
+    endif()
+    set(workload "${WARPDRILL_MANIFEST_${name}_workload}")
     string(SUBSTRING ${name} 0 2 number)
     math(EXPR lesson_number "${number}")  # "01" -> 1
     warpdrill_lesson_checks(${lesson_dir})
     list(APPEND kit lesson-${number}-checks)
     warpdrill_lesson_target(lesson-${number} ${lesson_dir} ${lesson_dir})
-    warpdrill_profile_target(lesson-${number} ${lesson_number})
+    warpdrill_profile_target(lesson-${number} ${lesson_number} "${workload}")
     list(APPEND kit_programs lesson-${number})
     list(APPEND all_lessons ${name})
 
     set(solution_dir ${PROJECT_SOURCE_DIR}/solutions/${name})
     if(IS_DIRECTORY ${solution_dir})
       warpdrill_lesson_target(solution-${number} ${lesson_dir} ${solution_dir})
-      warpdrill_profile_target(solution-${number} ${lesson_number})
+      warpdrill_profile_target(solution-${number} ${lesson_number} "${workload}")
       add_test(NAME solution.${number} COMMAND solution-${number})
       # A lesson this GPU cannot run (lesson 12 needs clusters) says so and is skipped.
       set_tests_properties(solution.${number} PROPERTIES LABELS "solution" TIMEOUT 300

@@ -143,18 +143,21 @@ if ! { cmake --preset gpu && cmake --build "$build" --target access_patterns; } 
   echo "ncu-table.sh: the build failed (all of it in $out/build.log)"
   exit 1
 fi
-# One driver at a time: common/src/course/profile_lesson.cu stops with an #error
-# ("this lesson has no profile workload: ...") for a lesson it has not been given
-# a workload for yet; that lesson gets no rows, and the others go on. (Lesson 13's
+# One driver a lesson, for each lesson that the course's manifest gives a
+# workload; one without gets no rows, and the others go on. (Lesson 13's
 # workload is its add kernel alone on one GPU: ncu measures no copies between GPUs.)
 profiled=()
+# The lessons the course's manifest gives a profile workload, one folder a line.
+with_workload=$(python3 -c 'import sys, tomllib
+for lesson in tomllib.load(open(sys.argv[1], "rb"))["lesson"]:
+    if lesson.get("workload"): print(lesson["folder"])' lessons/lessons.toml)
 for solution in solutions/[0-9][0-9]-*; do
   name=$(basename "$solution")
   log="$out/build-$name.log"
-  if cmake --build "$build" --target "profile-solution-${name:0:2}" > "$log" 2>&1; then
+  if ! grep -qx "$name" <<< "$with_workload"; then
+    echo "lesson $((10#${name:0:2})): lessons/lessons.toml gives it no profile workload; no rows"
+  elif cmake --build "$build" --target "profile-solution-${name:0:2}" > "$log" 2>&1; then
     profiled+=("$solution")
-  elif grep -q "has no profile workload" "$log"; then
-    echo "lesson $((10#${name:0:2})): the profile driver has no workload for it (common/src/course/profile_lesson.cu); no rows"
   else
     tail -30 "$log"
     echo "ncu-table.sh: the build of lesson $((10#${name:0:2}))'s profile driver failed (all of it in $log)"

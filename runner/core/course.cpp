@@ -1,7 +1,10 @@
 #include "course.h"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -47,12 +50,39 @@ std::vector<std::string> read_hints(const fs::path& hints_file) {
     return hints;
 }
 
+namespace {
+
+// Each lesson's workload, by folder, from the course's manifest
+// (lessons/lessons.toml); none for a course without one.
+std::map<std::string, std::string> read_workloads(const fs::path& manifest) {
+    std::map<std::string, std::string> workloads;
+    if (!fs::exists(manifest)) return workloads;
+    try {
+        const toml::table table = toml::parse_file(manifest.string());
+        if (const toml::array* lessons = table["lesson"].as_array()) {
+            for (const toml::node& lesson : *lessons) {
+                const toml::table* entry = lesson.as_table();
+                if (!entry) continue;
+                if (const auto folder = (*entry)["folder"].value<std::string>())
+                    workloads[*folder] = (*entry)["workload"].value_or(std::string());
+            }
+        }
+    } catch (const toml::parse_error& error) {
+        throw std::runtime_error(messages::text(
+            "course.bad_manifest", {{"file", manifest.string()}, {"problem", std::string(error.description())}}));
+    }
+    return workloads;
+}
+
+}  // namespace
+
 Course load_course(const fs::path& root, const fs::path& build_dir, const std::string& backend,
                    const std::string& backend_reason) {
     Course course{root, build_dir, backend, backend_reason, {}};
     const fs::path lessons_dir = root / "lessons";
     if (!fs::is_directory(lessons_dir))
         throw std::runtime_error(messages::text("course.no_lessons", {{"root", root.string()}}));
+    const std::map<std::string, std::string> workloads = read_workloads(lessons_dir / "lessons.toml");
     static const std::regex lesson_name(R"((\d\d)-[a-z0-9-]+)");
     for (const auto& entry : fs::directory_iterator(lessons_dir)) {
         const std::string name = entry.path().filename().string();
@@ -64,6 +94,7 @@ Course load_course(const fs::path& root, const fs::path& build_dir, const std::s
         lesson.title = read_title(entry.path() / "README.md");
         lesson.hints = read_hints(entry.path() / "hints.md");
         lesson.has_solution = fs::is_directory(root / "solutions" / name);
+        if (const auto workload = workloads.find(name); workload != workloads.end()) lesson.workload = workload->second;
         for (const auto& file : fs::directory_iterator(entry.path())) {
             if (file.path().extension() == ".cuh") lesson.edit_files.push_back(file.path());
         }

@@ -19,6 +19,7 @@ struct Lesson {
     fs::path dir;                      // lessons/03-.../
     std::vector<fs::path> edit_files;  // the learner's kernel files
     std::vector<std::string> hints;    // from hints.md, in order
+    std::string workload;              // how the profile runs it (lessons/lessons.toml); "" for none
     bool has_solution = false;
 };
 

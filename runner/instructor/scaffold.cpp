@@ -1,7 +1,7 @@
 // `warpdrill new NN-name`: a new lesson from runner/templates/new-lesson/,
 // whose README says what it holds. Every file of the template below its top
 // is copied with @NAME@, @NN@, @N@, @TITLE@, @HEADING@ and @SYMBOL@ replaced,
-// and the chapter joins the book's table of contents.
+// the lesson joins the course's manifest and the chapter the book's table of contents.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -50,6 +50,12 @@ bool add_to_book(const fs::path& index, const std::string& name) {
     return true;
 }
 
+// Adds the lesson to the course's manifest, lessons/lessons.toml, with no
+// profile workload: the instructor gives it one.
+void add_to_manifest(const fs::path& manifest, const std::string& name) {
+    std::ofstream(manifest, std::ios::app) << "\n[[lesson]]\nfolder = \"" << name << "\"\n";
+}
+
 }  // namespace
 
 int run_new(const CourseSettings& settings, const std::string& name) {
@@ -81,6 +87,7 @@ int run_new(const CourseSettings& settings, const std::string& name) {
     std::ranges::sort(made);
     fmt::print("{}\n", messages::text("scaffold.done", {{"lesson", name}}));
     for (const fs::path& file : made) fmt::print("  {}\n", file.string());
+    add_to_manifest(course.root / "lessons" / "lessons.toml", name);
     if (!add_to_book(course.root / "book" / "index.md", name))
         fmt::print("{}\n", messages::text("scaffold.no_toc", {{"lesson", name}}));
     // Configure the build again, so that it has the lesson's targets (lesson-NN, solution-NN).

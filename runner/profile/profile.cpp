@@ -40,6 +40,11 @@ struct CountRequest {
 // Lesson N's profile driver, built, or nothing after saying why (what
 // `warpdrill check` says about a learner's lesson that does not pass).
 std::optional<fs::path> built_driver(App& app, const Lesson& lesson, const CountRequest& request) {
+    if (lesson.workload.empty()) {
+        if (!request.quiet)
+            fmt::print("{}\n", messages::text("profile.no_workload", {{"lesson", lesson.number}, {"title", lesson.title}}));
+        return std::nullopt;
+    }
     if (request.solution && !lesson.has_solution) {
         if (!request.quiet)
             fmt::print("{}\n", messages::text("solution.none"));
@@ -57,13 +62,7 @@ std::optional<fs::path> built_driver(App& app, const Lesson& lesson, const Count
     const fs::path build_dir = request.build_dir.empty() ? app.course.build_dir : request.build_dir;
     const ProcessResult build = build_target(build_dir, target);
     if (build.exit_code != 0) {
-        if (request.quiet) return std::nullopt;
-        // profile_lesson.cu's #error for a lesson it has no workload for.
-        if (build.output.find("has no profile workload") != std::string::npos) {
-            fmt::print("{}\n", messages::text("profile.no_workload", {{"lesson", lesson.number}, {"title", lesson.title}}));
-        } else {
-            fmt::print("{}", trim_compiler_output(build.output, app.course, lesson));
-        }
+        if (!request.quiet) fmt::print("{}", trim_compiler_output(build.output, app.course, lesson));
         return std::nullopt;
     }
     return build_dir / target;

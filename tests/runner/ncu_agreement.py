@@ -90,20 +90,21 @@ def load_excess(patterns):
 
 
 def solution_lessons(source):
-    """The numbers of the lessons that have a solution."""
-    return sorted(int(path.name[:2]) for path in (source / "solutions").glob("[0-9][0-9]-*"))
+    """The numbers of the lessons that have a solution, and whether the course's manifest
+    (lessons/lessons.toml) gives each a profile workload."""
+    with open(source / "lessons" / "lessons.toml", "rb") as manifest:
+        with_workload = {lesson["folder"] for lesson in tomllib.load(manifest)["lesson"] if lesson.get("workload")}
+    return sorted((int(path.name[:2]), path.name in with_workload)
+                  for path in (source / "solutions").glob("[0-9][0-9]-*"))
 
 
 def built_driver(build, lesson):
-    """Lesson N's solution's profile driver, built; None where it has no workload for the lesson
-    (common/src/course/profile_lesson.cu stops with an #error that says so)."""
+    """Lesson N's solution's profile driver, built."""
     target = f"profile-solution-{lesson:02d}"
     result = subprocess.run(["cmake", "--build", str(build), "--target", target], capture_output=True, text=True)
-    if result.returncode == 0:
-        return build / target
-    if "has no profile workload" in result.stdout + result.stderr:
-        return None
-    raise SystemExit(f"the build of {target} failed:\n{result.stdout}{result.stderr}")
+    if result.returncode != 0:
+        raise SystemExit(f"the build of {target} failed:\n{result.stdout}{result.stderr}")
+    return build / target
 
 
 def cpu_counts(driver, multiprocessors, register_limited_blocks):
@@ -172,15 +173,15 @@ def main():
           f"allowed here: up to {200 * excess:.2f}% of ours (shared-load wavefronts and global-load sectors), plus one")
     measured = {(int(lesson), launch): (kernel, metrics) for lesson, launch, kernel, metrics in table}
     failures, not_measured = [], []
-    for lesson in solution_lessons(source):
-        driver = built_driver(build, lesson)
-        if driver is None:
-            print(f"lesson {lesson}: the profile driver has no workload for it; nothing to compare")
+    for lesson, has_workload in solution_lessons(source):
+        if not has_workload:
+            print(f"lesson {lesson}: lessons/lessons.toml gives it no profile workload; nothing to compare")
             continue
         if (lesson, 1) not in measured:
             print(f"lesson {lesson}: not compared: {lessons_path.name} has no rows for it")
             not_measured.append(lesson)
             continue
+        driver = built_driver(build, lesson)
         first_launch = measured[(lesson, 1)][1]
         multiprocessors = int(first_launch.get(MULTIPROCESSORS, 132))
         ours = cpu_counts(driver, multiprocessors, int(first_launch.get(REGISTER_LIMITED_BLOCKS, 0)))

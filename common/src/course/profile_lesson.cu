@@ -1,6 +1,7 @@
 // A lesson's kernels at one fixed size, for `warpdrill profile`: runs the sum
 // (or ReduceScale) the way bench/gpu_bench does, or lesson 13's add on one
-// GPU, every launch of it, once.
+// GPU, every launch of it, once, as the lesson's workload in the course's
+// manifest (lessons/lessons.toml) says: one section below each.
 // Built per lesson with its check/launch.cu and the learner's or the
 // solution's kernel files (cmake/Lessons.cmake), for either backend:
 //   - on the CPU backend it profiles every launch (warpdrill/cpu/backend.h)
@@ -76,15 +77,13 @@ Options parse(int argc, char** argv) {
     return false;
 }
 
-// What the lesson computes: the runner compares the counts of lessons that compute the same.
-[[maybe_unused]] constexpr const char* kWorkload = WARPDRILL_LESSON == 9    ? "reduce_scale"
-                                                   : WARPDRILL_LESSON == 13 ? "ring_add"
-                                                                            : "sum";
-
-// What each kind of lesson runs; true when its result is right.
-#if WARPDRILL_LESSON <= 7
-// Lessons 1 to 7: a block-sum kernel applied to its own output until one
-// value is left, as the classic samples (and gpu_bench) do.
+// What each workload runs, and what it computes (kWorkload: the runner
+// compares the counts of lessons that compute the same); run_lesson() is
+// true when its result is right.
+#if defined(WARPDRILL_WORKLOAD_SUM_IN_PASSES)
+// A block-sum kernel applied to its own output until one value is left, as
+// the classic samples (and gpu_bench) do.
+[[maybe_unused]] constexpr const char* kWorkload = "sum";
 constexpr int kBlockSize = 256;  // as bench/gpu_bench
 
 bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
@@ -102,16 +101,20 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
                                      });
     return close_enough(sum.download()[0], input, static_cast<std::size_t>(kernel.elements_per_thread));
 }
-#elif WARPDRILL_LESSON == 8
-// Lesson 8: a grid-stride pass over the input, then one block over the partials.
+#elif defined(WARPDRILL_WORKLOAD_DEVICE_SUM)
+// The lesson's whole sum as its checks call it (lesson 8: a grid-stride pass
+// over the input, then one block over the partials).
+[[maybe_unused]] constexpr const char* kWorkload = "sum";
+
 bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
     const int n = static_cast<int>(input.size());
     const float sum = warpdrill::course::device_sum(d_in.data(), n);
     return close_enough(sum, input, static_cast<std::size_t>(warpdrill::course::max_elements_per_thread(n)));
 }
-#elif WARPDRILL_LESSON == 9
-// Lesson 9: ReduceScale of (floats / 128, 128), the given block-per-row
-// baseline first, then the learner's warp per row.
+#elif defined(WARPDRILL_WORKLOAD_REDUCE_SCALE)
+// ReduceScale of (floats / 128, 128), the given block-per-row baseline
+// first, then the learner's warp per row.
+[[maybe_unused]] constexpr const char* kWorkload = "reduce_scale";
 constexpr int kReduceScaleCols = 128;
 
 bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
@@ -133,8 +136,10 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
     }
     return true;
 }
-#elif WARPDRILL_LESSON == 10
-// Lesson 10: one launch, the last block finishes.
+#elif defined(WARPDRILL_WORKLOAD_ONE_LAUNCH_SUM)
+// One launch, the last block finishes.
+[[maybe_unused]] constexpr const char* kWorkload = "sum";
+
 bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
     const auto n = static_cast<std::int64_t>(input.size());
     const int blocks = warpdrill::course::one_launch_blocks(n);
@@ -149,20 +154,26 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
                                  (std::int64_t{blocks} * warpdrill::course::kOneLaunchBlockSize));
     return close_enough(sum.download()[0], input, per_thread + 4);
 }
-#elif WARPDRILL_LESSON == 11 || WARPDRILL_LESSON == 12
-// Lessons 11 and 12: one cooperative launch (lesson 12's in clusters) of
-// kCoResidentBlocks blocks. A grid barrier keeps every block's threads alive
-// at once, and the CPU backend holds at most 8 SMs' worth (64 blocks of 256
-// threads); the GPU runs the same grid, so that ncu counts the same launch.
+#elif defined(WARPDRILL_WORKLOAD_CO_RESIDENT_SUM) || defined(WARPDRILL_WORKLOAD_CLUSTER_SUM)
+// One cooperative launch (in clusters, for cluster_sum) of kCoResidentBlocks
+// blocks. A grid barrier keeps every block's threads alive at once, and the
+// CPU backend holds at most 8 SMs' worth (64 blocks of 256 threads); the GPU
+// runs the same grid, so that ncu counts the same launch.
+[[maybe_unused]] constexpr const char* kWorkload = "sum";
 constexpr unsigned kCoResidentBlocks = 64;
+#if defined(WARPDRILL_WORKLOAD_CLUSTER_SUM)
+constexpr bool kInClusters = true;
+#else
+constexpr bool kInClusters = false;
+#endif
 
 bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
-    if (WARPDRILL_LESSON == 12) {
+    if (kInClusters) {
         cudaDeviceProp prop{};
         warpdrill::check_cuda(cudaGetDeviceProperties(&prop, 0));
         if (prop.major < 9) {
-            std::fprintf(stderr, "lesson 12 needs thread-block clusters (compute capability 9.0); %s has %d.%d\n",
-                         prop.name, prop.major, prop.minor);
+            std::fprintf(stderr, "lesson %d needs thread-block clusters (compute capability 9.0); %s has %d.%d\n",
+                         WARPDRILL_LESSON, prop.name, prop.major, prop.minor);
             return false;
         }
     }
@@ -175,12 +186,14 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
                                   (run.partials_written + run.block_threads - 1) / run.block_threads;
     return close_enough(run.sum, input, static_cast<std::size_t>(in_a_row));
 }
-#elif WARPDRILL_LESSON == 13
+#elif defined(WARPDRILL_WORKLOAD_RING_ADD)
 // Lesson 13: the learner's add_into as the ring runs it on each GPU in each
 // reduce-scatter step, dst (the GPU's own floats) += src (those that arrived),
 // here over two whole vectors on one GPU: the ring's copies between GPUs run
 // no kernel, and ncu measures one GPU. One launch on the default stream.
 // A float add is exact per element, so the result must match the host's bit for bit.
+[[maybe_unused]] constexpr const char* kWorkload = "ring_add";
+
 bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in) {
     // + 1: another vector than the input even where WARPDRILL_SEED fixes every seed.
     const std::vector<float> own = warpdrill::random_floats(input.size(), warpdrill::fresh_seed() + 1);
@@ -201,9 +214,7 @@ bool run_lesson(const std::vector<float>& input, const DeviceBuffer<float>& d_in
     return true;
 }
 #else
-// scripts/ncu-table.sh builds each solution's driver and skips, with a note, a
-// lesson whose build stops here: keep "has no profile workload" in the message.
-#error "this lesson has no profile workload: add one to common/src/course/profile_lesson.cu"
+#error "no WARPDRILL_WORKLOAD_*: cmake/Lessons.cmake defines the lesson's, from lessons/lessons.toml"
 #endif
 
 

@@ -1,0 +1,31 @@
+# lessons/lessons.toml, the course's manifest, as CMake reads it: for each
+# [[lesson]], each key's value in WARPDRILL_MANIFEST_<folder>_<key>, and the
+# folders in order in WARPDRILL_MANIFEST_FOLDERS. It reads the manifest's one
+# form alone (`key = "value"` on a line of its own), and stops on any other
+# line that sets a key.
+function(warpdrill_read_manifest)
+  set(manifest ${PROJECT_SOURCE_DIR}/lessons/lessons.toml)
+  set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${manifest})
+  file(STRINGS ${manifest} lines)
+  set(folder "")
+  set(folders "")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^[ \t]*(#|$)")
+      continue()
+    elseif(line MATCHES "^\\[\\[lesson\\]\\]$")
+      set(folder "")
+    elseif(line MATCHES "^([a-z_]+) = \"([^\"]*)\"$")
+      if(CMAKE_MATCH_1 STREQUAL "folder")
+        set(folder ${CMAKE_MATCH_2})
+        list(APPEND folders ${folder})
+      elseif(folder STREQUAL "")
+        message(FATAL_ERROR "${manifest}: '${line}' comes before its lesson's folder = \"...\"")
+      else()
+        set(WARPDRILL_MANIFEST_${folder}_${CMAKE_MATCH_1} ${CMAKE_MATCH_2} PARENT_SCOPE)
+      endif()
+    else()
+      message(FATAL_ERROR "${manifest}: '${line}' is not a [[lesson]] nor key = \"value\" on a line of its own")
+    endif()
+  endforeach()
+  set(WARPDRILL_MANIFEST_FOLDERS ${folders} PARENT_SCOPE)
+endfunction()
