@@ -54,4 +54,11 @@ std::string utc_time(const char* format) {
     return text;
 }
 
+std::string cmake_error(const std::string& output) {
+    const auto at = output.find("CMake Error");
+    if (at == std::string::npos) return output;
+    const auto message = output.find('\n', at);
+    return message == std::string::npos ? output.substr(at) : output.substr(message + 1);
+}
+
 }  // namespace warpdrill::runner

@@ -13,6 +13,7 @@
 #include "checker.h"
 #include "commands.h"
 #include "process.h"
+#include "text.h"
 #include "warpdrill/messages.h"
 
 namespace warpdrill::runner {
@@ -26,14 +27,6 @@ std::string indented(const std::string& text, std::size_t max_lines = 20) {
     std::size_t count = 0;
     for (std::string line; std::getline(in, line) && count < max_lines; ++count) out += "    " + line + "\n";
     return out;
-}
-
-// What cmake -P said in its FATAL_ERROR: the lines after "CMake Error".
-std::string cmake_error(const std::string& output) {
-    const auto at = output.find("CMake Error");
-    if (at == std::string::npos) return output;
-    const auto message = output.find('\n', at);
-    return message == std::string::npos ? output.substr(at) : output.substr(message + 1);
 }
 
 // "" when the lesson is sound; else what is wrong with it.

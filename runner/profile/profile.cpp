@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "ncu.h"
 #include "process.h"
+#include "text.h"
 #include "warpdrill/messages.h"
 #include "profile_table.h"
 #include "profiled.h"
@@ -163,7 +164,7 @@ std::optional<std::string> model_build_problem(const App& app) {
     if (configure.exit_code == 0) return std::nullopt;
     std::error_code ignored;
     fs::remove_all(dir, ignored);
-    return messages::text("profile.no_model_build") + "\n" + configure.output;
+    return messages::text("profile.no_model_build") + "\n" + cmake_error(configure.output);
 }
 
 // `warpdrill profile` where the course runs on a GPU: ncu measures the
