@@ -50,10 +50,11 @@ bool add_to_book(const fs::path& index, const std::string& name) {
     return true;
 }
 
-// Adds the lesson to the course's manifest, lessons/lessons.toml, with no
-// profile workload: the instructor gives it one.
+// Adds the lesson to the course's manifest, lessons/lessons.toml. The
+// template's kernel writes a sum per block, which the profile runs in passes.
 void add_to_manifest(const fs::path& manifest, const std::string& name) {
-    std::ofstream(manifest, std::ios::app) << "\n[[lesson]]\nfolder = \"" << name << "\"\n";
+    std::ofstream(manifest, std::ios::app) << "\n[[lesson]]\nfolder = \"" << name
+                                            << "\"\nworkload = \"sum_in_passes\"\n";
 }
 
 }  // namespace
