@@ -15,6 +15,7 @@
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/host.h"
+#include "warpdrill/profile_record.h"
 
 using warpdrill::DeviceBuffer;
 using warpdrill::cpu::LaunchProfile;
@@ -160,20 +161,6 @@ const std::vector<Metric>& metric_table() {
 
 const std::string& ncu_metric(std::string_view key) {
     return warpdrill::runner::metric(metric_table(), key).ncu;
-}
-
-// The backend's counts that the table holds to ncu's, by the table's keys.
-std::map<std::string, std::uint64_t> compared_counts(const LaunchProfile& profile) {
-    return {{"global_load_requests", profile.global_loads.requests},
-            {"global_load_sectors", profile.global_loads.sectors},
-            {"global_store_requests", profile.global_stores.requests},
-            {"global_store_sectors", profile.global_stores.sectors},
-            {"shared_load_instructions", profile.shared_loads.instructions},
-            {"shared_load_wavefronts", profile.shared_loads.wavefronts},
-            {"shared_load_bank_conflicts", profile.shared_loads.bank_conflicts},
-            {"shared_store_instructions", profile.shared_stores.instructions},
-            {"shared_store_wavefronts", profile.shared_stores.wavefronts},
-            {"shared_store_bank_conflicts", profile.shared_stores.bank_conflicts}};
 }
 
 // ncu's excess on shared loads: measured on shared_conflict_free, whose loads
@@ -322,7 +309,8 @@ TEST_CASE("every access pattern's counts equal Nsight Compute's on the GPU it wa
         REQUIRE(measured.contains(patterns[p].name));
         const std::map<std::string, double>& ncu = measured.at(patterns[p].name);
         const LaunchProfile& got = profiles[p];
-        const std::map<std::string, std::uint64_t> counts = compared_counts(got);
+        std::map<std::string, std::uint64_t> counts;  // by the table's keys
+        for (const auto& [key, count] : warpdrill::profile_record::memory_counts(got)) counts[key] = count;
         // ncu counts a few extra shared-load wavefronts on Hopper (DESIGN.md), and as many extra
         // bank conflicts, never fewer: at most twice the excess it counts on
         // shared_conflict_free, where none is possible, for the same L1 data traffic.

@@ -29,7 +29,9 @@ inline constexpr const char* kSources = "sources";
 }  // namespace warpdrill::profile_record
 
 #if defined(WARPDRILL_BACKEND_CPU)
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "warpdrill/cpu/backend.h"
@@ -41,6 +43,10 @@ namespace warpdrill::profile_record {
 // saying so, when it cannot.
 bool write(const std::string& path, int lesson, long long floats, const char* workload,
            const std::vector<cpu::LaunchProfile>& launches);
+
+// The memory counts, each under the name the record gives it (the key of
+// runner/profile/metrics.toml).
+std::vector<std::pair<const char*, std::uint64_t>> memory_counts(const cpu::MemoryCounts& counts);
 
 }  // namespace warpdrill::profile_record
 #endif

@@ -11,19 +11,6 @@
 namespace warpdrill::profile_record {
 namespace {
 
-std::vector<std::pair<const char*, std::uint64_t>> memory_counts(const cpu::MemoryCounts& m) {
-    return {{"global_load_requests", m.global_loads.requests},
-            {"global_load_sectors", m.global_loads.sectors},
-            {"global_store_requests", m.global_stores.requests},
-            {"global_store_sectors", m.global_stores.sectors},
-            {"shared_load_instructions", m.shared_loads.instructions},
-            {"shared_load_wavefronts", m.shared_loads.wavefronts},
-            {"shared_load_bank_conflicts", m.shared_loads.bank_conflicts},
-            {"shared_store_instructions", m.shared_stores.instructions},
-            {"shared_store_wavefronts", m.shared_stores.wavefronts},
-            {"shared_store_bank_conflicts", m.shared_stores.bank_conflicts}};
-}
-
 void add_lanes(nlohmann::json& counts, const std::string& name, const cpu::ActiveLanes& lanes) {
     counts[name + "_instructions"] = lanes.instructions;
     counts[name + "_active_threads"] = lanes.active_threads;
@@ -57,6 +44,19 @@ nlohmann::json launch_record(const cpu::LaunchProfile& p) {
 }
 
 }  // namespace
+
+std::vector<std::pair<const char*, std::uint64_t>> memory_counts(const cpu::MemoryCounts& m) {
+    return {{"global_load_requests", m.global_loads.requests},
+            {"global_load_sectors", m.global_loads.sectors},
+            {"global_store_requests", m.global_stores.requests},
+            {"global_store_sectors", m.global_stores.sectors},
+            {"shared_load_instructions", m.shared_loads.instructions},
+            {"shared_load_wavefronts", m.shared_loads.wavefronts},
+            {"shared_load_bank_conflicts", m.shared_loads.bank_conflicts},
+            {"shared_store_instructions", m.shared_stores.instructions},
+            {"shared_store_wavefronts", m.shared_stores.wavefronts},
+            {"shared_store_bank_conflicts", m.shared_stores.bank_conflicts}};
+}
 
 bool write(const std::string& path, int lesson, long long floats, const char* workload,
            const std::vector<cpu::LaunchProfile>& launches) {
