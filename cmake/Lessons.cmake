@@ -120,9 +120,6 @@ function(warpdrill_add_all_lessons)
   # lesson as shipped, which runs for every learner whose kernel files are
   # still the lesson's own.
   add_custom_target(grading-kit)
-  add_dependencies(grading-kit ${kit} ${kit_programs})
-  if(NOT WARPDRILL_LIBRARIES_FROM)
-    add_dependencies(grading-kit warpdrill_messages warpdrill_backend warpdrill_host warpdrill_catch warpdrill_course)
-  endif()
+  add_dependencies(grading-kit ${kit} ${kit_programs} ${WARPDRILL_LIBRARY_TARGETS})
   export(TARGETS ${kit} FILE ${PROJECT_BINARY_DIR}/warpdrill-grading-kit.cmake)
 endfunction()

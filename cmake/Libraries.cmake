@@ -11,8 +11,10 @@
 set(WARPDRILL_LIBRARIES_FROM "" CACHE PATH
     "Take the common libraries from this build directory of the same sources (tests' scratch courses)")
 
-# Makes the libraries here, or takes them (WARPDRILL_LIBRARIES_FROM).
+# Makes the libraries here, or takes them (WARPDRILL_LIBRARIES_FROM);
+# WARPDRILL_LIBRARY_TARGETS names those made here (none when taken).
 macro(warpdrill_add_libraries)
+  set(WARPDRILL_LIBRARY_TARGETS "")
   if(WARPDRILL_LIBRARIES_FROM)
     warpdrill_import_libraries(${WARPDRILL_LIBRARIES_FROM})
     # Said again here, for a build that takes this one's.
@@ -24,11 +26,11 @@ macro(warpdrill_add_libraries)
       add_subdirectory(cpu-cuda)
     endif()
     add_subdirectory(common)
-    set(libraries warpdrill_messages warpdrill_backend warpdrill_host warpdrill_catch warpdrill_course)
+    set(WARPDRILL_LIBRARY_TARGETS warpdrill_messages warpdrill_backend warpdrill_host warpdrill_catch warpdrill_course)
     if(TARGET warpdrill_profile_record)
-      list(APPEND libraries warpdrill_profile_record)
+      list(APPEND WARPDRILL_LIBRARY_TARGETS warpdrill_profile_record)
     endif()
-    export(TARGETS ${libraries} FILE ${PROJECT_BINARY_DIR}/warpdrill-library-targets.cmake)
+    export(TARGETS ${WARPDRILL_LIBRARY_TARGETS} FILE ${PROJECT_BINARY_DIR}/warpdrill-library-targets.cmake)
     file(WRITE ${PROJECT_BINARY_DIR}/warpdrill-libraries.cmake
          "include(\"${PROJECT_BINARY_DIR}/warpdrill-library-targets.cmake\")\n"
          "set(WARPDRILL_CUDACC \"${PROJECT_BINARY_DIR}/cpu-cuda/cudacc\")\n")
