@@ -64,12 +64,14 @@ inline SumFn cub_sum(const float* in, float* out, std::int64_t n) {
 // the timing, and 2^32 random floats would take minutes to draw.
 struct RotatingInputs {
     static constexpr std::size_t kTile = std::size_t{1} << 24;
+    std::size_t n;
+    std::vector<float> tile;  // repeated to fill each buffer
     std::vector<std::unique_ptr<DeviceBuffer<float>>> buffers;
     double sum = 0;      // of one buffer's values, for the reference
     double sum_abs = 0;  // for the tolerance
 
-    RotatingInputs(std::size_t n, std::uint64_t seed) {
-        const std::vector<float> tile = warpdrill::random_floats(std::min(n, kTile), seed);
+    RotatingInputs(std::size_t count_floats, std::uint64_t seed)
+        : n(count_floats), tile(warpdrill::random_floats(std::min(n, kTile), seed)) {
         const std::size_t count = std::clamp<std::size_t>(kRotationBytes / (n * sizeof(float)), 2, 4096);
         for (std::size_t b = 0; b < count; ++b) {
             buffers.push_back(std::make_unique<DeviceBuffer<float>>(n));
@@ -84,6 +86,13 @@ struct RotatingInputs {
         }
     }
     const float* at(int run) const { return buffers[static_cast<std::size_t>(run) % buffers.size()]->data(); }
+    // Every buffer's values, on the host.
+    std::vector<float> values() const {
+        std::vector<float> all(n);
+        for (std::size_t first = 0; first < n; first += tile.size())
+            std::copy_n(tile.begin(), std::min(tile.size(), n - first), all.begin() + first);
+        return all;
+    }
     // The same rotation, for a benchmark that writes.
     float* writable(int run) { return buffers[static_cast<std::size_t>(run) % buffers.size()]->data(); }
 };

@@ -1,6 +1,6 @@
 # `kernels`: every target of the default build that has CUDA sources (.cu),
-# and the solutions' profile drivers (common/src/course/profile_lesson.cu),
-# and nothing else. The gpu-compile preset builds it: nvcc checks every
+# and the lessons' workloads (common/src/course/workloads/), which only the
+# profile and the benchmark build, and nothing else. The gpu-compile preset builds it: nvcc checks every
 # lesson's, solution's, benchmark's and test's kernels for sm_80 and sm_90,
 # and the host programs (the warpdrill command, the checks), which the CPU
 # build compiles with the same compiler, are not compiled twice.
@@ -21,8 +21,8 @@ function(warpdrill_add_kernels_target)
   foreach(target IN LISTS targets)
     get_target_property(excluded ${target} EXCLUDE_FROM_ALL)
     get_target_property(sources ${target} SOURCES)
-    # The solutions' profile drivers are built only when asked for, but nvcc checks them too.
-    if(target MATCHES "^profile-solution-")
+    # The workloads are built only when asked for, but nvcc checks them too.
+    if(target MATCHES "^warpdrill-workload-")
       set(excluded FALSE)
     endif()
     if(excluded OR NOT sources)

@@ -1,5 +1,5 @@
 # The common libraries every check program links: warpdrill::messages,
-# ::backend, ::host, ::catch and ::course, and on the CPU backend
+# ::backend, ::host, ::workload, ::catch and ::course, and on the CPU backend
 # ::profile_record and cudacc, the front end that compiles .cu files.
 # A build makes them from messages/, cpu-cuda/ and common/, and names them
 # in warpdrill-libraries.cmake for builds that take them instead:
@@ -10,6 +10,9 @@
 #    compile the libraries again in each. It builds the lessons alone.
 set(WARPDRILL_LIBRARIES_FROM "" CACHE PATH
     "Take the common libraries from this build directory of the same sources (tests' scratch courses)")
+
+# Their names after warpdrill_ (a library of the CPU backend alone is absent on the GPU's).
+set(WARPDRILL_LIBRARY_NAMES messages backend host workload catch course profile_record)
 
 # Makes the libraries here, or takes them (WARPDRILL_LIBRARIES_FROM);
 # WARPDRILL_LIBRARY_TARGETS names those made here (none when taken).
@@ -26,10 +29,11 @@ macro(warpdrill_add_libraries)
       add_subdirectory(cpu-cuda)
     endif()
     add_subdirectory(common)
-    set(WARPDRILL_LIBRARY_TARGETS warpdrill_messages warpdrill_backend warpdrill_host warpdrill_catch warpdrill_course)
-    if(TARGET warpdrill_profile_record)
-      list(APPEND WARPDRILL_LIBRARY_TARGETS warpdrill_profile_record)
-    endif()
+    foreach(library IN LISTS WARPDRILL_LIBRARY_NAMES)
+      if(TARGET warpdrill_${library})
+        list(APPEND WARPDRILL_LIBRARY_TARGETS warpdrill_${library})
+      endif()
+    endforeach()
     export(TARGETS ${WARPDRILL_LIBRARY_TARGETS} FILE ${PROJECT_BINARY_DIR}/warpdrill-library-targets.cmake)
     file(WRITE ${PROJECT_BINARY_DIR}/warpdrill-libraries.cmake
          "include(\"${PROJECT_BINARY_DIR}/warpdrill-library-targets.cmake\")\n"
@@ -48,7 +52,7 @@ macro(warpdrill_import_libraries build_dir)
   find_package(Catch2 REQUIRED)
   find_package(nlohmann_json 3.10 REQUIRED)  # warpdrill_catch links it
   include(${build_dir}/warpdrill-libraries.cmake)  # sets WARPDRILL_CUDACC too
-  foreach(library IN ITEMS messages backend host catch course profile_record)
+  foreach(library IN LISTS WARPDRILL_LIBRARY_NAMES)
     if(TARGET warpdrill_${library})
       add_library(warpdrill::${library} ALIAS warpdrill_${library})
     endif()

@@ -7,7 +7,7 @@ figure of lessons 1 to 9 within a factor of 1.5, and at 2^24 floats lessons 1
 to 8 in the H100's order wherever their measured times differ by more than
 10%. Lesson 9 is measured at one shape, ReduceScale (442368, 128), and
 compared there. Lesson 10 is shown, not held to them. Lessons 11 and 12 are
-profiled on 64 blocks (profile_lesson.cu says why), gpu_bench runs them on the
+profiled on 64 blocks (profile_lesson.cpp says why), gpu_bench runs them on the
 whole GPU: they are not compared. Nor is lesson 13, whose profile workload (its
 add kernel on one GPU) gpu_bench does not run: scripts/allreduce-bench.sh times
 the whole all-reduce over several GPUs.

@@ -3,9 +3,9 @@
 # `warpdrill profile` counts on the CPU backend, and writes to results/, each
 # file headed by the device, the date and the command:
 #   results/ncu-<gpu>.csv           every solution's profile driver (common/src/
-#                                   course/profile_lesson.cu, 2^20 floats), per launch;
-#                                   a lesson the driver has no workload for (its
-#                                   #error says so) gets no rows, and a note here
+#                                   course/profile_lesson.cpp, 2^20 floats), per launch;
+#                                   a lesson the manifest gives no workload
+#                                   gets no rows, and a note here
 #   results/ncu-patterns-<gpu>.csv  the access-pattern kernels of
 #                                   cpu-cuda/tests/access_patterns.cuh, per launch
 #   results/ncu-<gpu>.md            the first as a table to read (every column the

@@ -4,6 +4,8 @@
 #include <fmt/core.h>
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "bench_csv.h"
 #include "build.h"
@@ -28,11 +30,21 @@ std::optional<double> best_gbps(const fs::path& csv, int number) {
 // times the ring beside ncclAllReduce, not a sum beside CUB.
 constexpr int kAllReduceLesson = 13;
 
-// The benchmark program: the solutions' (gpu_bench, or allreduce_bench for
-// lesson 13), or one with lesson N's own files.
-std::string bench_program(App& app, int number, bool solution) {
-    if (number > 0 && !solution) return "gpu_bench_" + app.course.target(app.lesson(number));
-    return number == kAllReduceLesson ? "allreduce_bench" : "gpu_bench";
+// The benchmark to build and its command line: gpu_bench times every
+// lesson's solution, and with a lesson N (not --solution) the learner's
+// files of lesson N in its place, which bench-lesson-NN runs; lesson 13's,
+// an all-reduce, is allreduce_bench (the solution's ring) or
+// allreduce_bench_lesson (the learner's).
+struct BenchProgram {
+    std::vector<std::string> targets;
+    std::vector<std::string> arguments;
+};
+
+BenchProgram bench_program(App& app, int number, bool solution) {
+    if (number == kAllReduceLesson) return {{solution ? "allreduce_bench" : "allreduce_bench_lesson"}, {}};
+    if (number == 0 || solution) return {{"gpu_bench"}, {}};
+    return {{"gpu_bench", fmt::format("bench-{}", app.course.target(app.lesson(number)))},
+            {"--learner", std::to_string(number)}};
 }
 
 }  // namespace
@@ -42,18 +54,20 @@ int run_bench(App& app, int number, bool solution) {
         fmt::print(stderr, "{}\n", messages::text("bench.no_gpu", {{"reason", app.course.backend_reason}}));
         return 2;
     }
-    const std::string bench = bench_program(app, number, solution);
-    const ProcessResult build = build_target(app.course.build_dir, bench);
-    if (build.exit_code != 0) {
-        fmt::print("{}", build.output);
-        return 1;
+    const BenchProgram bench = bench_program(app, number, solution);
+    for (const std::string& target : bench.targets) {
+        const ProcessResult build = build_target(app.course.build_dir, target);
+        if (build.exit_code != 0) {
+            fmt::print("{}", build.output);
+            return 1;
+        }
     }
     const fs::path out = app.course.root / ".progress" / "bench";
     fs::create_directories(out);
-    const ProcessResult run =
-        run_process({(app.course.build_dir / "bench" / bench).string(), "--csv", (out / "bench.csv").string(),
-                     "--svg", (out / "bench.svg").string()},
-                    std::chrono::seconds(900));
+    std::vector<std::string> command = {(app.course.build_dir / "bench" / bench.targets.front()).string(), "--csv",
+                                        (out / "bench.csv").string(), "--svg", (out / "bench.svg").string()};
+    command.insert(command.end(), bench.arguments.begin(), bench.arguments.end());
+    const ProcessResult run = run_process(command, std::chrono::seconds(900));
     fmt::print("{}", run.output);
     for (const Lesson& lesson : app.course.lessons) {
         if (solution) break;  // the solution's figures are not the learner's

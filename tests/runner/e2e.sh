@@ -4,8 +4,9 @@
 # list, hints, the loop in Chinese, a damaged progress file, a compile error, a kernel that never
 # ends, reset, solution, profile, grade, the interactive watch under a
 # pseudo-terminal, a lesson this GPU cannot run, a handout copy without
-# solutions/, and a lesson scaffolded by new, proven by verify and profiled,
-# then left without a workload in the course's manifest. The warpdrill program is the one the
+# solutions/, and a lesson scaffolded by new, proven by verify, profiled and
+# (where nvcc is) in the GPU benchmark, then left without a workload in the
+# course's manifest. The warpdrill program is the one the
 # suite built: --root and --build-dir point it at the scratch copy, which
 # builds only the lessons' checks, linked with the common libraries that the
 # suite built in LIBRARIES (its build directory; cmake/Libraries.cmake).
@@ -253,11 +254,20 @@ cp "$course"/solutions/99-block-sum-again/reduce.cuh "$course/lessons/99-block-s
 if "${W[@]}" verify 99 > "$out" 2>&1; then fail "verify accepts a lesson that passes as shipped"; fi
 expect "pass as shipped" "$out"
 
-echo "-- the new lesson is in the list and the profile; without a workload in the manifest, profile says so in one line"
+echo "-- the new lesson is in the list and the profile (and the benchmark); without a workload in the manifest, profile says so in one line"
 "${W[@]}" list > "$out"
 expect "block sum again" "$out"
 "${W[@]}" profile 99 --solution > "$out" 2>&1 || { cat "$out"; fail "profile 99 --solution"; }
 expect "global loads: requests" "$out"
+if [[ -n "$nvcc" ]]; then
+  echo "-- and in the GPU benchmark: a GPU build of the course times it with bench-solution-99, which gpu_bench runs"
+  cmake -S "$course" -B "$scratch/gpu" -G Ninja -DWARPDRILL_BACKEND=gpu -DCMAKE_CUDA_COMPILER="$nvcc" \
+    -DCMAKE_CUDA_ARCHITECTURES=90 > "$out" 2>&1 || { cat "$out"; fail "a GPU build of the course does not configure"; }
+  ninja -C "$scratch/gpu" -t targets all > "$out"
+  expect "bench/bench-solution-99: " "$out"
+  grep -Eq "kBenchLessons\[\] = \{.*, 99\};" "$scratch/gpu/bench/generated/bench_lessons.h" ||
+    fail "gpu_bench's list of lessons lacks lesson 99: $(cat "$scratch/gpu/bench/generated/bench_lessons.h")"
+fi
 sed -i '/^folder = "99-block-sum-again"$/{n;/^workload = /d}' "$course/lessons/lessons.toml"
 grep -q "sum_in_passes\"$" <(tail -1 "$course/lessons/lessons.toml") && fail "lesson 99's workload is still in the manifest"
 if "${W[@]}" profile 99 --solution > "$out" 2>&1; then fail "profile 99 printed a table without a workload"; fi

@@ -1,4 +1,4 @@
-// What a lesson's profile driver (common/src/course/profile_lesson.cu) tells
+// What a lesson's profile driver (common/src/course/profile_lesson.cpp) tells
 // the runner, in data: one JSON document, written on the CPU backend at the
 // path given with --record, and read by `warpdrill profile`
 // (runner/profile/gpu_model.cpp) and tests/runner/ncu_agreement.py. The driver's

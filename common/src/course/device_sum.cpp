@@ -14,8 +14,6 @@
 namespace warpdrill::course {
 namespace {
 
-constexpr int kPackFloats = 4;
-
 bool is_poison(float value) { return std::bit_cast<std::uint32_t>(value) == 0xffffffffu; }
 
 // "1 cluster", "4 blocks": `count` of what writes the kernel's partial sums.
@@ -32,7 +30,7 @@ std::string writer(const DeviceSum& kernel) {
 
 DeviceSumRun run_on_device(const DeviceSum& kernel, const std::vector<float>& input, unsigned max_blocks) {
     DeviceBuffer<float> d_in{std::span<const float>(input)};
-    return kernel.run(d_in.data(), static_cast<std::int64_t>(input.size()), max_blocks);
+    return run_device_sum(kernel, d_in.data(), static_cast<std::int64_t>(input.size()), max_blocks);
 }
 
 std::string describe_run(std::int64_t n, const DeviceSumRun& run, std::uint64_t seed) {
@@ -42,17 +40,6 @@ std::string describe_run(std::int64_t n, const DeviceSumRun& run, std::uint64_t 
                            {"blocks", counted(run.blocks, "checks.blocks.one", "checks.blocks.many")},
                            {"threads", run.block_threads},
                            {"seed", describe_seed(seed)}});
-}
-
-// The longest chain of dependent additions: a thread's grid-stride loop,
-// then the trees (counted by the tolerance's log2 n), then one thread's
-// share of the partial sums.
-std::size_t sequential_terms(std::int64_t n, const DeviceSumRun& run) {
-    const std::int64_t threads = std::int64_t{run.blocks} * run.block_threads;
-    const std::int64_t packs_per_thread = (n / kPackFloats + threads - 1) / threads;
-    const std::int64_t partials_per_thread =
-        (run.partials_written + run.block_threads - 1) / run.block_threads;
-    return static_cast<std::size_t>(kPackFloats * packs_per_thread + 1 + partials_per_thread);
 }
 
 std::string likely_cause(const DeviceSum& kernel, const DeviceSumRun& run, double want) {
@@ -195,7 +182,7 @@ void check_device_sum_lesson(const DeviceSum& kernel) {
     check_same_bits(kernel, (1 << 20) + 7);
 
     DeviceBuffer<float> buffer(64);
-    CHECK_THROWS_AS(kernel.run(buffer.data() + 1, 60, 0), std::invalid_argument);
+    CHECK_THROWS_AS(run_device_sum(kernel, buffer.data() + 1, 60, 0), std::invalid_argument);
 }
 
 bool skip_before_compute_capability(int major, int minor, const std::string& what) {

@@ -22,6 +22,18 @@ std::string describe_input(std::size_t n, std::uint64_t seed) {
     return messages::text("lesson08.input", {{"n", n}, {"tail", n % 4}, {"seed", describe_seed(seed)}});
 }
 
+// The lesson's sum of d_in[0, n), its partial sums and result poisoned first.
+float device_sum(const float* d_in, int n) {
+    const int blocks = grid_stride_blocks(n);
+    DeviceBuffer<float> partials(static_cast<std::size_t>(blocks));
+    DeviceBuffer<float> sum(1);
+    partials.poison();
+    sum.poison();
+    grid_stride_sum(d_in, n, blocks, partials.data(), sum.data());
+    check_launch();
+    return sum.download()[0];
+}
+
 float sum_on_device(const std::vector<float>& input, std::uint64_t seed) {
     DeviceBuffer<float> d_in{std::span<const float>(input)};
     float sum = 0.0f;

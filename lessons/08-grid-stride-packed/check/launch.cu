@@ -9,44 +9,32 @@
 #include "warpdrill/host.h"
 
 namespace warpdrill::course {
-namespace {
-
-constexpr int kBlock = 256;
 
 // Enough blocks to keep every multiprocessor busy, no more: more blocks
 // would only mean more partial sums for the second pass.
-int first_pass_blocks(int n) {
-    cudaDeviceProp prop{};
-    check_cuda(cudaGetDeviceProperties(&prop, 0));
-    const int needed = (n / kPackSize + kBlock - 1) / kBlock;
-    return std::clamp(needed, 1, 4 * prop.multiProcessorCount);
+int grid_stride_blocks(int n) {
+    const int needed = (n / kPackSize + kGridStrideBlockSize - 1) / kGridStrideBlockSize;
+    return std::clamp(needed, 1, 4 * multiprocessor_count());
 }
 
-}  // namespace
-
 int max_elements_per_thread(int n) {
-    const int threads = first_pass_blocks(n) * kBlock;
+    const int threads = grid_stride_blocks(n) * kGridStrideBlockSize;
     return kPackSize * ((n / kPackSize + threads - 1) / threads) + 1;
 }
 
-float device_sum(const float* d_in, int n) {
-    if (n < 0) throw std::invalid_argument("device_sum: n = " + std::to_string(n) + " is negative");
-    if (n == 0) return 0.0f;
+void grid_stride_sum(const float* d_in, int n, int blocks, float* d_partials, float* d_sum) {
+    if (n < 0) throw std::invalid_argument("grid_stride_sum: n = " + std::to_string(n) + " is negative");
     if (reinterpret_cast<std::uintptr_t>(d_in) % sizeof(FloatPack) != 0) {
         throw std::invalid_argument(
-            "device_sum: the input must be 16-byte aligned for 4-float loads; "
+            "grid_stride_sum: the input must be 16-byte aligned for 4-float loads; "
             "cudaMalloc's pointers are, a pointer into the middle of a buffer may not be");
     }
-    const int blocks = first_pass_blocks(n);
-    DeviceBuffer<float> partials(static_cast<std::size_t>(blocks));
-    DeviceBuffer<float> result(1);
-    partials.poison();
-    result.poison();
-    launch(reduce_grid_stride, {static_cast<unsigned>(blocks), kBlock}, d_in, partials.data(), n);
-    check_launch();
-    launch(reduce_grid_stride, {1, kBlock}, partials.data(), result.data(), blocks);
-    check_launch();
-    return result.download()[0];
+    if (n == 0) {  // nothing to launch: the sum of nothing is 0, whose bits are all zero
+        check_cuda(cudaMemset(d_sum, 0, sizeof(float)));
+        return;
+    }
+    launch(reduce_grid_stride, {static_cast<unsigned>(blocks), kGridStrideBlockSize}, d_in, d_partials, n);
+    launch(reduce_grid_stride, {1, kGridStrideBlockSize}, d_partials, d_sum, blocks);
 }
 
 }  // namespace warpdrill::course

@@ -10,7 +10,6 @@
 namespace warpdrill::course {
 namespace {
 
-constexpr int kWarpsPerBlock = 4;
 constexpr int kMaxCols = 1024;
 
 bool aligned(const void* pointer, std::size_t bytes) {
@@ -19,8 +18,8 @@ bool aligned(const void* pointer, std::size_t bytes) {
 
 template <int kPack, int kPacksPerLane>
 void launch_warp_per_row(const float* x, float* y, int rows, int cols) {
-    const unsigned blocks = static_cast<unsigned>((rows + kWarpsPerBlock - 1) / kWarpsPerBlock);
-    launch(reduce_scale_warp_per_row_kernel<kPack, kPacksPerLane>, {blocks, kWarpsPerBlock * kWarpSize}, x, y,
+    const unsigned blocks = static_cast<unsigned>((rows + kRowsPerBlock - 1) / kRowsPerBlock);
+    launch(reduce_scale_warp_per_row_kernel<kPack, kPacksPerLane>, {blocks, kRowsPerBlock * kWarpSize}, x, y,
            rows, cols);
 }
 
@@ -49,7 +48,7 @@ void check_shape(const char* what, int rows, int cols) {
 void reduce_scale_block_per_row(const float* x, float* y, int rows, int cols) {
     check_shape("reduce_scale_block_per_row", rows, cols);
     if (rows == 0 || cols == 0) return;
-    launch(reduce_scale_block_per_row_kernel, {static_cast<unsigned>(rows), 256}, x, y, cols);
+    launch(reduce_scale_block_per_row_kernel, {static_cast<unsigned>(rows), kBlockPerRowThreads}, x, y, cols);
 }
 
 void reduce_scale_warp_per_row(const float* x, float* y, int rows, int cols) {

@@ -34,29 +34,10 @@ unsigned grid_blocks(std::int64_t n, unsigned max_blocks) {
     return static_cast<unsigned>(std::clamp<std::int64_t>(needed, 1, limit));
 }
 
-DeviceSumRun sum_cooperatively(const float* d_in, std::int64_t n, unsigned max_blocks) {
-    if (reinterpret_cast<std::uintptr_t>(d_in) % 16 != 0) {
-        throw std::invalid_argument(
-            "reduce_cooperative: the input must be 16-byte aligned for 4-float loads; cudaMalloc's pointers "
-            "are, a pointer into the middle of a buffer may not be");
-    }
-    DeviceSumRun run;
-    run.blocks = grid_blocks(n, max_blocks);
-    run.block_threads = kBlock;
-    run.partials_written = run.blocks;
-    DeviceBuffer<float> block_sums(run.blocks), out(1);
-    block_sums.poison();
-    out.poison();
-    float* block_sums_data = block_sums.data();
-    float* out_data = out.data();
+void sum_cooperatively(const float* d_in, std::int64_t n, unsigned blocks, float* d_block_sums, float* d_sum) {
     // One pointer per kernel parameter, to a value of exactly its type.
-    void* args[] = {&d_in, &block_sums_data, &out_data, &n};
-    check_cuda(cudaLaunchCooperativeKernel(reduce_cooperative, dim3(run.blocks), dim3(kBlock), args));
-    check_launch();
-    run.sum = out.download()[0];
-    run.partials = block_sums.download();
-    run.stats = last_launch_stats().value_or(LaunchStats{});
-    return run;
+    void* args[] = {&d_in, &d_block_sums, &d_sum, &n};
+    check_cuda(cudaLaunchCooperativeKernel(reduce_cooperative, dim3(blocks), dim3(kBlock), args));
 }
 
 template <unsigned kLanes>
@@ -66,7 +47,9 @@ void launch_tile_sums(const int* in, int* out, int threads) {
 
 }  // namespace
 
-DeviceSum device_sum_kernel() { return {"reduce_cooperative", "block_sums", "block", sum_cooperatively, {}}; }
+DeviceSum device_sum_kernel() {
+    return {"reduce_cooperative", "block_sums", "block", kBlock, 1, grid_blocks, sum_cooperatively, {}};
+}
 
 // The tile's size is a type: one instantiation per width.
 void launch_shuffle(const int* in, int* out, int threads, int, int width) {

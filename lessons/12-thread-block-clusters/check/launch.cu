@@ -52,33 +52,15 @@ unsigned grid_blocks(std::int64_t n, unsigned max_blocks) {
     return kClusterBlocks * static_cast<unsigned>(std::clamp<std::int64_t>(needed_clusters, 1, clusters));
 }
 
-DeviceSumRun sum_in_clusters(const float* d_in, std::int64_t n, unsigned max_blocks) {
-    if (reinterpret_cast<std::uintptr_t>(d_in) % 16 != 0) {
-        throw std::invalid_argument(
-            "reduce_cluster: the input must be 16-byte aligned for 4-float loads; cudaMalloc's pointers are, "
-            "a "
-            "pointer into the middle of a buffer may not be");
-    }
-    DeviceSumRun run;
-    run.blocks = grid_blocks(n, max_blocks);
-    run.block_threads = kBlock;
-    run.partials_written = run.blocks / kClusterBlocks;
-    // One slot per block, so that a kernel that writes more than one value
-    // per cluster is seen doing so.
-    DeviceBuffer<float> cluster_sums(run.blocks), out(1);
-    cluster_sums.poison();
-    out.poison();
-    const ClusterLaunch launch(run.blocks, true);
-    check_cuda(cudaLaunchKernelEx(&launch.config, reduce_cluster, d_in, cluster_sums.data(), out.data(), n));
-    check_launch();
-    run.sum = out.download()[0];
-    run.partials = cluster_sums.download();
-    run.stats = last_launch_stats().value_or(LaunchStats{});
-    return run;
+void sum_in_clusters(const float* d_in, std::int64_t n, unsigned blocks, float* d_cluster_sums, float* d_sum) {
+    const ClusterLaunch launch(blocks, true);
+    check_cuda(cudaLaunchKernelEx(&launch.config, reduce_cluster, d_in, d_cluster_sums, d_sum, n));
 }
 
 }  // namespace
 
-DeviceSum device_sum_kernel() { return {"reduce_cluster", "cluster_sums", "cluster", sum_in_clusters, {}}; }
+DeviceSum device_sum_kernel() {
+    return {"reduce_cluster", "cluster_sums", "cluster", kBlock, kClusterBlocks, grid_blocks, sum_in_clusters, {}};
+}
 
 }  // namespace warpdrill::course

@@ -16,6 +16,9 @@
 
 namespace warpdrill::course {
 
+// The kernels load 16 bytes at a time: packs of four floats.
+inline constexpr int kPackFloats = 4;
+
 struct DeviceSumRun {
     float sum = 0.0f;
     unsigned blocks = 0;  // the grid launched
@@ -32,14 +35,34 @@ struct DeviceSum {
     std::string name;           // the kernel
     std::string partials_name;  // its array of partial sums
     std::string writer;         // what writes one partial sum: "block" or "cluster"
-    // Sums d_in[0, n) with at most max_blocks blocks (0: as many as the GPU
-    // runs at once). Throws std::invalid_argument for input that is not
-    // 16-byte aligned.
-    std::function<DeviceSumRun(const float* d_in, std::int64_t n, unsigned max_blocks)> run;
+    unsigned block_threads = 0;
+    unsigned blocks_per_writer = 1;  // 1, or a cluster's blocks
+    // The grid for n floats: at least one pack of four floats per thread, at
+    // most max_blocks (0: as many as the GPU runs at once), whole writers.
+    std::function<unsigned(std::int64_t n, unsigned max_blocks)> grid;
+    // Launches the sum of d_in[0, n) with `blocks` blocks: one partial sum
+    // per writer to d_partials (room for one per block), the sum to *d_sum.
+    // Only launches: call it through launch_device_sum, which checks d_in.
+    std::function<void(const float* d_in, std::int64_t n, unsigned blocks, float* d_partials, float* d_sum)>
+        launch;
     // CPU backend only: "" when the counters show the lesson's idea, else
     // what they show instead.
     std::function<std::string(const DeviceSumRun& run)> idea;
 };
+
+// kernel.launch, after checking that d_in is 16-byte aligned for 4-float
+// loads (std::invalid_argument if not).
+void launch_device_sum(const DeviceSum& kernel, const float* d_in, std::int64_t n, unsigned blocks,
+                       float* d_partials, float* d_sum);
+
+// What the checks run: the grid for n floats and max_blocks, the partial sums
+// and the sum poisoned, one launch, and what it wrote with its counters.
+DeviceSumRun run_device_sum(const DeviceSum& kernel, const float* d_in, std::int64_t n, unsigned max_blocks);
+
+// The longest chain of dependent additions in a run's sum, for its
+// tolerance: a thread's grid-stride loop, then the trees, then one thread's
+// share of the partial sums.
+std::size_t sequential_terms(std::int64_t n, const DeviceSumRun& run);
 
 void check_device_sum_lesson(const DeviceSum& kernel);
 

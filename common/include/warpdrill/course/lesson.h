@@ -91,12 +91,20 @@ BlockSumKernel block_sum_kernel();
 BlockSumKernel block_sum_kernel_xor();
 void launch_shuffle(const int* d_in, int* d_out, int threads, int param, int width);
 
-// Lesson 8: the sum of d_in[0, n) on the device (two passes of one kernel),
-// and the most elements one thread adds in a row at that size.
-float device_sum(const float* d_in, int n);
+// Lesson 8: the sum of d_in[0, n) on the device, two launches of one kernel:
+// `blocks` blocks write a partial sum each to d_partials, then one block adds
+// them into *d_sum. grid_stride_blocks(n) is the grid the lesson launches,
+// max_elements_per_thread(n) the most elements one thread then adds in a row.
+inline constexpr int kGridStrideBlockSize = 256;
+int grid_stride_blocks(int n);
 int max_elements_per_thread(int n);
+void grid_stride_sum(const float* d_in, int n, int blocks, float* d_partials, float* d_sum);
 
-// Lesson 9: y = x / max|x| per row of a row-major (rows, cols) matrix.
+// Lesson 9: y = x / max|x| per row of a row-major (rows, cols) matrix: the
+// given baseline with a block of kBlockPerRowThreads threads per row, the
+// learner's kernel with a warp per row, kRowsPerBlock rows to a block.
+inline constexpr int kBlockPerRowThreads = 256;
+inline constexpr int kRowsPerBlock = 4;
 void reduce_scale_block_per_row(const float* d_x, float* d_y, int rows, int cols);
 void reduce_scale_warp_per_row(const float* d_x, float* d_y, int rows, int cols);
 
