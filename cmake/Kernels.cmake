@@ -1,5 +1,5 @@
 # `kernels`: every target of the default build that has CUDA sources (.cu),
-# and the lessons' workloads (common/src/course/workloads/), which only the
+# and the lessons' workloads (common/src/workloads/), which only the
 # profile and the benchmark build, and nothing else. The gpu-compile preset builds it: nvcc checks every
 # lesson's, solution's, benchmark's and test's kernels for sm_80 and sm_90,
 # and the host programs (the warpdrill command, the checks), which the CPU

@@ -68,13 +68,13 @@ function(_warpdrill_objects_once target source)
 endfunction()
 
 # A program of lesson `number`'s workload, the manifest's name for how its
-# sum runs (common/src/course/workloads/<workload>.cu): the lesson's launch
+# sum runs (common/src/workloads/<workload>.cu): the lesson's launch
 # code (${target}-launch), the workload, the lesson's number and title
 # (lesson_number(), lesson_title(): warpdrill/course/workload.h) and the
 # objects `driver`, whose main() runs the workload. Built only when asked for.
 function(warpdrill_workload_program program target number workload driver)
   _warpdrill_objects_once(warpdrill-workload-${workload}
-                          ${PROJECT_SOURCE_DIR}/common/src/course/workloads/${workload}.cu)
+                          ${PROJECT_SOURCE_DIR}/common/src/workloads/${workload}.cu)
   set(facts ${PROJECT_BINARY_DIR}/lesson-facts/${number}.cpp)  # _warpdrill_lesson_facts wrote it
   add_executable(${program} $<TARGET_OBJECTS:${target}-launch> $<TARGET_OBJECTS:warpdrill-workload-${workload}>
                  $<TARGET_OBJECTS:${driver}> ${facts})
@@ -82,7 +82,7 @@ function(warpdrill_workload_program program target number workload driver)
   set_target_properties(${program} PROPERTIES EXCLUDE_FROM_ALL TRUE)
 endfunction()
 
-# profile-${target}, `warpdrill profile`'s driver (common/src/course/profile_lesson.cpp).
+# profile-${target}, `warpdrill profile`'s driver (common/src/profile/profile_lesson.cpp).
 # A lesson without a workload has no driver.
 function(warpdrill_profile_target target number workload)
   if(workload STREQUAL "")
@@ -92,7 +92,7 @@ function(warpdrill_profile_target target number workload)
   if(TARGET warpdrill::profile_record)  # the CPU backend's drivers write their counts
     set(record warpdrill::profile_record)
   endif()
-  _warpdrill_objects_once(warpdrill-profile-driver ${PROJECT_SOURCE_DIR}/common/src/course/profile_lesson.cpp
+  _warpdrill_objects_once(warpdrill-profile-driver ${PROJECT_SOURCE_DIR}/common/src/profile/profile_lesson.cpp
                           warpdrill::workload ${record})
   warpdrill_workload_program(profile-${target} ${target} ${number} ${workload} warpdrill-profile-driver)
   target_link_libraries(profile-${target} PRIVATE ${record})

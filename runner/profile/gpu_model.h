@@ -1,6 +1,6 @@
 // What `warpdrill profile` knows of GPUs: their published figures, the counts
 // the CPU backend took of a lesson's launches (from the profile driver,
-// common/src/course/profile_lesson.cpp), and a simple model of how long a
+// common/src/profile/profile_lesson.cpp), and a simple model of how long a
 // launch takes on a named GPU. The model, term by term (README, "Profile"):
 //   time = launch overhead + max(DRAM time, shared-memory time)
 //          + barrier time + issue time

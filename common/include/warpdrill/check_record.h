@@ -1,5 +1,5 @@
 // What a check program tells the runner, in data: a file of JSON lines,
-// written by the checks' reporter (common/src/course/catch_main.cpp) at the
+// written by the checks' reporter (common/src/catch/catch_main.cpp) at the
 // path the runner names in WARPDRILL_RESULT_FILE, and read by the runner,
 // grading and the profile (runner/core/check_record.cpp). The verdict is made
 // from this record and the program's exit status alone: the program's

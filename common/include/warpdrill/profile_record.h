@@ -1,4 +1,4 @@
-// What a lesson's profile driver (common/src/course/profile_lesson.cpp) tells
+// What a lesson's profile driver (common/src/profile/profile_lesson.cpp) tells
 // the runner, in data: one JSON document, written on the CPU backend at the
 // path given with --record, and read by `warpdrill profile`
 // (runner/profile/gpu_model.cpp) and tests/runner/ncu_agreement.py. The driver's
@@ -38,7 +38,7 @@ inline constexpr const char* kSources = "sources";
 
 namespace warpdrill::profile_record {
 
-// Writes the record of a driver's `launches` to `path` (common/src/course/
+// Writes the record of a driver's `launches` to `path` (common/src/profile/
 // profile_record.cpp, the warpdrill::profile_record library); false, after
 // saying so, when it cannot.
 bool write(const std::string& path, int lesson, long long floats, const char* workload,

@@ -1,10 +1,10 @@
 // A lesson's workload: its sum (or ReduceScale, or lesson 13's add) at n
 // floats, launched through the lesson's own launch code (check/launch.cu),
 // the way the course's manifest (lessons/lessons.toml) names it. `warpdrill
-// profile` runs a workload once (common/src/course/profile_lesson.cu), the
+// profile` runs a workload once (common/src/profile/profile_lesson.cpp), the
 // GPU benchmark times it (bench/lesson_bench.cu): both launch what the
 // lesson's checks launch.
-// Each workload is one file of common/src/course/workloads/, named as in the
+// Each workload is one file of common/src/workloads/, named as in the
 // manifest, compiled once and linked with each lesson that names it.
 #pragma once
 
