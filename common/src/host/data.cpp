@@ -27,6 +27,15 @@ std::uint64_t splitmix64(std::uint64_t state, std::uint64_t k) {
     return x ^ (x >> 31);
 }
 
+// n values, each draw(rng) of a generator started at `seed`.
+template <class T, class Draw>
+std::vector<T> values_drawn(std::size_t n, std::uint64_t seed, Draw draw) {
+    std::mt19937_64 rng(seed);
+    std::vector<T> values(n);
+    std::ranges::generate(values, [&] { return draw(rng); });
+    return values;
+}
+
 }  // namespace
 
 std::uint64_t fresh_seed() {
@@ -43,29 +52,19 @@ std::uint64_t fresh_seed() {
 }
 
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float low, float high) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<float> dist(low, high);
-    std::vector<float> values(n);
-    std::ranges::generate(values, [&] { return dist(rng); });
-    return values;
+    return values_drawn<float>(n, seed, std::uniform_real_distribution<float>(low, high));
 }
 
 std::vector<float> random_small_integers(std::size_t n, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
     std::uniform_int_distribution<int> magnitude(1, 8);
     std::bernoulli_distribution negative(0.5);
-    std::vector<float> values(n);
-    std::ranges::generate(
-        values, [&] { return static_cast<float>(negative(rng) ? -magnitude(rng) : magnitude(rng)); });
-    return values;
+    return values_drawn<float>(n, seed, [&](std::mt19937_64& rng) {
+        return static_cast<float>(negative(rng) ? -magnitude(rng) : magnitude(rng));
+    });
 }
 
 std::vector<int> random_ints(std::size_t n, std::uint64_t seed, int low, int high) {
-    std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<int> dist(low, high);
-    std::vector<int> values(n);
-    std::ranges::generate(values, [&] { return dist(rng); });
-    return values;
+    return values_drawn<int>(n, seed, std::uniform_int_distribution<int>(low, high));
 }
 
 double reference_sum(std::span<const float> values) {
