@@ -104,6 +104,27 @@ void CoResidentBlocks::wait_until(std::unique_lock<std::mutex>& lock, Done done)
     if (aborted_) throw KernelFault(stopped_by_other_block());
 }
 
+// The `members` blocks from first_slot pass `barrier` together: all but the
+// last to arrive wait; the last sets them all running again, each changed as
+// on_pass says (what passing this barrier means for a block).
+template <class OnPass>
+void CoResidentBlocks::arrive(Barrier& barrier, unsigned first_slot, unsigned members,
+                              std::unique_lock<std::mutex>& lock, unsigned slot, OnPass on_pass) {
+    const std::uint64_t generation = barrier.generation;
+    if (++barrier.arrived < members) {
+        fault_if_stuck(slot);
+        wait_until(lock, [&] { return barrier.generation != generation; });
+        return;
+    }
+    barrier.arrived = 0;
+    ++barrier.generation;
+    for (unsigned s = first_slot; s < first_slot + members; ++s) {
+        slots_[s].state = SlotState::running;
+        on_pass(slots_[s]);
+    }
+    changed_.notify_all();
+}
+
 // A block that returns while another block of its cluster has read its
 // shared memory since the last cluster barrier has left that read to chance.
 // The gang's blocks then wait for each other, so that the next round of
@@ -117,22 +138,12 @@ void CoResidentBlocks::finish_block(unsigned slot) {
             me.block, block_returned_while_read(slot % cluster_blocks_, read.reader_rank, read.where)));
     }
     me.state = SlotState::returned;
-    Barrier& round_end = round_ends_[slot / gang_blocks_];
-    const std::uint64_t generation = round_end.generation;
-    if (++round_end.arrived < gang_blocks_) {
-        fault_if_stuck(slot);
-        wait_until(lock, [&] { return round_end.generation != generation; });
-        return;
-    }
-    round_end.arrived = 0;
-    ++round_end.generation;
-    const unsigned first = first_slot_of_gang(slot);
-    for (unsigned s = first; s < first + gang_blocks_; ++s) {
-        slots_[s].state = SlotState::running;
-        slots_[s].cluster_syncs = 0;
-        slots_[s].last_remote_read = {};
-    }
-    changed_.notify_all();
+    // The next round's blocks start with no cluster barrier passed and no remote read.
+    arrive(round_ends_[slot / gang_blocks_], first_slot_of_gang(slot), gang_blocks_, lock, slot,
+           [](Slot& next) {
+               next.cluster_syncs = 0;
+               next.last_remote_read = {};
+           });
 }
 
 void CoResidentBlocks::wait(SyncKind kind, Where where) {
@@ -143,28 +154,11 @@ void CoResidentBlocks::wait(SyncKind kind, Where where) {
     me.kind = kind;
     me.where = where;
     if (kind == SyncKind::grid_sync) {
-        arrive(grid_barrier_, first_slot_of_gang(slot), gang_blocks_, false, lock, slot);
+        arrive(grid_barrier_, first_slot_of_gang(slot), gang_blocks_, lock, slot, [](Slot&) {});
     } else {
-        arrive(cluster_barriers_[slot / cluster_blocks_], first_slot_of_cluster(slot), cluster_blocks_, true,
-               lock, slot);
+        arrive(cluster_barriers_[slot / cluster_blocks_], first_slot_of_cluster(slot), cluster_blocks_, lock,
+               slot, [](Slot& member) { ++member.cluster_syncs; });
     }
-}
-
-void CoResidentBlocks::arrive(Barrier& barrier, unsigned first_slot, unsigned members,
-                              bool counts_cluster_sync, std::unique_lock<std::mutex>& lock, unsigned slot) {
-    const std::uint64_t generation = barrier.generation;
-    if (++barrier.arrived < members) {
-        fault_if_stuck(slot);
-        wait_until(lock, [&] { return barrier.generation != generation; });
-        return;
-    }
-    barrier.arrived = 0;
-    ++barrier.generation;
-    for (unsigned s = first_slot; s < first_slot + members; ++s) {
-        slots_[s].state = SlotState::running;
-        if (counts_cluster_sync) ++slots_[s].cluster_syncs;
-    }
-    changed_.notify_all();
 }
 
 // A barrier completes only when its last block arrives; so when every block

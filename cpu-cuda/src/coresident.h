@@ -87,8 +87,9 @@ class CoResidentBlocks {
     unsigned first_slot_of_gang(unsigned slot) const { return slot / gang_blocks_ * gang_blocks_; }
     unsigned first_slot_of_cluster(unsigned slot) const { return slot / cluster_blocks_ * cluster_blocks_; }
     void finish_block(unsigned slot);
-    void arrive(Barrier& barrier, unsigned first_slot, unsigned members, bool counts_cluster_sync,
-                std::unique_lock<std::mutex>& lock, unsigned slot);
+    template <class OnPass>
+    void arrive(Barrier& barrier, unsigned first_slot, unsigned members, std::unique_lock<std::mutex>& lock,
+                unsigned slot, OnPass on_pass);
     template <class Done>
     void wait_until(std::unique_lock<std::mutex>& lock, Done done);
     void fault_if_stuck(unsigned slot);

@@ -115,7 +115,7 @@ class BlockStore {
 
     TempStorage& temp_storage_;
     // The calling thread's rank in the block (x fastest), from the block shape given as template arguments.
-    const int rank_ = static_cast<int>(threadIdx.x + BLOCK_DIM_X * (threadIdx.y + BLOCK_DIM_Y * threadIdx.z));
+    const int rank_ = detail::block_rank<BLOCK_DIM_X, BLOCK_DIM_Y>();
 };
 
 }  // namespace cub

@@ -28,10 +28,25 @@ using Where = std::source_location;
 // CUB's warps are 32 threads at compile time (warpSize is not a constant).
 constexpr int kWarpThreads = 32;
 
+// A logical warp's size that CUB allows: a power of two up to 32.
+constexpr bool is_logical_warp_size(int threads) {
+    return threads <= kWarpThreads && std::has_single_bit(static_cast<unsigned>(threads));
+}
+
+// An item the warp steps can move with one shuffle.
+template <class T>
+constexpr bool kFitsOneShuffle = std::is_trivially_copyable_v<T> && sizeof(T) <= 8;
+
 // The calling thread's rank in its block, x fastest, as the GPU numbers the
 // threads when it forms warps: lane = rank % 32.
 __device__ inline int block_rank() {
     return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+}
+// The same rank from the block shape that a block class takes as template
+// arguments (BLOCK_DIM_X, BLOCK_DIM_Y) rather than from blockDim.
+template <int kBlockDimX, int kBlockDimY>
+__device__ int block_rank() {
+    return static_cast<int>(threadIdx.x + kBlockDimX * (threadIdx.y + kBlockDimY * threadIdx.z));
 }
 
 constexpr unsigned kFullWarp = 0xffffffffu;
@@ -53,7 +68,7 @@ __device__ unsigned logical_warp_mask() {
 // be commutative.
 template <int kWidth, class T, class Op>
 __device__ T reduce_lanes(T value, Op op, int valid_lanes, unsigned mask, Where where) {
-    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8,
+    static_assert(kFitsOneShuffle<T>,
                   "cub::WarpReduce and cub::BlockReduce on warpdrill's CPU backend: the item type must be "
                   "trivially copyable and at most 8 bytes, one shuffle's worth");
     const int lane = block_rank() % kWidth;
@@ -75,8 +90,7 @@ __device__ T reduce_lanes(T value, Op op, int valid_lanes, unsigned mask, Where 
 template <typename T, int LOGICAL_WARP_THREADS = detail::kWarpThreads>
 class WarpReduce {
     static_assert(
-        LOGICAL_WARP_THREADS <= detail::kWarpThreads &&
-            std::has_single_bit(static_cast<unsigned>(LOGICAL_WARP_THREADS)),
+        detail::is_logical_warp_size(LOGICAL_WARP_THREADS),
         "cub::WarpReduce on warpdrill's CPU backend: LOGICAL_WARP_THREADS must be 1, 2, 4, 8, 16 or 32");
     using Where = detail::Where;
 

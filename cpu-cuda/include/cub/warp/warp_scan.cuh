@@ -11,7 +11,6 @@
 #pragma once
 
 #include <optional>
-#include <type_traits>
 
 #include "cub/warp/warp_reduce.cuh"
 
@@ -33,7 +32,7 @@ struct LaneScan {
 template <int kWidth, class T, class Op>
 __device__ LaneScan<T> scan_lanes(T value, Op op, int lanes, unsigned mask, std::optional<T> initial,
                                   Where where) {
-    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8,
+    static_assert(kFitsOneShuffle<T>,
                   "cub::WarpScan and cub::BlockScan on warpdrill's CPU backend: the item type must be "
                   "trivially copyable and at most 8 bytes, one shuffle's worth");
     const int lane = block_rank() % kWidth;
@@ -58,8 +57,7 @@ __device__ LaneScan<T> scan_lanes(T value, Op op, int lanes, unsigned mask, std:
 template <typename T, int LOGICAL_WARP_THREADS = detail::kWarpThreads>
 class WarpScan {
     static_assert(
-        LOGICAL_WARP_THREADS <= detail::kWarpThreads &&
-            std::has_single_bit(static_cast<unsigned>(LOGICAL_WARP_THREADS)),
+        detail::is_logical_warp_size(LOGICAL_WARP_THREADS),
         "cub::WarpScan on warpdrill's CPU backend: LOGICAL_WARP_THREADS must be 1, 2, 4, 8, 16 or 32");
     using Where = detail::Where;
     using Plus = ::cuda::std::plus<>;

@@ -29,6 +29,13 @@ T scan(const multi_warp_tile<Size>& tile, T value, Op& op, Where where) {
     return scan_warps<Exclusive>(tile, value, op, where);
 }
 
+// cg::inclusive_scan (Exclusive false) and cg::exclusive_scan, over any group they take.
+template <bool Exclusive, class Group, class T, class Op>
+T checked_scan(const Group& group, T value, Op& op, Where where) {
+    check_operator<T, Op>();
+    return scan<Exclusive>(group, value, op, where);
+}
+
 }  // namespace warpdrill::cpu::detail
 
 namespace cooperative_groups {
@@ -37,28 +44,24 @@ namespace cooperative_groups {
 template <unsigned Size, class ParentT, class T, class Op = plus<T>>
 T inclusive_scan(const thread_block_tile<Size, ParentT>& tile, T value, Op op = {},
                  std::source_location where = std::source_location::current()) {
-    warpdrill::cpu::detail::check_operator<T, Op>();
-    return warpdrill::cpu::detail::scan<false>(tile, value, op, where);
+    return warpdrill::cpu::detail::checked_scan<false>(tile, value, op, where);
 }
 template <class T, class Op = plus<T>>
 T inclusive_scan(const coalesced_group& group, T value, Op op = {},
                  std::source_location where = std::source_location::current()) {
-    warpdrill::cpu::detail::check_operator<T, Op>();
-    return warpdrill::cpu::detail::scan<false>(group, value, op, where);
+    return warpdrill::cpu::detail::checked_scan<false>(group, value, op, where);
 }
 
 // Thread k gets op over the values of ranks 0 to k - 1; rank 0 gets T{}.
 template <unsigned Size, class ParentT, class T, class Op = plus<T>>
 T exclusive_scan(const thread_block_tile<Size, ParentT>& tile, T value, Op op = {},
                  std::source_location where = std::source_location::current()) {
-    warpdrill::cpu::detail::check_operator<T, Op>();
-    return warpdrill::cpu::detail::scan<true>(tile, value, op, where);
+    return warpdrill::cpu::detail::checked_scan<true>(tile, value, op, where);
 }
 template <class T, class Op = plus<T>>
 T exclusive_scan(const coalesced_group& group, T value, Op op = {},
                  std::source_location where = std::source_location::current()) {
-    warpdrill::cpu::detail::check_operator<T, Op>();
-    return warpdrill::cpu::detail::scan<true>(group, value, op, where);
+    return warpdrill::cpu::detail::checked_scan<true>(group, value, op, where);
 }
 
 }  // namespace cooperative_groups

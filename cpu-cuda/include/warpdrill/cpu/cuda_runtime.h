@@ -410,7 +410,15 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, cudaStream_t 
 namespace warpdrill::cpu::detail {
 template <class T>
 concept Shuffleable = std::is_trivially_copyable_v<T> && sizeof(T) <= 8;
+
+// The caller's lane's part of a shuffle of `kind`: its value goes to the warp
+// as bits, and the bits of the value of the lane that lane_arg picks (a lane,
+// a delta or a lane mask) come back as a T.
+template <Shuffleable T>
+T warp_shuffle(SyncKind kind, unsigned mask, T var, int lane_arg, int width, std::source_location where) {
+    return from_bits<T>(warp_sync(kind, mask, width, lane_arg, to_bits(var), where));
 }
+}  // namespace warpdrill::cpu::detail
 
 inline void __syncthreads(std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
@@ -441,27 +449,25 @@ template <warpdrill::cpu::detail::Shuffleable T>
 T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize,
               std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
-    return from_bits<T>(warp_sync(SyncKind::shfl_idx, mask, width, src_lane, to_bits(var), where));
+    return warp_shuffle(SyncKind::shfl_idx, mask, var, src_lane, width, where);
 }
 template <warpdrill::cpu::detail::Shuffleable T>
 T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
                  std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
-    return from_bits<T>(
-        warp_sync(SyncKind::shfl_up, mask, width, static_cast<int>(delta), to_bits(var), where));
+    return warp_shuffle(SyncKind::shfl_up, mask, var, static_cast<int>(delta), width, where);
 }
 template <warpdrill::cpu::detail::Shuffleable T>
 T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
                    std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
-    return from_bits<T>(
-        warp_sync(SyncKind::shfl_down, mask, width, static_cast<int>(delta), to_bits(var), where));
+    return warp_shuffle(SyncKind::shfl_down, mask, var, static_cast<int>(delta), width, where);
 }
 template <warpdrill::cpu::detail::Shuffleable T>
 T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize,
                   std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
-    return from_bits<T>(warp_sync(SyncKind::shfl_xor, mask, width, lane_mask, to_bits(var), where));
+    return warp_shuffle(SyncKind::shfl_xor, mask, var, lane_mask, width, where);
 }
 
 // The integer warp reductions of sm_80 and later (one instruction each on a

@@ -413,33 +413,21 @@ inline unsigned as_mask(bool low, bool high) { return (low ? 0xffffu : 0u) | (hi
 // The functions are plain overloads, as CUDA's are, so that arguments convert as they do with nvcc.
 #define WARPDRILL_HP ::warpdrill::cpu::half_precision
 
-// From the integer type Int (I in the names: __int2half_rn, __ll2bfloat16_rz) and back, in each
-// rounding mode.
-#define WARPDRILL_HP_INTEGER_CONVERSIONS(Half, S, Int, I)                                     \
-    inline Half __##I##2##S##_rn(Int value) {                                                 \
-        return WARPDRILL_HP::from_integer<Half>(value, WARPDRILL_HP::Rounding::nearest_even); \
-    }                                                                                         \
-    inline Half __##I##2##S##_rz(Int value) {                                                 \
-        return WARPDRILL_HP::from_integer<Half>(value, WARPDRILL_HP::Rounding::toward_zero);  \
-    }                                                                                         \
-    inline Half __##I##2##S##_rd(Int value) {                                                 \
-        return WARPDRILL_HP::from_integer<Half>(value, WARPDRILL_HP::Rounding::down);         \
-    }                                                                                         \
-    inline Half __##I##2##S##_ru(Int value) {                                                 \
-        return WARPDRILL_HP::from_integer<Half>(value, WARPDRILL_HP::Rounding::up);           \
-    }                                                                                         \
-    inline Int __##S##2##I##_rn(Half value) {                                                 \
-        return WARPDRILL_HP::to_integer<Int>(value, WARPDRILL_HP::Rounding::nearest_even);    \
-    }                                                                                         \
-    inline Int __##S##2##I##_rz(Half value) {                                                 \
-        return WARPDRILL_HP::to_integer<Int>(value, WARPDRILL_HP::Rounding::toward_zero);     \
-    }                                                                                         \
-    inline Int __##S##2##I##_rd(Half value) {                                                 \
-        return WARPDRILL_HP::to_integer<Int>(value, WARPDRILL_HP::Rounding::down);            \
-    }                                                                                         \
-    inline Int __##S##2##I##_ru(Half value) {                                                 \
-        return WARPDRILL_HP::to_integer<Int>(value, WARPDRILL_HP::Rounding::up);              \
+// From the integer type Int (I in the names: __int2half_rn, __ll2bfloat16_rz) and back, rounding
+// as `mode`, which the names spell `suffix` (rn, rz, rd or ru).
+#define WARPDRILL_HP_INTEGER_CONVERSION(Half, S, Int, I, suffix, mode)                \
+    inline Half __##I##2##S##_##suffix(Int value) {                                   \
+        return WARPDRILL_HP::from_integer<Half>(value, WARPDRILL_HP::Rounding::mode); \
+    }                                                                                 \
+    inline Int __##S##2##I##_##suffix(Half value) {                                   \
+        return WARPDRILL_HP::to_integer<Int>(value, WARPDRILL_HP::Rounding::mode);    \
     }
+// Both directions in each of the four rounding modes.
+#define WARPDRILL_HP_INTEGER_CONVERSIONS(Half, S, Int, I)              \
+    WARPDRILL_HP_INTEGER_CONVERSION(Half, S, Int, I, rn, nearest_even) \
+    WARPDRILL_HP_INTEGER_CONVERSION(Half, S, Int, I, rz, toward_zero)  \
+    WARPDRILL_HP_INTEGER_CONVERSION(Half, S, Int, I, rd, down)         \
+    WARPDRILL_HP_INTEGER_CONVERSION(Half, S, Int, I, ru, up)
 
 // The conversions whose names spell the type: __float2half_rn, __half2float, __halves2half2 ...
 #define WARPDRILL_HP_NAMED_CONVERSIONS(Half, Half2, S, S2)                                               \
