@@ -47,7 +47,7 @@ struct Row {
     Timing time{};
     double gbps = 0;  // bytes read (and written, for copy and ReduceScale) per second, by time.ms
     bool correct = false;
-    std::string grid;  // each launch's blocks x threads; empty where CUB or the driver chooses
+    std::string grid;              // each launch's blocks x threads; empty where CUB or the driver chooses
     std::string computes = "sum";  // "sum" or "reduce_scale"
 };
 
@@ -70,8 +70,14 @@ std::vector<std::string> csv_fields(const std::string& line) {
 Row parse_row(const std::string& line) {
     const std::vector<std::string> f = csv_fields(line);
     if (f.size() != 9) throw std::runtime_error("a lesson's benchmark wrote a row of another shape: " + line);
-    return {f[0], f[1], std::stoull(f[2]), {std::stod(f[3]) / 1e3, std::stod(f[4]) / 1e3}, std::stod(f[5]),
-            f[6] == "yes", f[7], f[8]};
+    return {f[0],
+            f[1],
+            std::stoull(f[2]),
+            {std::stod(f[3]) / 1e3, std::stod(f[4]) / 1e3},
+            std::stod(f[5]),
+            f[6] == "yes",
+            f[7],
+            f[8]};
 }
 
 // Runs a lesson's benchmark program and takes its rows; false if it failed
@@ -283,7 +289,8 @@ Options parse(int argc, char** argv) {
 // bench-solution-NN, or the learner's bench-lesson-NN, beside this program.
 std::filesystem::path lesson_program(int lesson, const Options& options) {
     char name[32];
-    std::snprintf(name, sizeof name, "bench-%s-%02d", lesson == options.learner ? "lesson" : "solution", lesson);
+    std::snprintf(name, sizeof name, "bench-%s-%02d", lesson == options.learner ? "lesson" : "solution",
+                  lesson);
     return std::filesystem::canonical("/proc/self/exe").parent_path() / name;
 }
 
@@ -301,13 +308,16 @@ int main(int argc, char** argv) {
         bool programs_ok = true;
         for (int lesson : kBenchLessons) {
             if (options.lessons.empty() || std::ranges::count(options.lessons, lesson))
-                programs_ok = run_lesson_program(lesson_program(lesson, options), options.quick, lessons) && programs_ok;
+                programs_ok = run_lesson_program(lesson_program(lesson, options), options.quick, lessons) &&
+                              programs_ok;
         }
         Timer timer;
         std::vector<Row> all;
-        add_tables(lessons, "sum", [&](std::size_t n) { return measure_peers(n, timer); }, print_size_table, all);
-        add_tables(lessons, "reduce_scale", [&](std::size_t n) { return measure_reduce_scale_peers(n, timer); },
-                   print_reduce_scale_table, all);
+        add_tables(
+            lessons, "sum", [&](std::size_t n) { return measure_peers(n, timer); }, print_size_table, all);
+        add_tables(
+            lessons, "reduce_scale", [&](std::size_t n) { return measure_reduce_scale_peers(n, timer); },
+            print_reduce_scale_table, all);
         if (!options.csv_path.empty()) write_csv(options.csv_path, all);
         if (!options.svg_path.empty()) write_svg(options.svg_path, all, prop.name);
         return programs_ok && std::ranges::all_of(all, &Row::correct) ? 0 : 1;

@@ -57,14 +57,15 @@ bool measure(std::int64_t n, Timer& timer) {
         workload->launch(part, inputs.at(0));
         check_launch();
         const std::string wrong = workload->wrong(part, input);
-        if (!wrong.empty()) std::fprintf(stderr, "lesson %d: %s\n", warpdrill::course::lesson_number(), wrong.c_str());
+        if (!wrong.empty())
+            std::fprintf(stderr, "lesson %d: %s\n", warpdrill::course::lesson_number(), wrong.c_str());
         all_right = all_right && wrong.empty();
         const Timing time = timer.median([&](int run) { workload->launch(part, inputs.at(run)); });
         const Workload::Part& what = workload->parts()[part];
         std::printf("\"lesson %d%s\",\"%s\",%lld,%g,%g,%g,%s,\"%s\",%s\n", warpdrill::course::lesson_number(),
                     what.name.c_str(), idea(*workload, n).c_str(), static_cast<long long>(n), time.ms * 1e3,
-                    time.gpu_ms * 1e3, bytes_moved(*workload, n) / time.ms / 1e6, wrong.empty() ? "yes" : "no",
-                    what.grid.c_str(), workload->computes());
+                    time.gpu_ms * 1e3, bytes_moved(*workload, n) / time.ms / 1e6,
+                    wrong.empty() ? "yes" : "no", what.grid.c_str(), workload->computes());
     }
     return all_right;
 }

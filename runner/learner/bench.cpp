@@ -64,8 +64,9 @@ int run_bench(App& app, int number, bool solution) {
     }
     const fs::path out = app.course.root / ".progress" / "bench";
     fs::create_directories(out);
-    std::vector<std::string> command = {(app.course.build_dir / "bench" / bench.targets.front()).string(), "--csv",
-                                        (out / "bench.csv").string(), "--svg", (out / "bench.svg").string()};
+    std::vector<std::string> command = {(app.course.build_dir / "bench" / bench.targets.front()).string(),
+                                        "--csv", (out / "bench.csv").string(), "--svg",
+                                        (out / "bench.svg").string()};
     command.insert(command.end(), bench.arguments.begin(), bench.arguments.end());
     const ProcessResult run = run_process(command, std::chrono::seconds(900));
     fmt::print("{}", run.output);
@@ -78,8 +79,9 @@ int run_bench(App& app, int number, bool solution) {
         }
     }
     app.progress.save();
-    fmt::print("{}\n", messages::text("bench.files", {{"table", app.course.relative(out / "bench.csv").string()},
-                                                   {"plot", app.course.relative(out / "bench.svg").string()}}));
+    fmt::print("{}\n",
+               messages::text("bench.files", {{"table", app.course.relative(out / "bench.csv").string()},
+                                              {"plot", app.course.relative(out / "bench.svg").string()}}));
     return run.exit_code;
 }
 

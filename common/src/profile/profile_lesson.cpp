@@ -94,8 +94,8 @@ int main(int argc, char** argv) {
         warpdrill::cpu::ProfileScope scope;
         if (!run_workload(*workload, input, d_in)) return 1;
         if (!options.record.empty() &&
-            !warpdrill::profile_record::write(options.record, warpdrill::course::lesson_number(), options.floats,
-                                              workload->computes(), scope.launches()))
+            !warpdrill::profile_record::write(options.record, warpdrill::course::lesson_number(),
+                                              options.floats, workload->computes(), scope.launches()))
             return 1;
 #else
         if (!run_workload(*workload, input, d_in)) return 1;

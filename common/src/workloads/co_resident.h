@@ -13,10 +13,7 @@ namespace warpdrill::course {
 class CoResidentSum final : public SumWorkload {
   public:
     CoResidentSum(std::int64_t n, unsigned max_blocks)
-        : n_(n),
-          kernel_(device_sum_kernel()),
-          blocks_(kernel_.grid(n, max_blocks)),
-          partials_(blocks_) {
+        : n_(n), kernel_(device_sum_kernel()), blocks_(kernel_.grid(n, max_blocks)), partials_(blocks_) {
         parts_ = {{"", grid_text({blocks_}, kernel_.block_threads)}};
     }
 

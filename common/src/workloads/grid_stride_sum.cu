@@ -12,7 +12,9 @@ namespace {
 class GridStrideSum final : public SumWorkload {
   public:
     explicit GridStrideSum(std::int64_t n)
-        : n_(static_cast<int>(n)), blocks_(grid_stride_blocks(n_)), partials_(static_cast<std::size_t>(blocks_)) {
+        : n_(static_cast<int>(n)),
+          blocks_(grid_stride_blocks(n_)),
+          partials_(static_cast<std::size_t>(blocks_)) {
         parts_ = {{"", grid_text({static_cast<unsigned>(blocks_), 1}, kGridStrideBlockSize)}};
     }
 
@@ -21,7 +23,9 @@ class GridStrideSum final : public SumWorkload {
     }
 
   private:
-    std::size_t sequential_terms() const override { return static_cast<std::size_t>(max_elements_per_thread(n_)); }
+    std::size_t sequential_terms() const override {
+        return static_cast<std::size_t>(max_elements_per_thread(n_));
+    }
 
     int n_;
     int blocks_;
@@ -30,7 +34,9 @@ class GridStrideSum final : public SumWorkload {
 
 }  // namespace
 
-std::unique_ptr<Workload> make_workload(std::int64_t n, unsigned) { return std::make_unique<GridStrideSum>(n); }
+std::unique_ptr<Workload> make_workload(std::int64_t n, unsigned) {
+    return std::make_unique<GridStrideSum>(n);
+}
 
 std::vector<std::int64_t> benchmark_sizes(bool quick) { return sum_sizes(quick, false); }
 

@@ -37,7 +37,9 @@ class OneLaunchSum final : public SumWorkload {
 
 }  // namespace
 
-std::unique_ptr<Workload> make_workload(std::int64_t n, unsigned) { return std::make_unique<OneLaunchSum>(n); }
+std::unique_ptr<Workload> make_workload(std::int64_t n, unsigned) {
+    return std::make_unique<OneLaunchSum>(n);
+}
 
 // Its count is 64-bit: 2^32 floats too.
 std::vector<std::int64_t> benchmark_sizes(bool quick) { return sum_sizes(quick, true); }

@@ -23,9 +23,11 @@ class ReduceScale final : public Workload {
   public:
     explicit ReduceScale(std::int64_t n)
         : rows_(static_cast<int>(n / kReduceScaleCols)),
-          outputs_{DeviceBuffer<float>(static_cast<std::size_t>(n)), DeviceBuffer<float>(static_cast<std::size_t>(n))} {
-        parts_ = {{" baseline, block per row", grid_text({blocks_for(rows_, 1)}, kBlockPerRowThreads)},
-                  {", warp per row, float4", grid_text({blocks_for(rows_, kRowsPerBlock)}, kRowsPerBlock * 32)}};
+          outputs_{DeviceBuffer<float>(static_cast<std::size_t>(n)),
+                   DeviceBuffer<float>(static_cast<std::size_t>(n))} {
+        parts_ = {
+            {" baseline, block per row", grid_text({blocks_for(rows_, 1)}, kBlockPerRowThreads)},
+            {", warp per row, float4", grid_text({blocks_for(rows_, kRowsPerBlock)}, kRowsPerBlock * 32)}};
     }
 
     const char* computes() const override { return "reduce_scale"; }
@@ -43,7 +45,8 @@ class ReduceScale final : public Workload {
     std::string wrong(std::size_t part, const WorkloadInput& input) override {
         const std::vector<float> y = outputs_[part].download();
         for (int r = 0; r < rows_; ++r) {
-            const std::span<const float> x = input.values.subspan(static_cast<std::size_t>(r) * kReduceScaleCols, kReduceScaleCols);
+            const std::span<const float> x =
+                input.values.subspan(static_cast<std::size_t>(r) * kReduceScaleCols, kReduceScaleCols);
             double abs_max = 0;
             for (float value : x) abs_max = std::max(abs_max, std::fabs(double{value}));
             for (int c = 0; c < kReduceScaleCols; ++c) {
@@ -52,8 +55,8 @@ class ReduceScale final : public Workload {
                 // 1/max|x| rounded, then the product: within two roundings of a float.
                 if (std::fabs(got - want) <= 2.4e-7 * std::fabs(want)) continue;
                 char text[200];
-                std::snprintf(text, sizeof text, "y[%d][%d] is %.9g; x / max|x| of the row is %.9g", r, c, got,
-                              want);
+                std::snprintf(text, sizeof text, "y[%d][%d] is %.9g; x / max|x| of the row is %.9g", r, c,
+                              got, want);
                 return text;
             }
         }

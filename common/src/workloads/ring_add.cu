@@ -22,7 +22,8 @@ class RingAdd final : public Workload {
   public:
     // + 1: another vector than the input even where WARPDRILL_SEED fixes every seed.
     explicit RingAdd(std::int64_t n)
-        : own_(random_floats(static_cast<std::size_t>(n), fresh_seed() + 1)), d_own_(std::span<const float>(own_)) {
+        : own_(random_floats(static_cast<std::size_t>(n), fresh_seed() + 1)),
+          d_own_(std::span<const float>(own_)) {
         parts_ = {{"", ""}};  // add_into chooses its grid
     }
 
@@ -39,9 +40,10 @@ class RingAdd final : public Workload {
             const float want = own_[i] + input.values[i];
             if (std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(want)) continue;
             char text[240];
-            std::snprintf(text, sizeof text,
-                          "add_into over %zu floats left dst[%zu] = %.9g; dst[%zu] + src[%zu] is %.9g + %.9g = %.9g",
-                          got.size(), i, got[i], i, i, own_[i], input.values[i], want);
+            std::snprintf(
+                text, sizeof text,
+                "add_into over %zu floats left dst[%zu] = %.9g; dst[%zu] + src[%zu] is %.9g + %.9g = %.9g",
+                got.size(), i, got[i], i, i, own_[i], input.values[i], want);
             return text;
         }
         return "";

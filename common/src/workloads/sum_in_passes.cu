@@ -28,12 +28,16 @@ class SumInPasses final : public SumWorkload {
     }
 
     void launch(std::size_t, const float* d_in) override {
-        each_pass(d_in, [&](const float* from, float* to, int count) { kernel_.launch(from, to, count, kBlockSize); });
+        each_pass(d_in, [&](const float* from, float* to, int count) {
+            kernel_.launch(from, to, count, kBlockSize);
+        });
     }
 
   private:
     // Each thread adds elements_per_thread elements, then a block's tree.
-    std::size_t sequential_terms() const override { return static_cast<std::size_t>(kernel_.elements_per_thread); }
+    std::size_t sequential_terms() const override {
+        return static_cast<std::size_t>(kernel_.elements_per_thread);
+    }
 
     template <class LaunchPass>
     void each_pass(const float* d_in, LaunchPass&& launch_pass) {

@@ -34,7 +34,8 @@ unsigned grid_blocks(std::int64_t n, unsigned max_blocks) {
     return static_cast<unsigned>(std::clamp<std::int64_t>(needed, 1, limit));
 }
 
-void sum_cooperatively(const float* d_in, std::int64_t n, unsigned blocks, float* d_block_sums, float* d_sum) {
+void sum_cooperatively(const float* d_in, std::int64_t n, unsigned blocks, float* d_block_sums,
+                       float* d_sum) {
     // One pointer per kernel parameter, to a value of exactly its type.
     void* args[] = {&d_in, &d_block_sums, &d_sum, &n};
     check_cuda(cudaLaunchCooperativeKernel(reduce_cooperative, dim3(blocks), dim3(kBlock), args));
@@ -48,7 +49,12 @@ void launch_tile_sums(const int* in, int* out, int threads) {
 }  // namespace
 
 DeviceSum device_sum_kernel() {
-    return {"reduce_cooperative", "block_sums", "block", kBlock, 1, grid_blocks, sum_cooperatively, {}};
+    return {.name = "reduce_cooperative",
+            .partials_name = "block_sums",
+            .writer = "block",
+            .block_threads = kBlock,
+            .grid = grid_blocks,
+            .launch = sum_cooperatively};
 }
 
 // The tile's size is a type: one instantiation per width.

@@ -52,7 +52,8 @@ unsigned grid_blocks(std::int64_t n, unsigned max_blocks) {
     return kClusterBlocks * static_cast<unsigned>(std::clamp<std::int64_t>(needed_clusters, 1, clusters));
 }
 
-void sum_in_clusters(const float* d_in, std::int64_t n, unsigned blocks, float* d_cluster_sums, float* d_sum) {
+void sum_in_clusters(const float* d_in, std::int64_t n, unsigned blocks, float* d_cluster_sums,
+                     float* d_sum) {
     const ClusterLaunch launch(blocks, true);
     check_cuda(cudaLaunchKernelEx(&launch.config, reduce_cluster, d_in, d_cluster_sums, d_sum, n));
 }
@@ -60,7 +61,13 @@ void sum_in_clusters(const float* d_in, std::int64_t n, unsigned blocks, float* 
 }  // namespace
 
 DeviceSum device_sum_kernel() {
-    return {"reduce_cluster", "cluster_sums", "cluster", kBlock, kClusterBlocks, grid_blocks, sum_in_clusters, {}};
+    return {.name = "reduce_cluster",
+            .partials_name = "cluster_sums",
+            .writer = "cluster",
+            .block_threads = kBlock,
+            .blocks_per_writer = kClusterBlocks,
+            .grid = grid_blocks,
+            .launch = sum_in_clusters};
 }
 
 }  // namespace warpdrill::course
