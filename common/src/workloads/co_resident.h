@@ -13,26 +13,23 @@ namespace warpdrill::course {
 class CoResidentSum final : public SumWorkload {
   public:
     CoResidentSum(std::int64_t n, unsigned max_blocks)
-        : n_(n), kernel_(device_sum_kernel()), blocks_(kernel_.grid(n, max_blocks)), partials_(blocks_) {
-        parts_ = {{"", grid_text({blocks_}, kernel_.block_threads)}};
+        : n_(n),
+          kernel_(device_sum_kernel()),
+          shape_(planned_run(kernel_, n, max_blocks)),
+          partials_(shape_.blocks) {
+        parts_ = {{"", grid_text({shape_.blocks}, shape_.block_threads)}};
     }
 
     void launch(std::size_t, const float* d_in) override {
-        launch_device_sum(kernel_, d_in, n_, blocks_, partials_.data(), sum_.data());
+        launch_device_sum(kernel_, d_in, n_, shape_.blocks, partials_.data(), sum_.data());
     }
 
   private:
-    std::size_t sequential_terms() const override {
-        DeviceSumRun shape;
-        shape.blocks = blocks_;
-        shape.block_threads = kernel_.block_threads;
-        shape.partials_written = blocks_ / kernel_.blocks_per_writer;
-        return course::sequential_terms(n_, shape);
-    }
+    std::size_t sequential_terms() const override { return course::sequential_terms(n_, shape_); }
 
     std::int64_t n_;
     DeviceSum kernel_;
-    unsigned blocks_;
+    DeviceSumRun shape_;  // the grid and the partial sums it writes
     DeviceBuffer<float> partials_;
 };
 

@@ -18,11 +18,16 @@ void launch_device_sum(const DeviceSum& kernel, const float* d_in, std::int64_t 
     kernel.launch(d_in, n, blocks, d_partials, d_sum);
 }
 
-DeviceSumRun run_device_sum(const DeviceSum& kernel, const float* d_in, std::int64_t n, unsigned max_blocks) {
+DeviceSumRun planned_run(const DeviceSum& kernel, std::int64_t n, unsigned max_blocks) {
     DeviceSumRun run;
     run.blocks = kernel.grid(n, max_blocks);
     run.block_threads = kernel.block_threads;
     run.partials_written = run.blocks / kernel.blocks_per_writer;
+    return run;
+}
+
+DeviceSumRun run_device_sum(const DeviceSum& kernel, const float* d_in, std::int64_t n, unsigned max_blocks) {
+    DeviceSumRun run = planned_run(kernel, n, max_blocks);
     // One slot per block, so that a kernel that writes more than one value
     // per writer is seen doing so.
     DeviceBuffer<float> partials(run.blocks), sum(1);

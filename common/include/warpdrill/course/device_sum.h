@@ -55,6 +55,10 @@ struct DeviceSum {
 void launch_device_sum(const DeviceSum& kernel, const float* d_in, std::int64_t n, unsigned blocks,
                        float* d_partials, float* d_sum);
 
+// A run's shape before it runs: the grid for n floats and max_blocks, the
+// block's threads and how many partial sums that grid writes.
+DeviceSumRun planned_run(const DeviceSum& kernel, std::int64_t n, unsigned max_blocks);
+
 // What the checks run: the grid for n floats and max_blocks, the partial sums
 // and the sum poisoned, one launch, and what it wrote with its counters.
 DeviceSumRun run_device_sum(const DeviceSum& kernel, const float* d_in, std::int64_t n, unsigned max_blocks);
