@@ -24,9 +24,10 @@
 #include <nlohmann/json.hpp>
 
 #if defined(WARPDRILL_CATCH2_V2)
-#define CATCH_CONFIG_RUNNER
-#define CATCH_CONFIG_DEFAULT_REPORTER "warpdrill"
+#define CATCH_CONFIG_EXTERNAL_INTERFACES  // the reporter's base classes; the rest is in catch2_v2.cpp
 #include <catch2/catch.hpp>
+// Runs the checks the command line asks for, with Catch2's exit status.
+int run_catch_session(int argc, char* argv[]);
 #else
 #include <catch2/catch_session.hpp>
 #include <catch2/catch_test_case_info.hpp>
@@ -302,15 +303,19 @@ class WarpdrillReporter : public Catch::StreamingReporterBase {
 
 CATCH_REGISTER_REPORTER("warpdrill", WarpdrillReporter)
 
-int main(int argc, char* argv[]) {
+#if !defined(WARPDRILL_CATCH2_V2)  // Catch2 2's is in catch2_v2.cpp, with its Session
+int run_catch_session(int argc, char* argv[]) {
     Catch::Session session;
     if (const int error = session.applyCommandLine(argc, argv)) return error;
-#if !defined(WARPDRILL_CATCH2_V2)
     // Catch2 3 reads its default reporter from its own build; ours applies
     // unless the command line named one.
     if (session.configData().reporterSpecifications.empty())
         session.configData().reporterSpecifications.push_back({"warpdrill", {}, {}, {}});
+    return session.run();
+}
 #endif
-    const int status = session.run();
+
+int main(int argc, char* argv[]) {
+    const int status = run_catch_session(argc, argv);
     return status == 0 && warpdrill::report::every_case_skipped ? warpdrill::check_record::kSkippedExitCode : status;
 }
