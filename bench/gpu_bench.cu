@@ -34,6 +34,7 @@
 #include "line_plot.h"
 #include "warpdrill/check_record.h"
 #include "warpdrill/course/workload.h"
+#include "warpdrill/testing.h"
 
 namespace {
 
@@ -185,16 +186,7 @@ std::vector<Row> measure_reduce_scale_peers(std::size_t n, Timer& timer) {
     d_y.poison();
     run_cub();
     check_launch();
-    const std::vector<float> y = d_y.download();
-    bool cub_ok = true;
-    for (int r = 0; r < rows; r += 997) {
-        double abs_max = 0;
-        for (int c = 0; c < kCols; ++c) abs_max = std::fmax(abs_max, std::fabs(x[r * kCols + c]));
-        for (int c = 0; c < kCols; ++c) {
-            const double want = x[r * kCols + c] / abs_max;
-            cub_ok = cub_ok && std::fabs(y[r * kCols + c] - want) <= 3e-7 * std::fabs(want) + 1e-30;
-        }
-    }
+    const bool cub_ok = !warpdrill::reduce_scale_mismatch(x, d_y.download(), rows, kCols);
     const Timing cub_time = timer.median([&](int) { run_cub(); });
     const Timing copy_time = timer.median([&](int) {
         check_cuda(cudaMemcpyAsync(d_y.data(), d_x.data(), n * sizeof(float), cudaMemcpyDeviceToDevice));

@@ -100,6 +100,15 @@ std::optional<Mismatch> first_mismatch(std::span<const float> got, std::span<con
                                        std::span<const double> tolerance);
 std::optional<Mismatch> first_mismatch(std::span<const int> got, std::span<const int> want);
 
+// ReduceScale (lesson 9): y = x * (1 / max|x|) per row of a row-major (rows,
+// cols) matrix, against the same in double, within two roundings of a float
+// (1 / max|x| and the product). NaN does not count towards the abs-max (as
+// with fmaxf) and stays NaN; a zero row stays zero; an infinite abs-max
+// scales every finite element to 0 and the infinity itself to NaN. The
+// first element of y that is off, with its index in y.
+std::optional<Mismatch> reduce_scale_mismatch(std::span<const float> x, std::span<const float> y, int rows,
+                                              int cols);
+
 // "block_sums[3] = 12.5, but the reference is 10.25 (off by 2.25, tolerance 1e-05)"
 std::string describe(const Mismatch& mismatch, const std::string& name);
 

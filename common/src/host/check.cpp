@@ -1,9 +1,11 @@
 #include <bit>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "warpdrill/host.h"
 #include "warpdrill/messages.h"
@@ -115,6 +117,27 @@ std::optional<Mismatch> first_mismatch(std::span<const int> got, std::span<const
     for (std::size_t i = 0; i < want.size(); ++i) {
         if (got[i] != want[i])
             return Mismatch{i, static_cast<double>(got[i]), static_cast<double>(want[i]), 0.0};
+    }
+    return std::nullopt;
+}
+
+std::optional<Mismatch> reduce_scale_mismatch(std::span<const float> x, std::span<const float> y, int rows,
+                                              int cols) {
+    const auto width = static_cast<std::size_t>(cols);
+    std::vector<double> want(width), tolerance(width);
+    for (std::size_t row = 0; row < static_cast<std::size_t>(rows); ++row) {
+        const std::span<const float> x_row = x.subspan(row * width, width);
+        double abs_max = 0.0;
+        for (float value : x_row) abs_max = std::fmax(abs_max, std::fabs(value));
+        const double scale = abs_max > 0.0 ? 1.0 / abs_max : 0.0;
+        for (std::size_t c = 0; c < width; ++c) {
+            want[c] = x_row[c] * scale;
+            tolerance[c] = 2.5 * FLT_EPSILON * std::fabs(want[c]) + 1e-30;
+        }
+        if (auto mismatch = first_mismatch(y.subspan(row * width, width), want, tolerance)) {
+            mismatch->index += row * width;
+            return mismatch;
+        }
     }
     return std::nullopt;
 }

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "sums.h"
+#include "warpdrill/course/device_sum.h"
 #include "warpdrill/course/lesson.h"
 
 namespace warpdrill::course {
@@ -23,10 +24,11 @@ class OneLaunchSum final : public SumWorkload {
     }
 
   private:
-    // A thread's share of the input, then the trees, then the last block's over the partials.
+    // A thread's packs, then the trees, then the last block's threads over the partials.
     std::size_t sequential_terms() const override {
-        const std::int64_t threads = std::int64_t{blocks_} * kOneLaunchBlockSize;
-        return static_cast<std::size_t>((n_ + threads - 1) / threads + 4);
+        const auto grid = static_cast<unsigned>(blocks_);
+        return course::sequential_terms(
+            n_, {.blocks = grid, .block_threads = kOneLaunchBlockSize, .partials_written = grid});
     }
 
     std::int64_t n_;

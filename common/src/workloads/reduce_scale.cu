@@ -1,8 +1,6 @@
 // Lesson 9: ReduceScale, y = x / max|x| per row, of the input as a matrix of
 // kReduceScaleCols columns: the given block-per-row baseline, then the learner's warp
 // per row, each into its own output.
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -11,6 +9,7 @@
 #include "warpdrill/course/lesson.h"
 #include "warpdrill/course/workload.h"
 #include "warpdrill/host.h"
+#include "warpdrill/testing.h"
 
 namespace warpdrill::course {
 namespace {
@@ -41,26 +40,15 @@ class ReduceScale final : public Workload {
         if (part == 1) reduce_scale_warp_per_row(d_in, outputs_[1].data(), rows_, kReduceScaleCols);
     }
 
-    // Every element against x / max|x| of its row in double precision.
     std::string wrong(std::size_t part, const WorkloadInput& input) override {
         const std::vector<float> y = outputs_[part].download();
-        for (int r = 0; r < rows_; ++r) {
-            const std::span<const float> x =
-                input.values.subspan(static_cast<std::size_t>(r) * kReduceScaleCols, kReduceScaleCols);
-            double abs_max = 0;
-            for (float value : x) abs_max = std::max(abs_max, std::fabs(double{value}));
-            for (int c = 0; c < kReduceScaleCols; ++c) {
-                const double want = abs_max > 0 ? x[c] / abs_max : 0.0;
-                const float got = y[static_cast<std::size_t>(r) * kReduceScaleCols + c];
-                // 1/max|x| rounded, then the product: within two roundings of a float.
-                if (std::fabs(got - want) <= 2.4e-7 * std::fabs(want)) continue;
-                char text[200];
-                std::snprintf(text, sizeof text, "y[%d][%d] is %.9g; x / max|x| of the row is %.9g", r, c,
-                              got, want);
-                return text;
-            }
-        }
-        return "";
+        const auto mismatch = reduce_scale_mismatch(input.values, y, rows_, kReduceScaleCols);
+        if (!mismatch) return "";
+        char text[200];
+        std::snprintf(text, sizeof text, "y[%zu][%zu] is %.9g; x / max|x| of the row is %.9g",
+                      mismatch->index / kReduceScaleCols, mismatch->index % kReduceScaleCols, mismatch->got,
+                      mismatch->want);
+        return text;
     }
 
   private:

@@ -1,6 +1,4 @@
 // Lesson 9's checks. Run them with `warpdrill check 9`.
-#include <cfloat>
-#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -16,20 +14,6 @@ using namespace warpdrill::course;
 namespace {
 
 using ReduceScale = void (*)(const float*, float*, int, int);
-
-// y = x * (1 / max|x|) per row, in double. NaN does not count towards the
-// abs-max (as with fmaxf) and stays NaN; a zero row stays zero; an infinite
-// abs-max scales every finite element to 0 and the infinity itself to NaN.
-std::vector<double> reference(const std::vector<float>& x, int rows, int cols) {
-    std::vector<double> y(x.size());
-    for (int r = 0; r < rows; ++r) {
-        double abs_max = 0.0;
-        for (int c = 0; c < cols; ++c) abs_max = std::fmax(abs_max, std::fabs(x[r * cols + c]));
-        const double scale = abs_max > 0.0 ? 1.0 / static_cast<double>(static_cast<float>(abs_max)) : 0.0;
-        for (int c = 0; c < cols; ++c) y[r * cols + c] = x[r * cols + c] * scale;
-    }
-    return y;
-}
 
 std::string describe_shape(int rows, int cols, std::uint64_t seed) {
     return messages::text("lesson09.shape",
@@ -56,12 +40,7 @@ std::vector<float> run_reduce_scale(const char* name, ReduceScale reduce_scale, 
 void check_reduce_scale(const char* name, ReduceScale reduce_scale, const std::vector<float>& x, int rows,
                         int cols, std::uint64_t seed, std::size_t offset = 0) {
     const std::vector<float> y = run_reduce_scale(name, reduce_scale, x, rows, cols, seed, offset);
-    const std::vector<double> want = reference(x, rows, cols);
-    std::vector<double> tolerance(want.size());
-    // Two roundings: 1 / abs_max and the product.
-    for (std::size_t i = 0; i < want.size(); ++i)
-        tolerance[i] = 2.5 * FLT_EPSILON * std::fabs(want[i]) + 1e-30;
-    if (const auto mismatch = first_mismatch(y, want, tolerance)) {
+    if (const auto mismatch = reduce_scale_mismatch(x, y, rows, cols)) {
         FAIL(messages::text(offset ? "lesson09.wrong_unaligned" : "lesson09.wrong",
                             {{"kernel", name},
                              {"mismatch", describe(*mismatch, "y")},

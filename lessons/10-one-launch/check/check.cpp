@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "warpdrill/catch.h"
+#include "warpdrill/course/device_sum.h"
 #include "warpdrill/course/lesson.h"
 #include "warpdrill/data.h"
 #include "warpdrill/host.h"
@@ -143,13 +144,12 @@ std::string cause_of_wrong_sum(const Run& run, const std::vector<float>& input, 
 
 // The error bound of the kernel's order of additions: each thread adds its
 // packs and tail one after another, then the last block's threads add their
-// partials one after another; the rest are trees.
+// partials one after another; the rest are trees (sequential_terms).
 double tolerance_of(const std::vector<float>& input, int blocks) {
-    const std::size_t threads = static_cast<std::size_t>(blocks) * kBlock;
-    const std::size_t packs_per_thread = (input.size() / kPack + threads - 1) / threads;
-    const std::size_t partials_per_thread = (static_cast<std::size_t>(blocks) + kBlock - 1) / kBlock;
+    const auto grid = static_cast<unsigned>(blocks);
+    const DeviceSumRun run{.blocks = grid, .block_threads = kBlock, .partials_written = grid};
     return sum_tolerance(input.size(), reference_sum_abs(input),
-                         kPack * packs_per_thread + 1 + partials_per_thread);
+                         sequential_terms(static_cast<std::int64_t>(input.size()), run));
 }
 
 void expect_sum(const Run& run, const std::vector<float>& input, double tolerance, std::uint64_t seed) {
