@@ -2,6 +2,8 @@
 // racecheck, synccheck) or a hung GPU would reveal it: one broken kernel per
 // class, and what the message must say. The kernels are instrumented as the
 // lessons' are (cmake/Backend.cmake), so this file is compiled as a kernel source.
+#include <cooperative_groups.h>
+
 #include <atomic>
 #include <chrono>
 #include <string>

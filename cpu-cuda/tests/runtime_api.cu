@@ -6,6 +6,8 @@
 // it. The expected values and error codes are an H100's, measured by
 // cpu-cuda/tests/gpu/runtime_probe.cu (results/runtime-probe-h100.txt). This file
 // compiles with nvcc too; what only the CPU backend can show is guarded.
+#include <cooperative_groups.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <limits>

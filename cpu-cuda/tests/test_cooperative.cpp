@@ -2,6 +2,9 @@
 // tiles and their shuffles, the integer warp reductions, grid and cluster
 // barriers, distributed shared memory, and what the backend says when a
 // kernel breaks their rules.
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <numeric>

@@ -8,6 +8,9 @@
 
 #include <cstdint>
 
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
 #include "warpdrill/cuda.h"
 #include "warpdrill/groups.cuh"
 

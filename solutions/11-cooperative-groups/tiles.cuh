@@ -6,6 +6,8 @@
 // of) a whole warp's values, __reduce_add_sync and __reduce_max_sync.
 #pragma once
 
+#include <cooperative_groups.h>
+
 #include "warpdrill/cuda.h"
 
 namespace cg = cooperative_groups;

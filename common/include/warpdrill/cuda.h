@@ -18,12 +18,11 @@
 #endif
 #endif
 
-// CUDA's own headers: the toolkit's under nvcc, cpu-cuda/include's on the CPU backend.
+// CUDA's own header: the toolkit's under nvcc, cpu-cuda/include's on the CPU
+// backend. Code that uses cooperative groups includes <cooperative_groups.h>
+// itself, as any CUDA code does: nvcc takes some seconds to read it, which
+// every other kernel file would pay for nothing.
 #include <cuda_runtime.h>
-#if defined(__CUDACC__) || defined(WARPDRILL_BACKEND_CPU)
-#include <cooperative_groups.h>
-#include <cooperative_groups/reduce.h>
-#endif
 
 // Device code for newer GPUs only: the integer warp reductions
 // (__reduce_add_sync and friends) need sm_80, thread-block clusters and

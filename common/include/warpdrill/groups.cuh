@@ -6,6 +6,9 @@
 
 #include <cstdint>
 
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
 #include "warpdrill/cuda.h"
 #include "warpdrill/pack.cuh"
 

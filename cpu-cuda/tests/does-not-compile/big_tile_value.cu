@@ -1,5 +1,7 @@
 // A tile of several warps shuffles values of at most 8 bytes: nvcc rejects a
 // larger one (CUDA's static_assert), and so must the CPU backend.
+#include <cooperative_groups.h>
+
 #include "warpdrill/cuda.h"
 
 namespace cg = cooperative_groups;

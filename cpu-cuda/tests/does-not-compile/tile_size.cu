@@ -1,5 +1,7 @@
 // A tile of 3 threads: nvcc rejects it (tiles are powers of two), and so must
 // the CPU backend.
+#include <cooperative_groups.h>
+
 #include "warpdrill/cuda.h"
 
 namespace cg = cooperative_groups;
