@@ -451,7 +451,7 @@ TEST_CASE("cub::DeviceReduce's temporary storage: a first call only sizes it",
 // On the CPU backend only: the grid of a larger GPU, and the backend's
 // diagnostics, which name a mistake at the line that calls CUB.
 #if defined(WARPDRILL_BACKEND_CPU)
-using warpdrill::testing::contains;
+using warpdrill::testing::expect_says;
 using warpdrill::testing::fault_of;
 
 namespace {
@@ -487,8 +487,7 @@ TEST_CASE("a BlockReduce that only part of the block reaches is named at the lin
         block_sum_in_half_the_block<<<1, 128>>>(in.data(), out.data());
         check_cuda(cudaDeviceSynchronize());
     });
-    INFO(message);
-    CHECK(contains(message, "threads 0-63 wait at __syncthreads() at cpu-cuda/tests/cub.cu:"));
-    CHECK(contains(message, "inside the branch `if (threadIdx.x < 64)`"));
+    expect_says(message, {"threads 0-63 wait at __syncthreads() at cpu-cuda/tests/cub.cu:",
+                          "inside the branch `if (threadIdx.x < 64)`"});
 }
 #endif

@@ -20,6 +20,7 @@ using warpdrill::DeviceBuffer;
 using warpdrill::check_cuda;
 using warpdrill::launch;
 using warpdrill::testing::contains;
+using warpdrill::testing::expect_says;
 using warpdrill::testing::fault_of;
 
 namespace {
@@ -87,6 +88,19 @@ __global__ void every_block_reads_partials(const float* in, float* partials, uns
         totals[blockIdx.x] = sum;
     }
 }
+
+// What the ticket kernels above and below take: a grid of kBlocks blocks of
+// 32 threads, a partial sum for each, the ticket counter at 0, a total each.
+struct TicketSum {
+    static constexpr unsigned kBlocks = 16;
+    DeviceBuffer<float> in = ones(kBlocks);
+    DeviceBuffer<float> partials{kBlocks}, totals{kBlocks};
+    DeviceBuffer<unsigned> ticket{1};
+    TicketSum() { check_cuda(cudaMemset(ticket.data(), 0, sizeof(unsigned))); }
+    void launch(void (*kernel)(const float*, float*, unsigned*, float*)) {
+        warpdrill::launch(kernel, {kBlocks, 32}, in.data(), partials.data(), ticket.data(), totals.data());
+    }
+};
 
 // The correct version: fence, ticket, the last block reads.
 __global__ void ticket_with_fence(const float* in, float* partials, unsigned* ticket, float* total) {
@@ -227,9 +241,10 @@ TEST_CASE("a buffer read after cudaFree is named as freed", "[diagnostics][free]
     check_cuda(cudaMalloc(&stale, 64 * sizeof(float)));
     check_cuda(cudaFree(stale));
     const std::string message = fault_of([&] { launch(float4_from, {1, 4}, stale, out.data(), 0); });
-    INFO(message);
-    CHECK(contains(message, "out-of-bounds read of 16 bytes by thread 0 (warp 0, lane 0) at cpu-cuda/tests/diagnostics.cu:"));
-    CHECK(contains(message, "byte 0 of a buffer of 256 bytes that cudaFree has released (a use after free)"));
+    expect_says(
+        message,
+        {"out-of-bounds read of 16 bytes by thread 0 (warp 0, lane 0) at cpu-cuda/tests/diagnostics.cu:",
+         "byte 0 of a buffer of 256 bytes that cudaFree has released (a use after free)"});
 }
 
 TEST_CASE("a float4 load from an address that is not a multiple of 16 is the GPU's misaligned address",
@@ -240,9 +255,9 @@ TEST_CASE("a float4 load from an address that is not a multiple of 16 is the GPU
     warpdrill::check_launch();
     for (const float value : out.download()) CHECK(value == 4.0f);
     const std::string message = fault_of([&] { launch(float4_from, {1, 32}, in.data(), out.data(), 1); });
-    INFO(message);
-    CHECK(contains(message, "misaligned 16-byte read by thread 0 (warp 0, lane 0) at cpu-cuda/tests/diagnostics.cu:"));
-    CHECK(contains(message, "is not a multiple of 16 (a GPU stops the kernel with cudaErrorMisalignedAddress"));
+    expect_says(message,
+                {"misaligned 16-byte read by thread 0 (warp 0, lane 0) at cpu-cuda/tests/diagnostics.cu:",
+                 "is not a multiple of 16 (a GPU stops the kernel with cudaErrorMisalignedAddress"});
 }
 
 TEST_CASE("an atomicAdd into an accumulator that nothing set is initcheck's uninitialized read, at the learner's line",
@@ -356,9 +371,8 @@ TEST_CASE("a __syncthreads() inside a course helper is named at the learner's ca
 
     // A shuffle inside the helper that reads a lane which has left: named at the learner's call too.
     const std::string shuffle = fault_of([&] { launch(block_sums_in_a_loop, {1, 64}, in.data(), out.data(), 80); });
-    INFO(shuffle);
-    CHECK(contains(shuffle, "is at __shfl_xor_sync() at cpu-cuda/tests/diagnostics.cu:"));
-    CHECK(contains(shuffle, "(through reduce.cuh:"));
+    expect_says(shuffle,
+                {"is at __shfl_xor_sync() at cpu-cuda/tests/diagnostics.cu:", "(through reduce.cuh:"});
 }
 
 TEST_CASE("reading shared memory that no thread of the block wrote is a warning beside the result",
@@ -388,9 +402,7 @@ TEST_CASE("threads writing neighbouring bytes of one word do not race; reading o
     for (int tid = 0; tid < 64; ++tid) CHECK(got[tid] == 63 - tid);
 
     const std::string message = fault_of([&] { launch(own_small_elements, {1, 64}, out.data(), 1); });
-    INFO(message);
-    CHECK(contains(message, "race on flags["));
-    CHECK(contains(message, "flags[(tid + 1) % 64]"));
+    expect_says(message, {"race on flags[", "flags[(tid + 1) % 64]"});
 }
 
 TEST_CASE("lanes of one warp writing the same value are a warning beside the result, other values a race",
@@ -405,72 +417,49 @@ TEST_CASE("lanes of one warp writing the same value are a warning beside the res
     CHECK(contains(warnings[0], "lanes of one warp wrote the same value to flag"));
 
     const std::string message = fault_of([&] { launch(warp_writes_flag, {1, 64}, out.data(), 0); });
-    INFO(message);
-    CHECK(contains(message, "race on flag"));
+    expect_says(message, {"race on flag"});
 }
 
 TEST_CASE("a race within a warp names both lines, both lanes, the element and __syncwarp()", "[diagnostics][race]") {
     auto in = ones(64);
     DeviceBuffer<float> out(1);
     const std::string message = fault_of([&] { launch(volatile_last_warp, {1, 32}, in.data(), out.data()); });
-    INFO(message);
-    CHECK(contains(message, "race on partial["));
-    CHECK(contains(message, "cpu-cuda/tests/broken_kernels.cuh:"));
-    CHECK(contains(message, ": `v[tid] += v[tid + "));
-    CHECK(contains(message, "(warp 0, lane "));
-    CHECK(contains(message, "lanes of one warp and no __syncwarp()"));
+    expect_says(message, {"race on partial[", "cpu-cuda/tests/broken_kernels.cuh:", ": `v[tid] += v[tid + ",
+                          "(warp 0, lane ", "lanes of one warp and no __syncwarp()"});
 }
 
 TEST_CASE("a tree step without its barrier is a race across warps", "[diagnostics][race]") {
     auto in = ones(256);
     DeviceBuffer<float> out(1);
     const std::string message = fault_of([&] { launch(tree_without_barrier, {1, 256}, in.data(), out.data()); });
-    INFO(message);
-    CHECK(contains(message, "race on partial["));
-    CHECK(contains(message, "if (tid < stride) partial[tid] += partial[tid + stride];"));
-    CHECK(contains(message, "and nothing orders the two"));
+    expect_says(message, {"race on partial[", "if (tid < stride) partial[tid] += partial[tid + stride];",
+                          "and nothing orders the two"});
 }
 
 TEST_CASE("reading a neighbour's shared element before the barrier is a race", "[diagnostics][race]") {
     auto in = ones(128);
     DeviceBuffer<float> out(128);
     const std::string message = fault_of([&] { launch(read_before_barrier, {1, 128}, in.data(), out.data()); });
-    INFO(message);
-    CHECK(contains(message, "race on staged["));
-    CHECK(contains(message, "out[tid] = staged[(tid + 64) % 128];"));
-    CHECK(contains(message, "staged[tid] = in[tid];"));
-    CHECK(contains(message, "different warps and no __syncthreads()"));
+    expect_says(message, {"race on staged[", "out[tid] = staged[(tid + 64) % 128];", "staged[tid] = in[tid];",
+                          "different warps and no __syncthreads()"});
 }
 
 TEST_CASE("a += on one global element from two blocks is a race", "[diagnostics][race]") {
     auto in = ones(8);
     DeviceBuffer<float> total(1);
     const std::string message = fault_of([&] { launch(plain_add_from_blocks, {8, 32}, in.data(), total.data()); });
-    INFO(message);
-    CHECK(contains(message, "race on total[0]"));
-    CHECK(contains(message, "of block ("));
+    expect_says(message, {"race on total[0]", "of block ("});
 }
 
 TEST_CASE("a ticket without __threadfence() is named", "[diagnostics][race]") {
-    auto in = ones(16);
-    DeviceBuffer<float> partials(16), total(1);
-    DeviceBuffer<unsigned> ticket(1);
-    check_cuda(cudaMemset(ticket.data(), 0, sizeof(unsigned)));
-    const std::string message = fault_of(
-        [&] { launch(ticket_without_fence, {16, 32}, in.data(), partials.data(), ticket.data(), total.data()); });
-    INFO(message);
-    CHECK(contains(message, "race on partials["));
-    CHECK(contains(message, "made no __threadfence() after writing it"));
+    TicketSum sum;
+    const std::string message = fault_of([&] { sum.launch(ticket_without_fence); });
+    expect_says(message, {"race on partials[", "made no __threadfence() after writing it"});
 }
 
 TEST_CASE("reading the partials after a ticket that is not the last is named", "[diagnostics][race]") {
-    auto in = ones(16);
-    DeviceBuffer<float> partials(16), totals(16);
-    DeviceBuffer<unsigned> ticket(1);
-    check_cuda(cudaMemset(ticket.data(), 0, sizeof(unsigned)));
-    const std::string message = fault_of([&] {
-        launch(every_block_reads_partials, {16, 32}, in.data(), partials.data(), ticket.data(), totals.data());
-    });
+    TicketSum sum;
+    const std::string message = fault_of([&] { sum.launch(every_block_reads_partials); });
     INFO(message);
     CHECK(contains(message, "race on partials["));
     // A block read a partial before its block wrote it; or after, but before that block's __threadfence(); or
@@ -486,47 +475,38 @@ TEST_CASE("reading the partials before the last block is known is named", "[diag
     DeviceBuffer<float> partials(16), total(1);
     const std::string message =
         fault_of([&] { launch(read_partials_early, {16, 32}, in.data(), partials.data(), total.data()); });
-    INFO(message);
-    CHECK(contains(message, "race on partials["));
-    CHECK(contains(message, "no atomic (a ticket)"));
+    expect_says(message, {"race on partials[", "no atomic (a ticket)"});
 }
 
 TEST_CASE("the fence-and-ticket handshake is not a race", "[diagnostics][race]") {
-    auto in = ones(16);
-    DeviceBuffer<float> partials(16), total(1);
-    DeviceBuffer<unsigned> ticket(1);
-    check_cuda(cudaMemset(ticket.data(), 0, sizeof(unsigned)));
-    launch(ticket_with_fence, {16, 32}, in.data(), partials.data(), ticket.data(), total.data());
+    TicketSum sum;
+    sum.launch(ticket_with_fence);
     warpdrill::check_launch();
-    CHECK(total.download()[0] == 16.0f);
+    CHECK(sum.totals.download()[0] == 16.0f);
 }
 
 TEST_CASE("a write past a static __shared__ array names the array, index and line", "[diagnostics][bounds]") {
     DeviceBuffer<float> out(64);
     const std::string direct = fault_of([&] { launch(past_static_shared, {1, 64}, out.data()); });
-    INFO(direct);
-    CHECK(contains(direct, "index 64 is past the end of an array of type 'float [64]'"));
-    CHECK(contains(direct, "s[threadIdx.x + 1] = 1.0f;"));
-    CHECK(contains(direct, "thread 63 (warp 1, lane 31)"));
+    expect_says(direct, {"index 64 is past the end of an array of type 'float [64]'",
+                         "s[threadIdx.x + 1] = 1.0f;", "thread 63 (warp 1, lane 31)"});
 }
 
 TEST_CASE("a read past a cudaMalloc'd buffer names the argument and element", "[diagnostics][bounds]") {
     auto in = ones(64);
     DeviceBuffer<float> out(64);
     const std::string message = fault_of([&] { launch(past_global, {1, 64}, in.data(), out.data()); });
-    INFO(message);
-    CHECK(contains(message, "out-of-bounds read of 4 bytes by thread 63"));
-    CHECK(contains(message, "in[64], byte 256 of a buffer of 256 bytes"));
-    CHECK(contains(message, "out[threadIdx.x] = in[threadIdx.x + 1];"));
+    expect_says(message,
+                {"out-of-bounds read of 4 bytes by thread 63", "in[64], byte 256 of a buffer of 256 bytes",
+                 "out[threadIdx.x] = in[threadIdx.x + 1];"});
 }
 
 TEST_CASE("an access past the dynamic shared memory the launch asked for", "[diagnostics][bounds]") {
     DeviceBuffer<float> out(64);
     const std::string message =
         fault_of([&] { launch(past_dynamic_shared, {1, 64, 63 * sizeof(float)}, out.data()); });
-    INFO(message);
-    CHECK(contains(message, "out-of-bounds write of 4 bytes by thread 63"));
-    CHECK(contains(message, "byte 252 of the dynamic shared memory, which has 252 bytes"));
+    expect_says(message, {"out-of-bounds write of 4 bytes by thread 63",
+                          "byte 252 of the dynamic shared memory, which has 252 bytes"});
 }
 
 // Rank 0 of each cluster of 2 reads one element past rank 1's array,
@@ -576,17 +556,15 @@ TEST_CASE("an access past another block's shared memory, through map_shared_rank
 TEST_CASE("a shuffle width that is not a power of two", "[diagnostics][shuffle]") {
     DeviceBuffer<int> out(32);
     const std::string message = fault_of([&] { launch(shuffle_width_three, {1, 32}, out.data()); });
-    INFO(message);
-    CHECK(contains(message, "was called with width 3: width must be a power of two from 1 to 32"));
-    CHECK(contains(message, "cpu-cuda/tests/diagnostics.cu:"));
+    expect_says(message, {"was called with width 3: width must be a power of two from 1 to 32",
+                          "cpu-cuda/tests/diagnostics.cu:"});
 }
 
 TEST_CASE("a shuffle that reads a lane outside its mask", "[diagnostics][shuffle]") {
     DeviceBuffer<int> out(32);
     const std::string message = fault_of([&] { launch(shuffle_outside_mask, {1, 32}, out.data()); });
-    INFO(message);
-    CHECK(contains(message, "thread 15 (warp 0, lane 15) is at __shfl_down_sync()"));
-    CHECK(contains(message, "so it reads lane 16, which is not in the mask"));
+    expect_says(message, {"thread 15 (warp 0, lane 15) is at __shfl_down_sync()",
+                          "so it reads lane 16, which is not in the mask"});
 }
 
 TEST_CASE("a thread that spins on a flag another thread sets runs to completion", "[diagnostics][spin]") {
@@ -601,7 +579,6 @@ TEST_CASE("a spin that nobody can end is named, not left to hang", "[diagnostics
     DeviceBuffer<int> flag(1);
     check_cuda(cudaMemset(flag.data(), 0, sizeof(int)));
     const std::string message = fault_of([&] { launch(spin_forever, {1, 64}, flag.data()); });
-    INFO(message);
-    CHECK(contains(message, "thread 0 keeps reading one address, waiting for a value that no thread writes"));
-    CHECK(contains(message, "is at __syncthreads()"));
+    expect_says(message, {"thread 0 keeps reading one address, waiting for a value that no thread writes",
+                          "is at __syncthreads()"});
 }

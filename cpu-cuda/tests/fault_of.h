@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 
 #include "warpdrill/catch.h"
@@ -30,6 +31,16 @@ std::string fault_of(Body body) {
 }
 
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Checks that a fault's message says each of `parts`; a failure prints the
+// whole message and the part it lacks.
+inline void expect_says(const std::string& message, std::initializer_list<const char*> parts) {
+    INFO(message);
+    for (const char* part : parts) {
+        INFO("it should say: " << part);
+        CHECK(contains(message, part));
+    }
+}
 
 // `blocks` blocks of `threads` in clusters of `cluster_blocks`, cooperative or not.
 template <class... Params, class... Args>

@@ -21,6 +21,7 @@ using warpdrill::check_cuda;
 using warpdrill::check_launch;
 using warpdrill::DeviceBuffer;
 using warpdrill::testing::contains;
+using warpdrill::testing::expect_says;
 using warpdrill::testing::fault_of;
 using warpdrill::testing::launch_clusters;
 
@@ -199,8 +200,7 @@ TEST_CASE("a tile of 32 of a smaller block is partial: its missing lanes count a
     check_launch();
     CHECK(out.download() == std::vector<int>{1, 0, 3, 2});
     const std::string message = fault_of([&] { warpdrill::launch(warp_tile_of_four_threads, {1, 4}, out.data(), 1); });
-    INFO(message);
-    CHECK(contains(message, "so it reads lane 16, which does not exist (the block has 4 threads"));
+    expect_says(message, {"so it reads lane 16, which does not exist (the block has 4 threads"});
 }
 
 TEST_CASE("__reduce_add_sync, __reduce_min_sync and __reduce_max_sync", "[backend][groups]") {
@@ -403,9 +403,8 @@ TEST_CASE("grid.sync() in a launch that is not cooperative", "[backend][groups][
     const std::string message = fault_of([&] {
         warpdrill::launch(grid_sync_without_cooperative_launch, {2, 32}, out.data());
     });
-    INFO(message);
-    CHECK(contains(message, "this_grid().sync() at cpu-cuda/tests/test_cooperative.cpp:"));
-    CHECK(contains(message, "in a kernel that was not launched cooperatively"));
+    expect_says(message, {"this_grid().sync() at cpu-cuda/tests/test_cooperative.cpp:",
+                          "in a kernel that was not launched cooperatively"});
 }
 
 TEST_CASE("grid.sync() not reached by every block, or by every thread of a block",
@@ -428,10 +427,8 @@ TEST_CASE("blocks that wait at different group barriers", "[backend][groups][dia
     DeviceBuffer<int> out(4);
     const std::string message = fault_of(
         [&] { launch_clusters(grid_and_cluster_wait_for_each_other, 4, 32, 2, true, 0, out.data()); });
-    INFO(message);
-    CHECK(contains(message, "wait at this_grid().sync() at cpu-cuda/tests/test_cooperative.cpp:"));
-    CHECK(contains(message, "wait at this_cluster().sync() at"));
-    CHECK(contains(message, "no block can go on"));
+    expect_says(message, {"wait at this_grid().sync() at cpu-cuda/tests/test_cooperative.cpp:",
+                          "wait at this_cluster().sync() at", "no block can go on"});
 }
 
 TEST_CASE("cluster.sync() not reached by every block of the cluster", "[backend][groups][diagnostics]") {

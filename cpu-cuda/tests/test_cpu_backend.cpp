@@ -19,6 +19,7 @@
 using warpdrill::DeviceBuffer;
 using warpdrill::launch;
 using warpdrill::testing::contains;
+using warpdrill::testing::expect_says;
 using warpdrill::testing::fault_of;
 using warpdrill::cpu::KernelFault;
 using warpdrill::cpu::ThreadOrder;
@@ -391,9 +392,9 @@ TEST_CASE("launches that break CUDA's limits fail with CUDA's error codes", "[ba
 TEST_CASE("__syncthreads() reached by only part of a block", "[backend][diagnostics]") {
     DeviceBuffer<float> out(32);
     const std::string message = fault_of([&] { launch(barrier_in_branch, {1, 32}, out.data()); });
-    INFO(message);
-    CHECK(contains(message, "threads 0-15 wait at __syncthreads() at cpu-cuda/tests/test_cpu_backend.cpp:"));
-    CHECK(contains(message, "which threads 16-31 never reached: it sits inside the branch `if (threadIdx.x < 16)"));
+    expect_says(message,
+                {"threads 0-15 wait at __syncthreads() at cpu-cuda/tests/test_cpu_backend.cpp:",
+                 "which threads 16-31 never reached: it sits inside the branch `if (threadIdx.x < 16)"});
 }
 
 TEST_CASE("__syncthreads() at two different places", "[backend][diagnostics]") {
@@ -409,11 +410,10 @@ TEST_CASE("a thread that returns while others wait at a barrier", "[backend][dia
     std::vector<float> in(64, 1.0f);
     DeviceBuffer<float> d_in{std::span<const float>(in)}, out(64);
     const std::string message = fault_of([&] { launch(early_return, {1, 64}, d_in.data(), out.data(), 40); });
-    INFO(message);
-    CHECK(contains(message, "in block (0,0,0): threads 0-39 wait at __syncthreads()"));
-    CHECK(contains(message, "which threads 40-63 never reached: they returned from the kernel at "
-                            "cpu-cuda/tests/test_cpu_backend.cpp:"));
-    CHECK(contains(message, "(`if (i >= n) return;`)"));
+    expect_says(message, {"in block (0,0,0): threads 0-39 wait at __syncthreads()",
+                          "which threads 40-63 never reached: they returned from the kernel at "
+                          "cpu-cuda/tests/test_cpu_backend.cpp:",
+                          "(`if (i >= n) return;`)"});
 }
 
 TEST_CASE("lanes of a mask that returned take no part; a shuffle that reads one is named",
@@ -430,18 +430,17 @@ TEST_CASE("lanes of a mask that returned take no part; a shuffle that reads one 
                                 "0xffffff00)"));
 
     const std::string message = fault_of([&] { launch(shuffle_with_exited_lane, {1, 32}, out.data()); });
-    INFO(message);
-    CHECK(contains(message, "__shfl_down_sync() at cpu-cuda/tests/test_cpu_backend.cpp:"));
-    CHECK(contains(message, "so it reads lane 31, which has returned from the kernel (thread 31 (warp 0, lane 31))"));
-    CHECK(contains(message, "If the target thread is inactive, the retrieved value is undefined."));
+    expect_says(message,
+                {"__shfl_down_sync() at cpu-cuda/tests/test_cpu_backend.cpp:",
+                 "so it reads lane 31, which has returned from the kernel (thread 31 (warp 0, lane 31))",
+                 "If the target thread is inactive, the retrieved value is undefined."});
 }
 
 TEST_CASE("a shuffle whose other lanes wait at __syncthreads()", "[backend][diagnostics]") {
     DeviceBuffer<int> out(32);
     const std::string message = fault_of([&] { launch(shuffle_against_barrier, {1, 32}, out.data()); });
-    INFO(message);
-    CHECK(contains(message, "deadlock: thread 0 (warp 0, lane 0) is at __shfl_down_sync()"));
-    CHECK(contains(message, "waits for lane 16, but thread 16 (warp 0, lane 16) is at __syncthreads()"));
+    expect_says(message, {"deadlock: thread 0 (warp 0, lane 0) is at __shfl_down_sync()",
+                          "waits for lane 16, but thread 16 (warp 0, lane 16) is at __syncthreads()"});
 }
 
 TEST_CASE("lanes of one mask at different intrinsics or widths", "[backend][diagnostics]") {
@@ -522,6 +521,5 @@ __global__ void misaligned_pack(const float* in, float* out) {
 TEST_CASE("a misaligned Pack names the line that loads it", "[backend][diagnostics]") {
     DeviceBuffer<float> in(64), out(32);
     const std::string message = fault_of([&] { launch(misaligned_pack, {1, 32}, in.data(), out.data()); });
-    INFO(message);
-    CHECK(contains(message, "misaligned 16-byte access at cpu-cuda/tests/test_cpu_backend.cpp:"));
+    expect_says(message, {"misaligned 16-byte access at cpu-cuda/tests/test_cpu_backend.cpp:"});
 }
