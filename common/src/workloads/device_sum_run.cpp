@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "warpdrill/course/device_sum.h"
+#include "warpdrill/course/lesson.h"
 #include "warpdrill/host.h"
 
 namespace warpdrill::course {
@@ -48,6 +49,14 @@ std::size_t sequential_terms(std::int64_t n, const DeviceSumRun& run) {
     const std::int64_t partials_per_thread =
         (run.partials_written + run.block_threads - 1) / run.block_threads;
     return static_cast<std::size_t>(kPackFloats * packs_per_thread + 1 + partials_per_thread);
+}
+
+std::size_t one_launch_sequential_terms(std::int64_t n, int blocks) {
+    DeviceSumRun run;
+    run.blocks = static_cast<unsigned>(blocks);
+    run.block_threads = kOneLaunchBlockSize;
+    run.partials_written = run.blocks;
+    return sequential_terms(n, run);
 }
 
 }  // namespace warpdrill::course

@@ -25,11 +25,7 @@ class OneLaunchSum final : public SumWorkload {
 
   private:
     // A thread's packs, then the trees, then the last block's threads over the partials.
-    std::size_t sequential_terms() const override {
-        const auto grid = static_cast<unsigned>(blocks_);
-        return course::sequential_terms(
-            n_, {.blocks = grid, .block_threads = kOneLaunchBlockSize, .partials_written = grid});
-    }
+    std::size_t sequential_terms() const override { return one_launch_sequential_terms(n_, blocks_); }
 
     std::int64_t n_;
     int blocks_;

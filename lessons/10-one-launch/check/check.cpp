@@ -146,10 +146,8 @@ std::string cause_of_wrong_sum(const Run& run, const std::vector<float>& input, 
 // packs and tail one after another, then the last block's threads add their
 // partials one after another; the rest are trees (sequential_terms).
 double tolerance_of(const std::vector<float>& input, int blocks) {
-    const auto grid = static_cast<unsigned>(blocks);
-    const DeviceSumRun run{.blocks = grid, .block_threads = kBlock, .partials_written = grid};
     return sum_tolerance(input.size(), reference_sum_abs(input),
-                         sequential_terms(static_cast<std::int64_t>(input.size()), run));
+                         one_launch_sequential_terms(static_cast<std::int64_t>(input.size()), blocks));
 }
 
 void expect_sum(const Run& run, const std::vector<float>& input, double tolerance, std::uint64_t seed) {

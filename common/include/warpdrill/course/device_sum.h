@@ -67,6 +67,9 @@ DeviceSumRun run_device_sum(const DeviceSum& kernel, const float* d_in, std::int
 // tolerance: a thread's grid-stride loop, then the trees, then one thread's
 // share of the partial sums.
 std::size_t sequential_terms(std::int64_t n, const DeviceSumRun& run);
+// The same for lesson 10's one launch: `blocks` blocks of kOneLaunchBlockSize
+// threads, each writing its partial, which the last block's threads add.
+std::size_t one_launch_sequential_terms(std::int64_t n, int blocks);
 
 void check_device_sum_lesson(const DeviceSum& kernel);
 
