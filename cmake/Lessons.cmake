@@ -68,15 +68,16 @@ function(_warpdrill_objects_once target source)
 endfunction()
 
 # A program of lesson `number`'s workload, the manifest's name for how its
-# sum runs (common/src/workloads/<workload>.cu): the lesson's launch
-# code (${target}-launch), the workload, the lesson's number and title
-# (lesson_number(), lesson_title(): warpdrill/course/workload.h) and the
-# objects `driver`, whose main() runs the workload. Built only when asked for.
-function(warpdrill_workload_program program target number workload driver)
+# sum runs (common/src/workloads/<workload>.cu): the lesson's launch code
+# (the objects `launch`: ${target}-launch or its copy below), the workload,
+# the lesson's number and title (lesson_number(), lesson_title():
+# warpdrill/course/workload.h) and the objects `driver`, whose main() runs
+# the workload. Built only when asked for.
+function(warpdrill_workload_program program launch number workload driver)
   _warpdrill_objects_once(warpdrill-workload-${workload}
                           ${PROJECT_SOURCE_DIR}/common/src/workloads/${workload}.cu)
   set(facts ${PROJECT_BINARY_DIR}/lesson-facts/${number}.cpp)  # _warpdrill_lesson_facts wrote it
-  add_executable(${program} $<TARGET_OBJECTS:${target}-launch> $<TARGET_OBJECTS:warpdrill-workload-${workload}>
+  add_executable(${program} $<TARGET_OBJECTS:${launch}> $<TARGET_OBJECTS:warpdrill-workload-${workload}>
                  $<TARGET_OBJECTS:${driver}> ${facts})
   target_link_libraries(${program} PRIVATE warpdrill::host warpdrill::workload)
   set_target_properties(${program} PROPERTIES EXCLUDE_FROM_ALL TRUE)
@@ -94,7 +95,20 @@ function(warpdrill_profile_target target number workload)
   endif()
   _warpdrill_objects_once(warpdrill-profile-driver ${PROJECT_SOURCE_DIR}/common/src/profile/profile_lesson.cpp
                           warpdrill::workload ${record})
-  warpdrill_workload_program(profile-${target} ${target} ${number} ${workload} warpdrill-profile-driver)
+  set(launch ${target}-launch)
+  if(WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu")
+    # The launch code once more, with the branches of the kernel files
+    # counted (cudacc --branches): the checks' copy stays as it was.
+    set(launch ${target}-launch-branches)
+    add_library(${launch} OBJECT EXCLUDE_FROM_ALL)
+    get_target_property(sources ${target}-launch SOURCES)
+    get_target_property(kernel_dirs ${target}-launch INCLUDE_DIRECTORIES)
+    warpdrill_kernel_sources(${launch} ${sources})
+    set_property(TARGET ${launch} PROPERTY CXX_COMPILER_LAUNCHER ${WARPDRILL_CUDACC} --launcher --branches)
+    target_include_directories(${launch} PRIVATE ${kernel_dirs})
+    target_link_libraries(${launch} PRIVATE warpdrill::host)
+  endif()
+  warpdrill_workload_program(profile-${target} ${launch} ${number} ${workload} warpdrill-profile-driver)
   target_link_libraries(profile-${target} PRIVATE ${record})
 endfunction()
 

@@ -4,10 +4,11 @@
 //       compiles .cu files as nvcc would (with the backend's checks) and
 //       .cpp files as host code, and links them with the backend: a CUDA
 //       program's own build, one command (`warpdrill cc` runs this);
-//   cudacc --launcher [--pch DIR] COMPILER ARGS...
+//   cudacc --launcher [--pch DIR] [--branches] COMPILER ARGS...
 //       CMake's compiler launcher: a compile of a .cu file goes through the
 //       front end, anything else runs as it is. --pch keeps cuda_runtime.h
-//       precompiled in DIR (below).
+//       precompiled in DIR (below); --branches has each condition of the
+//       program's own files counted, for `warpdrill profile` (rewrite.h).
 //
 // A .cu file is preprocessed first, with __device__, __constant__ and
 // __shared__ as markers (rewrite.h), then rewritten, then compiled.
@@ -307,7 +308,7 @@ std::string depfile_of(const Args& compile) {
 // Compiles one .cu file: `compile` is the compiler's command for it (with
 // -c, the source and -o OBJECT among its arguments). Returns the exit code.
 int compile_cuda(Args compile, const std::string& source, const std::string& object, int arch,
-                 const fs::path& pch_root = {}) {
+                 const fs::path& pch_root = {}, cudacc::RewriteOptions rewrite_options = {}) {
     const std::string preprocessed = object + ".ii";
     const std::string rewritten = object + ".cudacc.ii";
     std::string depfile = depfile_of(compile);
@@ -334,7 +335,7 @@ int compile_cuda(Args compile, const std::string& source, const std::string& obj
     if (own_depfile) fs::remove(depfile);
 
     // 2. The rewrite.
-    std::ofstream(rewritten, std::ios::binary) << cudacc::rewrite(read_file(preprocessed));
+    std::ofstream(rewritten, std::ios::binary) << cudacc::rewrite(read_file(preprocessed), rewrite_options);
     fs::remove(preprocessed);
 
     // 3. The compiler, on the rewritten text, without the preprocessor's flags.
@@ -361,12 +362,20 @@ int compile_cuda(Args compile, const std::string& source, const std::string& obj
     return status;
 }
 
-// ---- cudacc --launcher [--pch DIR] COMPILER ARGS... -----------------------------
+// ---- cudacc --launcher [--pch DIR] [--branches] COMPILER ARGS... -----------------
 int launcher(Args compile) {
     fs::path pch_root;
-    if (compile.size() > 2 && compile[0] == "--pch") {
-        pch_root = fs::absolute(compile[1]);
-        compile.erase(compile.begin(), compile.begin() + 2);
+    cudacc::RewriteOptions rewrite_options;
+    while (!compile.empty()) {
+        if (compile.size() > 2 && compile[0] == "--pch") {
+            pch_root = fs::absolute(compile[1]);
+            compile.erase(compile.begin(), compile.begin() + 2);
+        } else if (compile[0] == "--branches") {
+            rewrite_options.count_branches = true;
+            compile.erase(compile.begin());
+        } else {
+            break;
+        }
     }
     std::string source, object;
     for (std::size_t i = 1; i + 1 < compile.size(); ++i) {
@@ -374,7 +383,7 @@ int launcher(Args compile) {
         if (compile[i] == "-o") object = compile[i + 1];
     }
     if (!is_cuda_source(source) || object.empty()) return run(compile);
-    return compile_cuda(compile, source, object, kDefaultArch, pch_root);
+    return compile_cuda(compile, source, object, kDefaultArch, pch_root, rewrite_options);
 }
 
 // ---- cudacc [nvcc options] FILES... ---------------------------------------------

@@ -142,12 +142,18 @@ class Lexer {
 
 class Rewriter {
   public:
-    explicit Rewriter(std::string_view text) : text_(text), tokens_(Lexer(text).tokens()) {}
+    Rewriter(std::string_view text, RewriteOptions options)
+        : text_(text), tokens_(Lexer(text).tokens()), options_(options) {}
 
     std::string run() {
         for (std::size_t i = 0; i < tokens_.size(); ++i) {
             track_scope(i);
-            if (is_chevron(i, '<')) {
+            if (tokens_[i].kind == Kind::directive) {
+                track_file(i);
+            } else if (counting_branches_ && (is(i, "if") || is(i, "while") || is(i, "for")) &&
+                       is(i + 1, "(")) {
+                count_branch(i);
+            } else if (is_chevron(i, '<')) {
                 launch(i);
                 i += 2;
             } else if (is(i, "__cudacc_shared__")) {
@@ -559,14 +565,82 @@ class Rewriter {
         return end;
     }
 
+    // ---- branches (RewriteOptions::count_branches) ----
+    // A line marker, `# 12 "lessons/01-x/reduce.cuh" 2 3`: the file the lines
+    // after it come from. Flag 3 marks a system header; the backend's headers
+    // are its own business, as CUB's code is on a GPU.
+    void track_file(std::size_t i) {
+        if (!options_.count_branches) return;
+        const std::string_view marker = text(i);
+        const std::size_t number = marker.find_first_not_of("# \t");
+        const std::size_t open = marker.find('"'), close = marker.rfind('"');
+        if (number == std::string_view::npos || !std::isdigit(static_cast<unsigned char>(marker[number])) ||
+            open == std::string_view::npos || close <= open) {
+            return;  // another directive (#pragma)
+        }
+        const std::string_view file = marker.substr(open + 1, close - open - 1);
+        const std::string_view flags = marker.substr(close + 1);
+        const bool system_header = flags.find('3') != std::string_view::npos;
+        counting_branches_ = !system_header && file.find("cpu-cuda/include/") == std::string_view::npos &&
+                             !file.starts_with("<");
+    }
+
+    // `keyword` (if, while, for) at token i, its parenthesis at i + 1.
+    void count_branch(std::size_t i) {
+        const std::size_t open = i + 1, close = closing(open);
+        if (close == tokens_.size()) return;
+        std::vector<std::size_t> semicolons;  // at the parenthesis' own depth
+        for (std::size_t k = open + 1, depth = 0; k < close; ++k) {
+            if (is(k, "(") || is(k, "[") || is(k, "{")) ++depth;
+            if (is(k, ")") || is(k, "]") || is(k, "}")) --depth;
+            if (depth == 0 && is(k, ";")) semicolons.push_back(k);
+        }
+        std::size_t first = open + 1, last = close - 1;  // the condition's tokens
+        if (is(i, "for")) {
+            if (semicolons.size() != 2) return;  // a range for
+            first = semicolons[0] + 1;
+            last = semicolons[1] - 1;
+        } else if (!semicolons.empty()) {
+            first = semicolons.back() + 1;  // if (init; condition)
+        }
+        if (first > last) return;  // for (;;)
+        const bool constant =
+            first == last && (tokens_[first].kind != Kind::identifier || is(first, "true") ||
+                              is(first, "false"));  // while (0), while (true)
+        if (constant || assigns(first, last)) return;
+        insert_before(first, "::warpdrill::cpu::detail::branch(static_cast<bool>(");
+        insert_after(last, "), \"" + std::string(text(i)) + "\")");
+    }
+
+    // Whether the tokens [first, last] hold an `=` of their own (a declaration
+    // or an assignment), not one of ==, !=, <= or >=, nor one inside brackets.
+    bool assigns(std::size_t first, std::size_t last) const {
+        int depth = 0;
+        for (std::size_t k = first; k <= last; ++k) {
+            if (is(k, "(") || is(k, "[") || is(k, "{")) ++depth;
+            if (is(k, ")") || is(k, "]") || is(k, "}")) --depth;
+            if (depth != 0 || !is(k, "=")) continue;
+            const bool joined_before =
+                k > first && tokens_[k - 1].end == tokens_[k].begin &&
+                std::string_view("=!<>").find(text_[tokens_[k - 1].begin]) != std::string_view::npos;
+            const bool joined_after = k < last && is(k + 1, "=") && tokens_[k].end == tokens_[k + 1].begin;
+            if (!joined_before && !joined_after) return true;
+        }
+        return false;
+    }
+
     std::string_view text_;
     std::vector<Token> tokens_;
     std::vector<Edit> edits_;
     std::vector<bool> scopes_;  // one per open brace: whether it opens a namespace (or extern "C")
+    RewriteOptions options_;
+    bool counting_branches_ = false;  // in a file whose branches are counted
 };
 
 }  // namespace
 
-std::string rewrite(std::string_view preprocessed) { return Rewriter(preprocessed).run(); }
+std::string rewrite(std::string_view preprocessed, RewriteOptions options) {
+    return Rewriter(preprocessed, options).run();
+}
 
 }  // namespace cudacc

@@ -26,6 +26,13 @@
 // What it cannot translate becomes a static_assert at that line, whose
 // message says what is not supported.
 //
+// With count_branches (cudacc --branches, for `warpdrill profile`'s build
+// only), the conditions of the if, while and for statements in the
+// program's own files (not the system's headers, nor the backend's) become
+//   ::warpdrill::cpu::detail::branch(static_cast<bool>(condition), "if")
+// which tells the profiler how each warp's lanes went (cuda_runtime.h). A
+// condition that declares or assigns a variable is left as it is.
+//
 // The markers __cudacc_shared__, __cudacc_device__ and __cudacc_constant__
 // are what cudacc defines __shared__, __device__ and __constant__ to while it
 // preprocesses, so that a variable can be told from a function.
@@ -36,6 +43,10 @@
 
 namespace cudacc {
 
-std::string rewrite(std::string_view preprocessed);
+struct RewriteOptions {
+    bool count_branches = false;
+};
+
+std::string rewrite(std::string_view preprocessed, RewriteOptions options = {});
 
 }  // namespace cudacc

@@ -118,6 +118,9 @@ class BlockWatch {
     void tile_barrier(int first_warp, int warps);
     void group_barrier(SyncKind kind);
     void fence(bool device_scope);
+    void branch(int thread, const char* statement, const Where& where, bool taken) {
+        for (BlockObserver* observer : observers_) observer->branch(thread, statement, where, taken);
+    }
     void end_block();
 
     // For the observers' messages.

@@ -87,6 +87,9 @@ class BlockObserver {
     // everything before it.
     virtual void group_barrier(SyncKind /*kind*/) {}
     virtual void fence(bool /*device_scope*/) {}
+    // A condition of the program's source (cudacc --branches) that `thread`
+    // evaluated: whether it held.
+    virtual void branch(int /*thread*/, const char* /*statement*/, const Where& /*where*/, bool /*taken*/) {}
     virtual void end_block() {}
 };
 

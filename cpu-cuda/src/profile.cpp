@@ -88,6 +88,16 @@ SharedCost shared_cost_of(const WarpAccess& access) {
     return cost;
 }
 
+void add_branch(std::vector<BranchProfile>& branches, const BranchProfile& branch) {
+    const auto key = [](const BranchProfile& b) { return std::tie(b.file, b.line, b.column); };
+    const auto at = std::ranges::lower_bound(branches, key(branch), {}, key);
+    if (at != branches.end() && key(*at) == key(branch)) {
+        *at += branch;
+    } else {
+        branches.insert(at, branch);
+    }
+}
+
 // ---- BlockProfile ---------------------------------------------------------------
 
 BlockProfile::BlockProfile(int threads)
@@ -130,8 +140,53 @@ void BlockProfile::block_barrier(const std::vector<unsigned>& live) {
     }
 }
 
+void BlockProfile::branch(int thread, const char* statement, const Where& where, bool taken) {
+    Warp& warp = warps_[static_cast<std::size_t>(thread / kWarpSize)];
+    const auto same = [&](const WarpBranch& branch) {
+        return branch.line == where.line() && branch.column == where.column() &&
+               branch.file == where.file_name();
+    };
+    auto found = std::ranges::find_if(warp.branches, same);
+    if (found == warp.branches.end()) {
+        WarpBranch& first = warp.branches.emplace_back();
+        first.file = where.file_name();
+        first.line = where.line();
+        first.column = where.column();
+        first.statement = statement;
+        found = warp.branches.end() - 1;
+    }
+    WarpBranch& branch = *found;
+    const int lane = thread % kWarpSize;
+    const std::uint32_t k = branch.evaluations[lane]++;
+    if (k == branch.outcomes.size()) branch.outcomes.emplace_back(0u, 0u);
+    auto& [held, failed] = branch.outcomes[k];
+    (taken ? held : failed) |= 1u << lane;
+}
+
 void BlockProfile::end_block() {
-    for (Warp& warp : warps_) flush(warp);
+    for (Warp& warp : warps_) {
+        flush(warp);
+        count_branches(warp);
+    }
+}
+
+// A warp's evaluations of each branch, matched lane by lane since the block began.
+void BlockProfile::count_branches(Warp& warp) {
+    for (const WarpBranch& branch : warp.branches) {
+        BranchProfile counts{.file = checkout_path(branch.file),
+                             .line = branch.line,
+                             .column = branch.column,
+                             .statement = branch.statement};
+        for (const auto& [held, failed] : branch.outcomes) {
+            ++counts.evaluations;
+            if (held == 0 || failed == 0) continue;
+            ++counts.divergent;
+            counts.lanes_taken += static_cast<std::uint64_t>(std::popcount(held));
+            counts.lanes_not_taken += static_cast<std::uint64_t>(std::popcount(failed));
+        }
+        add_branch(counts_.branches, counts);
+    }
+    warp.branches.clear();
 }
 
 void BlockProfile::flush(Warp& warp) {
@@ -218,6 +273,14 @@ MemoryCounts& MemoryCounts::operator+=(const MemoryCounts& other) {
     return *this;
 }
 
+BranchProfile& BranchProfile::operator+=(const BranchProfile& other) {
+    evaluations += other.evaluations;
+    divergent += other.divergent;
+    lanes_taken += other.lanes_taken;
+    lanes_not_taken += other.lanes_not_taken;
+    return *this;
+}
+
 namespace {
 
 // What orders LaunchProfile::lines.
@@ -238,6 +301,7 @@ LaunchProfile& LaunchProfile::operator+=(const LaunchProfile& other) {
     sync_instructions += other.sync_instructions;
     barrier_instructions += other.barrier_instructions;
     if (race.empty()) race = other.race;
+    for (const BranchProfile& theirs : other.branches) detail::add_branch(branches, theirs);
     for (const SourceLineProfile& theirs : other.lines) {
         const auto at = std::ranges::lower_bound(lines, place_key(theirs), {}, place_key);
         if (at != lines.end() && place_key(*at) == place_key(theirs)) {

@@ -41,6 +41,7 @@ class BlockProfile : public BlockObserver {
     void access(const ObservedAccess& access) override;
     void warp_sync(SyncKind kind, int base, unsigned mask, unsigned live) override;
     void block_barrier(const std::vector<unsigned>& live) override;
+    void branch(int thread, const char* statement, const Where& where, bool taken) override;
     void end_block() override;
 
     // The counts of every block run so far (the shape fields are left empty),
@@ -56,11 +57,22 @@ class BlockProfile : public BlockObserver {
         std::vector<WarpAccess> instructions;        // the k-th is the lanes' k-th execution
         std::size_t used = 0;                        // instructions[0, used) hold this round's
     };
+    // One condition's evaluations by one warp since the block began.
+    struct WarpBranch {
+        const char* file = nullptr;
+        unsigned line = 0, column = 0;
+        const char* statement = nullptr;
+        std::array<std::uint32_t, 32> evaluations{};  // per lane
+        // The k-th: the lanes whose k-th evaluation held, and those whose did not.
+        std::vector<std::pair<unsigned, unsigned>> outcomes;
+    };
     struct Warp {
         std::unordered_map<std::uint32_t, Site> sites;
         bool pending = false;
+        std::vector<WarpBranch> branches;  // a kernel has few
     };
     void flush(Warp& warp);
+    void count_branches(Warp& warp);
     void price(std::uint32_t code, const WarpAccess& access);
 
     std::vector<Warp> warps_;
@@ -68,6 +80,10 @@ class BlockProfile : public BlockObserver {
     std::unordered_map<std::uint32_t, MemoryCounts> by_code_;
     std::vector<std::size_t> shared_arrays_;  // bytes of each touched static __shared__ array, by variable
 };
+
+// Adds a branch's counts to those of the same branch in `branches` (sorted
+// by file, line and column), or inserts them in order.
+void add_branch(std::vector<BranchProfile>& branches, const BranchProfile& branch);
 
 // The memory counts by instruction as counts by source line (LaunchProfile::lines).
 std::vector<SourceLineProfile> by_source_line(const std::unordered_map<std::uint32_t, MemoryCounts>& by_code);

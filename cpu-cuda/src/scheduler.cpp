@@ -304,6 +304,10 @@ std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, in
     return self.result;
 }
 
+void BlockRunner::note_branch(bool taken, const char* statement, Where where) {
+    if (watch_) watch_->branch(running_->rank, statement, where, taken);
+}
+
 void BlockRunner::fail_running(const std::string& what) {
     FiberThread& self = *running_;
     try {
@@ -625,6 +629,10 @@ std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std:
 }
 
 unsigned active_mask() { return block_of_caller().active_mask(); }
+
+void note_branch(bool taken, const char* statement, Where where) {
+    if (BlockRunner* block = running_block()) block->note_branch(taken, statement, where);
+}
 
 std::atomic<bool> spin_watch{false};
 

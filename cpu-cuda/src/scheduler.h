@@ -97,6 +97,7 @@ class BlockRunner {
     std::uint64_t group_sync(SyncKind kind, int width, int param, std::uint64_t bits, Where where);
     unsigned active_mask() const;
     void count_atomic() { ++stats_.atomics; }
+    void note_branch(bool taken, const char* statement, Where where);
     void count_wide_access() { ++stats_.wide_accesses; }
     // The block's dynamic shared memory, aligned to a page.
     std::byte* dynamic_shared_memory() { return dynamic_smem_.data(); }

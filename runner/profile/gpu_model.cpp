@@ -96,6 +96,14 @@ LaunchCounts launch_of(const nlohmann::json& launch) {
     counts.values = counts_of(launch.at(record::kCounts));
     const nlohmann::json& sources = launch.at(record::kSources);
     for (const auto& [place, line] : sources.items()) counts.sources[place] = counts_of(line);
+    for (const nlohmann::json& branch : launch.at(record::kBranches)) {
+        counts.branches.push_back({.place = branch.at(record::kPlace).get<std::string>(),
+                                   .statement = branch.at(record::kStatement).get<std::string>(),
+                                   .evaluations = branch.at("evaluations").get<double>(),
+                                   .divergent = branch.at("divergent").get<double>(),
+                                   .lanes_taken = branch.at("lanes_taken").get<double>(),
+                                   .lanes_not_taken = branch.at("lanes_not_taken").get<double>()});
+    }
     return counts;
 }
 

@@ -37,6 +37,17 @@ const std::vector<GpuSpec>& gpu_specs();
 // The GPU of that key ("h100", "a100", "l4", "t4", "rtx4090"), or null.
 const GpuSpec* find_gpu(const std::string& key);
 
+// One condition of the kernel's source, as the driver counted it
+// (cpu::BranchProfile, warpdrill/cpu/backend.h).
+struct BranchCounts {
+    std::string place;      // "reduce.cuh:22"
+    std::string statement;  // "if", "while" or "for"
+    double evaluations = 0;
+    double divergent = 0;
+    double lanes_taken = 0;
+    double lanes_not_taken = 0;
+};
+
 // One launch as the profile driver counted it; values by the driver's names
 // ("global_load_requests", ...).
 struct LaunchCounts {
@@ -47,12 +58,13 @@ struct LaunchCounts {
     std::map<std::string, double> values;
     // The memory counts by source line: place ("reduce.cuh:24") -> name -> value.
     std::map<std::string, std::map<std::string, double>> sources;
+    std::vector<BranchCounts> branches;  // in the order of the source
 
     double value(const std::string& key) const;  // 0 when absent
     double blocks() const { return double(grid[0]) * grid[1] * grid[2]; }
     int threads_per_block() const { return static_cast<int>(block[0] * block[1] * block[2]); }
     // Warp instructions the backend sees: loads, stores and sync points.
-    // Arithmetic, address math and branches it does not see.
+    // Arithmetic, address math and branch instructions it does not see.
     double observed_instructions() const;
     // Averaged over the observed warp instructions.
     double average_active_threads() const;

@@ -164,6 +164,17 @@ std::string line_counts(const std::map<std::string, double>& counts) {
     return text;
 }
 
+// "64 times a warp reached it, 47 of them divergent (...)" for one branch.
+std::string branch_counts(const BranchCounts& branch) {
+    if (branch.divergent == 0)
+        return messages::text("profile.branch.uniform", {{"evaluations", number(branch.evaluations)}});
+    return messages::text("profile.branch.divergent",
+                          {{"evaluations", number(branch.evaluations)},
+                           {"divergent", number(branch.divergent)},
+                           {"taken", number(branch.lanes_taken / branch.divergent, 1)},
+                           {"not_taken", number(branch.lanes_not_taken / branch.divergent, 1)}});
+}
+
 // ---- the table ------------------------------------------------------------------------
 
 // ncu's figure for a row in one launch, in the row's unit.
@@ -229,6 +240,9 @@ void print_profile(const Profiled& profiled, const ProfileOptions& options, cons
         if (!launch.sources.empty()) fmt::print("  {}\n", messages::text("profile.by_source_line"));
         for (const auto& [place, counts] : launch.sources)
             fmt::print("    {}: {}\n", place, line_counts(counts));
+        if (!launch.branches.empty()) fmt::print("  {}\n", messages::text("profile.by_source_branch"));
+        for (const BranchCounts& branch : launch.branches)
+            fmt::print("    {} ({}): {}\n", branch.place, branch.statement, branch_counts(branch));
     }
     fmt::print("\n{}\n", messages::text("profile.observed_note"));
     fmt::print("\n{}", messages::text("profile.all_launches", {{"count", profiled.counts.launches.size()},
@@ -272,8 +286,18 @@ void print_json(const std::vector<Profiled>& all, const ProfileOptions& options,
                 fmt::print("{}\"{}\": {}", first ? "" : ", ", json_escape(place), json_numbers(counts));
                 first = false;
             }
+            fmt::print("}},\n     \"branches\": [");
+            for (std::size_t b = 0; b < launch.branches.size(); ++b) {
+                const BranchCounts& branch = launch.branches[b];
+                fmt::print(
+                    "{}{{\"place\": \"{}\", \"statement\": \"{}\", \"evaluations\": {}, \"divergent\": {}, "
+                    "\"lanes_taken\": {}, \"lanes_not_taken\": {}}}",
+                    b ? ", " : "", json_escape(branch.place), branch.statement,
+                    json_number(branch.evaluations), json_number(branch.divergent),
+                    json_number(branch.lanes_taken), json_number(branch.lanes_not_taken));
+            }
             fmt::print(
-                "}},\n     \"model\": {{\"blocks_per_sm\": {}, \"occupancy\": {}, \"waves\": {}, "
+                "],\n     \"model\": {{\"blocks_per_sm\": {}, \"occupancy\": {}, \"waves\": {}, "
                 "\"dram_bytes_read\": {}, \"dram_bytes_written\": {}, "
                 "\"launch_us\": {}, \"dram_us\": {}, \"shared_us\": {}, \"barrier_us\": {}, \"issue_us\": "
                 "{}, "

@@ -7,10 +7,14 @@
 //    "launches": [{"kernel": "reduce_sum", "race": "",
 //                  "grid": [4096, 1, 1], "block": [256, 1, 1],
 //                  "counts": {"global_load_requests": 32768, ...},
-//                  "sources": {"reduce.cuh:24": {"shared_load_wavefronts": 8192, ...}}}]}
+//                  "sources": {"reduce.cuh:24": {"shared_load_wavefronts": 8192, ...}},
+//                  "branches": [{"place": "reduce.cuh:20", "statement": "if",
+//                                "evaluations": 72, "divergent": 64, "lanes_taken": 120,
+//                                "lanes_not_taken": 1928}]}]}
 // "race" is the first race the launch made ("" when none): its counts are
 // then the racy kernel's. A count's name is the backend's
-// (warpdrill/cpu/backend.h), as the driver writes it.
+// (warpdrill/cpu/backend.h), as the driver writes it; so are a branch's
+// (cpu::BranchProfile), in the order of the source.
 #pragma once
 
 namespace warpdrill::profile_record {
@@ -25,6 +29,9 @@ inline constexpr const char* kGrid = "grid";
 inline constexpr const char* kBlock = "block";
 inline constexpr const char* kCounts = "counts";
 inline constexpr const char* kSources = "sources";
+inline constexpr const char* kBranches = "branches";
+inline constexpr const char* kPlace = "place";
+inline constexpr const char* kStatement = "statement";
 
 }  // namespace warpdrill::profile_record
 

@@ -2,6 +2,7 @@
 // compiled once for every lesson's driver, on the CPU backend.
 #include "warpdrill/profile_record.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <utility>
@@ -17,7 +18,8 @@ void add_lanes(nlohmann::json& counts, const std::string& name, const cpu::Activ
     counts[name + "_partial"] = lanes.partial;
 }
 
-// One launch: its shape, the race it made, its counts, and each source line's memory counts.
+// One launch: its shape, the race it made, its counts, each source line's
+// memory counts and each branch's.
 nlohmann::json launch_record(const cpu::LaunchProfile& p) {
     nlohmann::json counts = {{"dynamic_shared_bytes", p.dynamic_shared_bytes},
                              {"static_shared_bytes", p.static_shared_bytes},
@@ -39,8 +41,20 @@ nlohmann::json launch_record(const cpu::LaunchProfile& p) {
             if (value > 0) sources[line.place()][name] = value;
         }
     }
-    return {{kKernel, p.kernel}, {kRace, p.race},     {kGrid, p.grid},
-            {kBlock, p.block},   {kCounts, counts},   {kSources, sources}};
+    nlohmann::json branches = nlohmann::json::array();
+    std::uint64_t divergent = 0;
+    for (const cpu::BranchProfile& branch : p.branches) {
+        divergent += branch.divergent;
+        branches.push_back({{kPlace, branch.place()},
+                            {kStatement, branch.statement},
+                            {"evaluations", branch.evaluations},
+                            {"divergent", branch.divergent},
+                            {"lanes_taken", branch.lanes_taken},
+                            {"lanes_not_taken", branch.lanes_not_taken}});
+    }
+    counts["divergent_branches"] = divergent;
+    return {{kKernel, p.kernel}, {kRace, p.race},     {kGrid, p.grid},      {kBlock, p.block},
+            {kCounts, counts},   {kSources, sources}, {kBranches, branches}};
 }
 
 }  // namespace

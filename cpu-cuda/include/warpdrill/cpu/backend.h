@@ -151,6 +151,25 @@ struct SourceLineProfile : MemoryCounts {
     std::string place() const;  // "solutions/03-.../reduce.cuh:24", with " (through <via>)"
 };
 
+// One condition of the kernel's source, an if's or a loop's, in a build
+// that counts them (cudacc --branches: `warpdrill profile`'s): the warps that
+// evaluated it, each lane's k-th evaluation matched with its warp's other
+// lanes' k-th, and how they went. Source level: nvcc may turn a short branch
+// into predicated instructions, and then no warp diverges there on a GPU.
+struct BranchProfile {
+    std::string file;  // as the repository names it
+    unsigned line = 0;
+    unsigned column = 0;                // in the compiled text: tells two branches of one line apart
+    std::string statement;              // "if", "while" or "for"
+    std::uint64_t evaluations = 0;      // by a warp: once for all its lanes that reached it together
+    std::uint64_t divergent = 0;        // of those, where some lanes' condition held and others' did not
+    std::uint64_t lanes_taken = 0;      // over the divergent ones: the lanes whose condition held
+    std::uint64_t lanes_not_taken = 0;  // and the lanes whose condition did not
+
+    std::string place() const { return file + ":" + std::to_string(line); }
+    BranchProfile& operator+=(const BranchProfile& other);
+};
+
 struct LaunchProfile : MemoryCounts {
     std::string kernel;  // "reduce_sequential", "reduce_complete_unroll<256u>"
     std::array<unsigned, 3> grid{1, 1, 1};
@@ -171,8 +190,12 @@ struct LaunchProfile : MemoryCounts {
     // at it ("" for none): a profiled launch goes on past a race, so that its
     // counts are the racy kernel's, as Nsight Compute's are.
     std::string race;
+    // Its branches, in the order of file, line and column: empty unless the
+    // kernel was compiled to count them.
+    std::vector<BranchProfile> branches;
 
-    // Adds the counts, line by line too; keeps the shape and the first race.
+    // Adds the counts, line by line and branch by branch too; keeps the shape
+    // and the first race.
     LaunchProfile& operator+=(const LaunchProfile& other);
 };
 

@@ -310,6 +310,14 @@ unsigned block_sync(SyncKind kind, int predicate, Where where);
 std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
                         Where where);
 unsigned active_mask();
+// A condition of the program's own source, where cudacc --branches counts
+// them (`warpdrill profile`'s build, rewrite.h): its value, told to the
+// profiler. `statement` is "if", "while" or "for".
+void note_branch(bool taken, const char* statement, Where where);
+constexpr bool branch(bool taken, const char* statement, Where where = Where::current()) {
+    if (!std::is_constant_evaluated()) note_branch(taken, statement, where);
+    return taken;
+}
 void count_atomic();
 std::byte* dynamic_shared_memory();
 // Faults the kernel (a KernelFault naming the thread) when a 16-byte access is
