@@ -166,30 +166,35 @@ void BlockProfile::branch(int thread, const char* statement, const Where& where,
 void BlockProfile::end_block() {
     for (Warp& warp : warps_) {
         flush(warp);
-        count_branches(warp);
+        for (const WarpBranch& branch : warp.branches) {
+            BranchProfile profile;
+            static_cast<BranchTally&>(profile) = branch.settled;
+            profile.file = checkout_path(branch.file);
+            profile.line = branch.line;
+            profile.column = branch.column;
+            profile.statement = branch.statement;
+            add_branch(counts_.branches, profile);
+        }
+        warp.branches.clear();
     }
 }
 
-// A warp's evaluations of each branch, matched lane by lane since the block began.
-void BlockProfile::count_branches(Warp& warp) {
-    for (const WarpBranch& branch : warp.branches) {
-        BranchProfile counts{.file = checkout_path(branch.file),
-                             .line = branch.line,
-                             .column = branch.column,
-                             .statement = branch.statement};
+void BlockProfile::settle_branches(Warp& warp) {
+    for (WarpBranch& branch : warp.branches) {
         for (const auto& [held, failed] : branch.outcomes) {
-            ++counts.evaluations;
+            ++branch.settled.evaluations;
             if (held == 0 || failed == 0) continue;
-            ++counts.divergent;
-            counts.lanes_taken += static_cast<std::uint64_t>(std::popcount(held));
-            counts.lanes_not_taken += static_cast<std::uint64_t>(std::popcount(failed));
+            ++branch.settled.divergent;
+            branch.settled.lanes_taken += static_cast<std::uint64_t>(std::popcount(held));
+            branch.settled.lanes_not_taken += static_cast<std::uint64_t>(std::popcount(failed));
         }
-        add_branch(counts_.branches, counts);
+        branch.outcomes.clear();
+        branch.evaluations.fill(0);
     }
-    warp.branches.clear();
 }
 
 void BlockProfile::flush(Warp& warp) {
+    settle_branches(warp);
     if (!warp.pending) return;
     for (auto& [code, site] : warp.sites) {
         for (std::size_t k = 0; k < site.used; ++k) price(code, site.instructions[k]);
@@ -273,7 +278,7 @@ MemoryCounts& MemoryCounts::operator+=(const MemoryCounts& other) {
     return *this;
 }
 
-BranchProfile& BranchProfile::operator+=(const BranchProfile& other) {
+BranchTally& BranchTally::operator+=(const BranchTally& other) {
     evaluations += other.evaluations;
     divergent += other.divergent;
     lanes_taken += other.lanes_taken;

@@ -57,7 +57,8 @@ class BlockProfile : public BlockObserver {
         std::vector<WarpAccess> instructions;        // the k-th is the lanes' k-th execution
         std::size_t used = 0;                        // instructions[0, used) hold this round's
     };
-    // One condition's evaluations by one warp since the block began.
+    // One condition's evaluations by one warp: those since the warp last
+    // converged, lane by lane, and the tally of those before.
     struct WarpBranch {
         const char* file = nullptr;
         unsigned line = 0, column = 0;
@@ -65,14 +66,17 @@ class BlockProfile : public BlockObserver {
         std::array<std::uint32_t, 32> evaluations{};  // per lane
         // The k-th: the lanes whose k-th evaluation held, and those whose did not.
         std::vector<std::pair<unsigned, unsigned>> outcomes;
+        BranchTally settled;
     };
     struct Warp {
         std::unordered_map<std::uint32_t, Site> sites;
         bool pending = false;
         std::vector<WarpBranch> branches;  // a kernel has few
     };
+    // At a point where the warp is converged: its pending accesses priced,
+    // its branches' evaluations tallied, each lane's counts restarted.
     void flush(Warp& warp);
-    void count_branches(Warp& warp);
+    void settle_branches(Warp& warp);
     void price(std::uint32_t code, const WarpAccess& access);
 
     std::vector<Warp> warps_;

@@ -34,6 +34,22 @@ __global__ void branchy(int* out) {
     out[threadIdx.x] = sum;
 }
 
+__device__ bool below(int x, int limit) {
+    if (x < limit) return true;
+    return false;
+}
+
+// The same condition reached in two phases apart, each uniform among the
+// lanes that reach it: the barrier between restarts the lanes' counts.
+__global__ void two_phases(int* out) {
+    const int lane = threadIdx.x % 32;
+    int sum = 0;
+    if (lane < 16) sum += below(lane, 100);
+    __syncthreads();
+    if (lane >= 16) sum += below(lane, 0);
+    out[threadIdx.x] = sum;
+}
+
 }  // namespace
 
 TEST_CASE("profile: each condition of the source, warp by warp") {
@@ -64,4 +80,18 @@ TEST_CASE("profile: each condition of the source, warp by warp") {
     expect(branches[3], "for", 8, 6, 2 * (24 + 16 + 8), 2 * (8 + 8 + 8));
     expect(branches[4], "if", 2, 0, 0, 0);  // the condition after an init-statement
     CHECK(branches[1].line == branches[0].line + 8);
+}
+
+TEST_CASE("profile: a branch's evaluations are matched again after the warp converges") {
+    warpdrill::DeviceBuffer<int> out(32);
+    warpdrill::cpu::ProfileScope scope;
+    warpdrill::launch(two_phases, {1, 32}, out.data());
+    warpdrill::check_launch();
+    const std::vector<BranchProfile> branches = scope.launches().at(0).branches;
+    REQUIRE(branches.size() == 3);
+    // below()'s if: lanes 0-15 all below 100, then lanes 16-31 none below 0.
+    CHECK(branches[0].evaluations == 2);
+    CHECK(branches[0].divergent == 0);
+    CHECK(branches[1].divergent == 1);  // lane < 16
+    CHECK(branches[2].divergent == 1);  // lane >= 16
 }

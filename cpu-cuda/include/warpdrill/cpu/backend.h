@@ -151,23 +151,29 @@ struct SourceLineProfile : MemoryCounts {
     std::string place() const;  // "solutions/03-.../reduce.cuh:24", with " (through <via>)"
 };
 
-// One condition of the kernel's source, an if's or a loop's, in a build
-// that counts them (cudacc --branches: `warpdrill profile`'s): the warps that
-// evaluated it, each lane's k-th evaluation matched with its warp's other
-// lanes' k-th, and how they went. Source level: nvcc may turn a short branch
-// into predicated instructions, and then no warp diverges there on a GPU.
-struct BranchProfile {
-    std::string file;  // as the repository names it
-    unsigned line = 0;
-    unsigned column = 0;                // in the compiled text: tells two branches of one line apart
-    std::string statement;              // "if", "while" or "for"
+// How the warps went at one condition of the kernel's source, an if's or a
+// loop's, in a build that counts them (cudacc --branches: `warpdrill
+// profile`'s). A lane's k-th evaluation is matched with its warp's other
+// lanes' k-th since the warp last converged (a __syncthreads(), a warp
+// intrinsic all its lanes call), as the memory counts match accesses. Source
+// level: nvcc may turn a short branch into predicated instructions, and then
+// no warp diverges there on a GPU.
+struct BranchTally {
     std::uint64_t evaluations = 0;      // by a warp: once for all its lanes that reached it together
     std::uint64_t divergent = 0;        // of those, where some lanes' condition held and others' did not
     std::uint64_t lanes_taken = 0;      // over the divergent ones: the lanes whose condition held
     std::uint64_t lanes_not_taken = 0;  // and the lanes whose condition did not
 
+    BranchTally& operator+=(const BranchTally& other);
+};
+
+struct BranchProfile : BranchTally {
+    std::string file;  // as the repository names it
+    unsigned line = 0;
+    unsigned column = 0;    // in the compiled text: tells two branches of one line apart
+    std::string statement;  // "if", "while" or "for"
+
     std::string place() const { return file + ":" + std::to_string(line); }
-    BranchProfile& operator+=(const BranchProfile& other);
 };
 
 struct LaunchProfile : MemoryCounts {
