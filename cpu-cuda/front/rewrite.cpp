@@ -203,6 +203,13 @@ class Rewriter {
         }
         return tokens_.size();
     }
+    // +1 at an opening bracket, (, [ or {, -1 at a closing one, 0 elsewhere:
+    // the nesting a scan over the tokens keeps count of.
+    int nesting_step(std::size_t i) const {
+        if (is(i, "(") || is(i, "[") || is(i, "{")) return 1;
+        if (is(i, ")") || is(i, "]") || is(i, "}")) return -1;
+        return 0;
+    }
     // The index of the bracket that opens the one closing at `close`.
     std::size_t opening(std::size_t close) const {
         const char closer = text_[tokens_[close].begin];
@@ -270,8 +277,7 @@ class Rewriter {
         const std::size_t kernel = kernel_start(open);
         std::size_t close = open + 3;
         for (int depth = 0; close < tokens_.size(); ++close) {
-            if (is(close, "(") || is(close, "[") || is(close, "{")) ++depth;
-            if (is(close, ")") || is(close, "]") || is(close, "}")) --depth;
+            depth += nesting_step(close);
             if (depth == 0 && is_chevron(close, '>')) break;
         }
         if (kernel == open || close >= tokens_.size() || !is(close + 3, "(")) {
@@ -556,8 +562,7 @@ class Rewriter {
         }
         std::size_t end = at + 1;  // T name = expression
         for (int depth = 0; end < tokens_.size(); ++end) {
-            if (is(end, "(") || is(end, "[") || is(end, "{")) ++depth;
-            if (is(end, ")") || is(end, "]") || is(end, "}")) --depth;
+            depth += nesting_step(end);
             if (depth == 0 && (is(end, ",") || is(end, ";"))) break;
         }
         replace(at, at, "= " + allocate + construct + "(");
@@ -590,9 +595,9 @@ class Rewriter {
         const std::size_t open = i + 1, close = closing(open);
         if (close == tokens_.size()) return;
         std::vector<std::size_t> semicolons;  // at the parenthesis' own depth
-        for (std::size_t k = open + 1, depth = 0; k < close; ++k) {
-            if (is(k, "(") || is(k, "[") || is(k, "{")) ++depth;
-            if (is(k, ")") || is(k, "]") || is(k, "}")) --depth;
+        int depth = 0;
+        for (std::size_t k = open + 1; k < close; ++k) {
+            depth += nesting_step(k);
             if (depth == 0 && is(k, ";")) semicolons.push_back(k);
         }
         std::size_t first = open + 1, last = close - 1;  // the condition's tokens
@@ -617,8 +622,7 @@ class Rewriter {
     bool assigns(std::size_t first, std::size_t last) const {
         int depth = 0;
         for (std::size_t k = first; k <= last; ++k) {
-            if (is(k, "(") || is(k, "[") || is(k, "{")) ++depth;
-            if (is(k, ")") || is(k, "]") || is(k, "}")) --depth;
+            depth += nesting_step(k);
             if (depth != 0 || !is(k, "=")) continue;
             const bool joined_before =
                 k > first && tokens_[k - 1].end == tokens_[k].begin &&

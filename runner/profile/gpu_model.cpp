@@ -99,10 +99,10 @@ LaunchCounts launch_of(const nlohmann::json& launch) {
     for (const nlohmann::json& branch : launch.at(record::kBranches)) {
         counts.branches.push_back({.place = branch.at(record::kPlace).get<std::string>(),
                                    .statement = branch.at(record::kStatement).get<std::string>(),
-                                   .evaluations = branch.at("evaluations").get<double>(),
-                                   .divergent = branch.at("divergent").get<double>(),
-                                   .lanes_taken = branch.at("lanes_taken").get<double>(),
-                                   .lanes_not_taken = branch.at("lanes_not_taken").get<double>()});
+                                   .evaluations = branch.at(record::kEvaluations).get<double>(),
+                                   .divergent = branch.at(record::kDivergent).get<double>(),
+                                   .lanes_taken = branch.at(record::kLanesTaken).get<double>(),
+                                   .lanes_not_taken = branch.at(record::kLanesNotTaken).get<double>()});
     }
     return counts;
 }

@@ -32,6 +32,10 @@ inline constexpr const char* kSources = "sources";
 inline constexpr const char* kBranches = "branches";
 inline constexpr const char* kPlace = "place";
 inline constexpr const char* kStatement = "statement";
+inline constexpr const char* kEvaluations = "evaluations";
+inline constexpr const char* kDivergent = "divergent";
+inline constexpr const char* kLanesTaken = "lanes_taken";
+inline constexpr const char* kLanesNotTaken = "lanes_not_taken";
 
 }  // namespace warpdrill::profile_record
 

@@ -47,10 +47,10 @@ nlohmann::json launch_record(const cpu::LaunchProfile& p) {
         divergent += branch.divergent;
         branches.push_back({{kPlace, branch.place()},
                             {kStatement, branch.statement},
-                            {"evaluations", branch.evaluations},
-                            {"divergent", branch.divergent},
-                            {"lanes_taken", branch.lanes_taken},
-                            {"lanes_not_taken", branch.lanes_not_taken}});
+                            {kEvaluations, branch.evaluations},
+                            {kDivergent, branch.divergent},
+                            {kLanesTaken, branch.lanes_taken},
+                            {kLanesNotTaken, branch.lanes_not_taken}});
     }
     counts["divergent_branches"] = divergent;
     return {{kKernel, p.kernel}, {kRace, p.race},     {kGrid, p.grid},      {kBlock, p.block},
