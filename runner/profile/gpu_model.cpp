@@ -3,9 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "warpdrill/profile_record.h"
 
@@ -14,24 +16,41 @@ namespace {
 
 constexpr int kWarpSize = 32;
 constexpr double kSectorBytes = 32;
-constexpr double kIssuePerCycle = 4;  // four warp schedulers an SM, one instruction a cycle each
 
-// Measured on an H100 (gpu_bench's method), used for every GPU:
-// a device copy reaches 2984 to 3028 of the published 3350 GB/s
-// (results/bench-h100.txt, 2^28 and 2^32 floats);
-constexpr double kDramEfficiency = 0.9;
-// one more launch of a short kernel adds 3.7 to 4.8 us (lesson 3's three
-// launches against lesson 4's two, at 2^18 floats: 17.1 and 12.3 us in the
-// run this was fitted to, 15.9 and 11.7 in results/bench-h100.txt).
-constexpr double kLaunchOverheadUs = 4.8;
-// Fitted to gpu_bench's H100 times of lessons 1 to 8 at 2^20, 2^22 and 2^24
-// floats (README, "How far the model is from the hardware"): a block waits
-// this long at each barrier for its warps' step of the tree;
-constexpr double kBarrierCycles = 90;
-// and each observed instruction stands for this many issued. nvcc's PTX for
-// lesson 3's loop agrees: 12 instructions a step for a working warp, of which
-// it observes 4, and 6 for an idle one, of which it observes 1.
-constexpr double kIssueFactor = 4;
+// Measured on an H100 on kernels that each do one thing, the GPU's time
+// alone (results/model-patterns-h100.csv); `python3 scripts/model-fit.py`
+// derives each from that table and a test holds them to it. They serve for
+// every GPU, the cycles at its own clock and the bandwidth as the same share
+// of its published figure.
+// The first launch of a call, and each launch after it in the same call:
+constexpr double kFirstLaunchUs = 3.057;
+constexpr double kNextLaunchUs = 1.664;
+// what one more block adds to an empty launch (the GPU's block dispatch);
+constexpr double kBlockDispatchUs = 0.0006071;
+// the largest reads' bytes a microsecond, and the smallest reads' wait for their first bytes;
+constexpr double kDramBytesPerUs = 3.102e+06;
+constexpr double kDramLatencyUs = 0.7946;
+// the cycles a lone block waits at each __syncthreads();
+constexpr double kBarrierLatencyCycles = 28.96;
+// the cycles an SM spends for each warp instruction the CPU backend observes,
+// the arithmetic and the waiting around it included: eight blocks an SM
+// looping over __syncthreads();
+constexpr double kCyclesPerObservedInstruction = 2.023;
+// lesson 10's finish (a fence, an atomic ticket, the last block adding the
+// partials) less the empty launch, by grid: {blocks, us}.
+constexpr std::array<std::pair<double, double>, 3> kFinishUs = {{{132, 1.37}, {396, 1.85}, {1056, 2.19}}};
+constexpr double kH100PublishedBytesPerUs = 3350e3;
+
+// The finish's cost at this grid, on the line through the measured grids (held at their ends).
+double finish_us(double blocks) {
+    if (blocks <= kFinishUs.front().first) return kFinishUs.front().second;
+    for (std::size_t i = 1; i < kFinishUs.size(); ++i) {
+        const auto [x0, y0] = kFinishUs[i - 1];
+        const auto [x1, y1] = kFinishUs[i];
+        if (blocks <= x1) return y0 + (y1 - y0) * (blocks - x0) / (x1 - x0);
+    }
+    return kFinishUs.back().second;
+}
 
 }  // namespace
 
@@ -125,7 +144,7 @@ LessonCounts read_profile_record(const std::string& text) {
     }
 }
 
-LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu) {
+LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu, bool first_in_call) {
     LaunchEstimate estimate;
     const int warps_per_block = (launch.threads_per_block() + kWarpSize - 1) / kWarpSize;
     const double shared_per_block = launch.value("dynamic_shared_bytes") +
@@ -144,24 +163,30 @@ LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu) {
         std::min<double>(estimate.blocks_per_sm, blocks / (gpu.multiprocessors * estimate.waves));
     estimate.occupancy = resident_blocks * warps_per_block * kWarpSize / gpu.max_threads_per_sm;
 
-    const double clock_hz = gpu.boost_clock_ghz * 1e9;
+    const double cycles_per_us = gpu.boost_clock_ghz * 1e3;
+    estimate.launch_us = first_in_call ? kFirstLaunchUs : kNextLaunchUs;
+    estimate.dispatch_us = blocks * kBlockDispatchUs;
     estimate.dram_bytes_read = launch.value("global_load_sectors") * kSectorBytes;
     estimate.dram_bytes_written = launch.value("global_store_sectors") * kSectorBytes;
-    estimate.launch_us = kLaunchOverheadUs;
-    estimate.dram_us = (estimate.dram_bytes_read + estimate.dram_bytes_written) /
-                       (gpu.dram_gbps * 1e9 * kDramEfficiency) * 1e6;
+    const double bytes_per_us = gpu.dram_gbps * 1e3 * (kDramBytesPerUs / kH100PublishedBytesPerUs);
+    estimate.dram_us = (estimate.dram_bytes_read + estimate.dram_bytes_written) / bytes_per_us;
+    estimate.issue_us =
+        launch.observed_instructions() * kCyclesPerObservedInstruction / (sms_in_use * cycles_per_us);
     const double wavefronts =
         launch.value("shared_load_wavefronts") + launch.value("shared_store_wavefronts");
-    estimate.shared_us = wavefronts / (sms_in_use * clock_hz) * 1e6;
+    estimate.shared_us = wavefronts / (sms_in_use * cycles_per_us);
     // A grid or cluster barrier is priced as a block barrier: no figure for its own cost is measured.
     const double barriers =
         launch.value("block_barriers") + launch.value("grid_syncs") + launch.value("cluster_syncs");
     const double barriers_per_block = blocks > 0 ? barriers / blocks : 0.0;
-    estimate.barrier_us = estimate.waves * barriers_per_block * kBarrierCycles / clock_hz * 1e6;
-    estimate.issue_us =
-        launch.observed_instructions() * kIssueFactor / (sms_in_use * kIssuePerCycle * clock_hz) * 1e6;
-    estimate.total_us = estimate.launch_us + std::max(estimate.dram_us, estimate.shared_us) +
-                        estimate.barrier_us + estimate.issue_us;
+    const double block_latency_us = (estimate.dram_bytes_read > 0 ? kDramLatencyUs : 0.0) +
+                                    barriers_per_block * kBarrierLatencyCycles / cycles_per_us;
+    estimate.latency_us = estimate.waves * block_latency_us;
+    estimate.finish_us = launch.value("atomics") > 0 ? finish_us(blocks) : 0.0;
+    estimate.total_us = estimate.launch_us +
+                        std::max({estimate.dram_us, estimate.issue_us + estimate.shared_us,
+                                  estimate.dispatch_us, estimate.latency_us}) +
+                        estimate.finish_us;
     return estimate;
 }
 

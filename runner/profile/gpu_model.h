@@ -1,16 +1,21 @@
 // What `warpdrill profile` knows of GPUs: their published figures, the counts
 // the CPU backend took of a lesson's launches (from the profile driver,
-// common/src/profile/profile_lesson.cpp), and a simple model of how long a
-// launch takes on a named GPU. The model, term by term (README, "Profile"):
-//   time = launch overhead + max(DRAM time, shared-memory time)
-//          + barrier time + issue time
-//   DRAM time     global sectors loaded and stored * 32 bytes / (published bandwidth * 0.9)
-//   shared time   wavefronts / (SMs in use * clock): one wavefront a cycle an SM
-//   barrier time  waves * barriers per block * cycles per barrier step / clock
-//   issue time    instructions observed * issue factor / (SMs in use * 4 * clock)
+// common/src/profile/profile_lesson.cpp), and a model of how long a launch
+// takes on a named GPU, the GPU's time alone as gpu_bench measures it
+// (results/bench-h100.csv's gpu_us). The model, term by term (README, "Profile"):
+//   time = launch + max(DRAM, instructions + shared memory, block dispatch, latency)
+//          + finish
+//   launch        the first launch of a call, or one after it in the same call
+//   DRAM          global sectors loaded and stored * 32 bytes / measured bandwidth
+//   instructions  the warp instructions observed * the SM's cycles for each / (SMs in use * clock)
+//   shared        wavefronts / (SMs in use * clock): one wavefront a cycle an SM
+//   dispatch      blocks * what one block adds to an empty launch
+//   latency       waves * one block's waits: for its first DRAM bytes, and at each barrier
+//   finish        a launch with atomics: lesson 10's fence, ticket and last block
 // where waves = blocks / (SMs * blocks that fit an SM), rounded up. The
-// constants that are not published figures were measured or fitted on an
-// H100 (gpu_model.cpp says how) and serve for every GPU.
+// constants that are not published figures were measured on an H100 on
+// kernels that each do one thing (gpu_model.cpp; scripts/model-fit.py) and
+// serve for every GPU.
 #pragma once
 
 #include <array>
@@ -87,10 +92,12 @@ struct LaunchEstimate {
     int waves = 0;
     double dram_bytes_read = 0;     // the global sectors loaded, 32 bytes each
     double dram_bytes_written = 0;  // and those stored
-    double launch_us = 0, dram_us = 0, shared_us = 0, barrier_us = 0, issue_us = 0;
+    double launch_us = 0, dram_us = 0, issue_us = 0, shared_us = 0, dispatch_us = 0, latency_us = 0;
+    double finish_us = 0;
     double total_us = 0;
 };
 
-LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu);
+// first_in_call: the launch opens its call (gpu_bench times a lesson's launches as one call).
+LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu, bool first_in_call);
 
 }  // namespace warpdrill::runner

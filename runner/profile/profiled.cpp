@@ -8,11 +8,11 @@
 namespace warpdrill::runner {
 namespace {
 
-// gpu_bench's median time for "lesson N" at that many floats, as a caller
-// sees it, which the model imitates (results/bench-h100.csv).
+// gpu_bench's median time for "lesson N" at that many floats, the GPU's time
+// alone, which the model imitates (results/bench-h100.csv).
 std::optional<double> bench_time_us(const fs::path& csv, int lesson, long long floats) {
     for (const BenchRow& row : read_bench_csv(csv)) {
-        if (row.kernel == fmt::format("lesson {}", lesson) && row.floats == floats) return row.time_us;
+        if (row.kernel == fmt::format("lesson {}", lesson) && row.floats == floats) return row.gpu_us;
     }
     return std::nullopt;
 }
@@ -36,7 +36,7 @@ const std::map<std::string, double>* Profiled::ncu_launch(std::size_t launch, co
 Profiled model(const Lesson& lesson, LessonCounts counts, const GpuSpec& gpu) {
     Profiled profiled{&lesson, std::move(counts), {}, 0};
     for (const LaunchCounts& launch : profiled.counts.launches) {
-        profiled.estimates.push_back(estimate_launch(launch, gpu));
+        profiled.estimates.push_back(estimate_launch(launch, gpu, profiled.estimates.empty()));
         profiled.total_us += profiled.estimates.back().total_us;
     }
     return profiled;

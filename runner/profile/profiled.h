@@ -41,8 +41,8 @@ double modelled_gbps(const Profiled& profiled);
 // scripts/ncu-table.sh's table of every solution, measured on that GPU.
 std::string ncu_results_file(const GpuSpec& gpu);
 
-// gpu_bench's time for the lesson at the profiled size on an H100, as its
-// caller sees it (what the model imitates; results/bench-h100.csv); none on
+// gpu_bench's time for the lesson at the profiled size on an H100, the GPU's
+// time alone (what the model imitates; results/bench-h100.csv); none on
 // other GPUs.
 std::optional<double> benched_us(const Profiled& profiled, const GpuSpec& gpu, const App& app);
 
