@@ -8,13 +8,13 @@ the lessons:
   next       what a second launch in the same call adds;
   bandwidth  the largest reads, less their launch;
   latency    the smallest reads, less their launch and their bytes at that bandwidth;
-  barrier    one block an SM meeting at __syncthreads(): the cycles of one
-             barrier step, the latency a block waits at each;
   cycles per observed instruction
-             eight blocks an SM meeting at __syncthreads(): the SM's cycles
-             over the sync instructions it ran (each warp's loop step is one
-             instruction the CPU backend observes, with the arithmetic and the
-             waiting around it);
+             blocks meeting at __syncthreads() in a loop, whose every step is
+             one instruction a warp that the CPU backend observes (the sync),
+             with the arithmetic and the waiting around it: at one block an
+             SM, a warp's cycles from one step to the next (a block's
+             latency); at eight blocks an SM, the SM's cycles over the sync
+             instructions it ran (its throughput);
   finish     lesson 10's finish alone (a fence, an atomic ticket, the last
              block adding the partials), less the empty launch, by grid.
     python3 scripts/model-fit.py            prints the constants, as gpu_model.cpp writes them
@@ -69,10 +69,10 @@ def fit():
         return (most["gpu_us"] - none["gpu_us"]) / 256
 
     sms = min(r["blocks"] for r in pick("barriers"))  # one block an SM
-    barrier_cycles = barrier_step_us(sms) * CLOCK_GHZ * 1e3
+    warp_cycles = barrier_step_us(sms) * CLOCK_GHZ * 1e3
     crowded = max(r["blocks"] for r in pick("barriers"))
     sync_instructions_per_sm = (crowded / sms) * WARPS_PER_BLOCK
-    cycles_per_instruction = barrier_step_us(crowded) * CLOCK_GHZ * 1e3 / sync_instructions_per_sm
+    sm_cycles = barrier_step_us(crowded) * CLOCK_GHZ * 1e3 / sync_instructions_per_sm
     finish = [(r["blocks"], r["gpu_us"] - launch(r["blocks"])) for r in sorted(pick("finish"), key=lambda r: r["blocks"])]
     return {
         "kFirstLaunchUs": first_us,
@@ -80,8 +80,8 @@ def fit():
         "kNextLaunchUs": next_us,
         "kDramBytesPerUs": bytes_per_us,
         "kDramLatencyUs": latency_us,
-        "kBarrierLatencyCycles": barrier_cycles,
-        "kCyclesPerObservedInstruction": cycles_per_instruction,
+        "kWarpCyclesPerObservedInstruction": warp_cycles,
+        "kSmCyclesPerObservedInstruction": sm_cycles,
     }, finish
 
 

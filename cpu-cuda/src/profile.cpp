@@ -62,7 +62,7 @@ std::uint64_t wavefronts_of_part(const WarpAccess& access, int first, int count)
 
 }  // namespace
 
-std::uint64_t sectors_of(const WarpAccess& access) {
+const std::vector<std::uintptr_t>& sectors_of(const WarpAccess& access) {
     thread_local std::vector<std::uintptr_t> sectors;
     sectors.clear();
     for (int lane = 0; lane < kWarpSize; ++lane) {
@@ -73,7 +73,8 @@ std::uint64_t sectors_of(const WarpAccess& access) {
             sectors.push_back(sector);
         }
     }
-    return distinct(sectors);
+    sectors.resize(distinct(sectors));
+    return sectors;
 }
 
 SharedCost shared_cost_of(const WarpAccess& access) {
@@ -177,6 +178,7 @@ void BlockProfile::end_block() {
         }
         warp.branches.clear();
     }
+    loaded_sectors_.clear();
 }
 
 void BlockProfile::settle_branches(Warp& warp) {
@@ -210,7 +212,12 @@ void BlockProfile::price(std::uint32_t code, const WarpAccess& access) {
     if (access.space == MemorySpace::global) {
         GlobalAccessCounts& counts = access.write ? one.global_stores : one.global_loads;
         counts.requests = 1;
-        counts.sectors = sectors_of(access);
+        const std::vector<std::uintptr_t>& sectors = sectors_of(access);
+        counts.sectors = sectors.size();
+        if (!access.write) {
+            for (const std::uintptr_t sector : sectors)
+                counts.reloaded_sectors += !loaded_sectors_.insert(sector).second;
+        }
     } else {
         SharedAccessCounts& counts = access.write ? one.shared_stores : one.shared_loads;
         const SharedCost cost = shared_cost_of(access);
@@ -268,6 +275,7 @@ MemoryCounts& MemoryCounts::operator+=(const MemoryCounts& other) {
          {std::pair{&global_loads, &other.global_loads}, {&global_stores, &other.global_stores}}) {
         mine->requests += theirs->requests;
         mine->sectors += theirs->sectors;
+        mine->reloaded_sectors += theirs->reloaded_sectors;
     }
     for (auto [mine, theirs] :
          {std::pair{&shared_loads, &other.shared_loads}, {&shared_stores, &other.shared_stores}}) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "observer.h"
@@ -25,8 +26,9 @@ struct WarpAccess {
     bool write = false;
 };
 
-// The GPU's rules for one warp instruction (backend.h).
-std::uint64_t sectors_of(const WarpAccess& access);
+// The GPU's rules for one warp instruction (backend.h): the distinct sectors
+// it touches (valid until the thread's next call).
+const std::vector<std::uintptr_t>& sectors_of(const WarpAccess& access);
 struct SharedCost {
     std::uint64_t wavefronts = 0;
     std::uint64_t bank_conflicts = 0;
@@ -83,6 +85,7 @@ class BlockProfile : public BlockObserver {
     LaunchProfile counts_;
     std::unordered_map<std::uint32_t, MemoryCounts> by_code_;
     std::vector<std::size_t> shared_arrays_;  // bytes of each touched static __shared__ array, by variable
+    std::unordered_set<std::uintptr_t> loaded_sectors_;  // by the block this worker runs
 };
 
 // Adds a branch's counts to those of the same branch in `branches` (sorted

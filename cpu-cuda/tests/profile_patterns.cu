@@ -258,6 +258,37 @@ TEST_CASE("a profile counts the loads and stores of each source line", "[backend
     CHECK(load.global_loads.requests == 0);
 }
 
+// Each block reads its 32 floats `passes` times, with a barrier between the
+// passes; every block reads the same floats where `shared_row` is set.
+__global__ void read_row(const float* in, float* out, int passes, bool shared_row) {
+    const float* row = in + (shared_row ? 0 : blockIdx.x * blockDim.x);
+    float sum = 0.0f;
+    for (int pass = 0; pass < passes; ++pass) {
+        sum += row[threadIdx.x];
+        __syncthreads();
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+TEST_CASE("a profile counts the sectors a block loads again, not those another block loaded",
+          "[backend][profile]") {
+    DeviceBuffer<float> in(std::vector<float>(kPatternFloats, 1.0f));
+    DeviceBuffer<float> out(kPatternFloats);
+    ProfileScope scope;
+    warpdrill::launch(read_row, {2, 32}, in.data(), out.data(), 3, false);
+    warpdrill::launch(read_row, {2, 32}, in.data(), out.data(), 1, true);
+    warpdrill::check_launch();
+    const std::vector<LaunchProfile> profiles = scope.launches();
+    REQUIRE(profiles.size() == 2);
+    // Two blocks, three passes of 4 sectors: the second and third are again.
+    CHECK(profiles[0].global_loads.sectors == 2 * 3 * 4);
+    CHECK(profiles[0].global_loads.reloaded_sectors == 2 * 2 * 4);
+    CHECK(profiles[0].global_stores.reloaded_sectors == 0);
+    // The same 4 sectors, once by each block: never again within a block.
+    CHECK(profiles[1].global_loads.sectors == 2 * 4);
+    CHECK(profiles[1].global_loads.reloaded_sectors == 0);
+}
+
 TEST_CASE("only launches inside a ProfileScope are profiled, each into the innermost scope",
           "[backend][profile]") {
     DeviceBuffer<float> in(std::vector<float>(kPatternFloats, 1.0f));

@@ -16,6 +16,7 @@ namespace {
 
 constexpr int kWarpSize = 32;
 constexpr double kSectorBytes = 32;
+constexpr double kMiB = 1024.0 * 1024.0;
 
 // Measured on an H100 on kernels that each do one thing, the GPU's time
 // alone (results/model-patterns-h100.csv); `python3 scripts/model-fit.py`
@@ -30,12 +31,14 @@ constexpr double kBlockDispatchUs = 0.0006071;
 // the largest reads' bytes a microsecond, and the smallest reads' wait for their first bytes;
 constexpr double kDramBytesPerUs = 3.102e+06;
 constexpr double kDramLatencyUs = 0.7946;
-// the cycles a lone block waits at each __syncthreads();
-constexpr double kBarrierLatencyCycles = 28.96;
-// the cycles an SM spends for each warp instruction the CPU backend observes,
-// the arithmetic and the waiting around it included: eight blocks an SM
-// looping over __syncthreads();
-constexpr double kCyclesPerObservedInstruction = 2.023;
+// the cycles a block's warp takes from one instruction the CPU backend
+// observes to the next, the arithmetic and the waiting between them
+// included: one block an SM looping over __syncthreads(), where each loop
+// step is one observed instruction (a block's latency);
+constexpr double kWarpCyclesPerObservedInstruction = 28.96;
+// and the cycles an SM spends for each, eight blocks an SM looping the same
+// way (the SM's throughput).
+constexpr double kSmCyclesPerObservedInstruction = 2.023;
 // lesson 10's finish (a fence, an atomic ticket, the last block adding the
 // partials) less the empty launch, by grid: {blocks, us}.
 constexpr std::array<std::pair<double, double>, 3> kFinishUs = {{{132, 1.37}, {396, 1.85}, {1056, 2.19}}};
@@ -58,11 +61,11 @@ double finish_us(double blocks) {
 // the CUDA Programming Guide's table of limits per compute capability.
 const std::vector<GpuSpec>& gpu_specs() {
     static const std::vector<GpuSpec> specs = {
-        {"h100", "NVIDIA H100 SXM5 80GB", 132, 1.98, 3350, 2048, 32, 228 * 1024, 1024},
-        {"a100", "NVIDIA A100 SXM4 80GB", 108, 1.41, 2039, 2048, 32, 164 * 1024, 1024},
-        {"l4", "NVIDIA L4", 58, 2.04, 300, 1536, 24, 100 * 1024, 1024},
-        {"t4", "NVIDIA T4", 40, 1.59, 320, 1024, 16, 64 * 1024, 0},
-        {"rtx4090", "NVIDIA GeForce RTX 4090", 128, 2.52, 1008, 1536, 24, 100 * 1024, 1024},
+        {"h100", "NVIDIA H100 SXM5 80GB", 132, 1.98, 3350, 2048, 32, 228 * 1024, 1024, 50 * kMiB},
+        {"a100", "NVIDIA A100 SXM4 80GB", 108, 1.41, 2039, 2048, 32, 164 * 1024, 1024, 40 * kMiB},
+        {"l4", "NVIDIA L4", 58, 2.04, 300, 1536, 24, 100 * 1024, 1024, 48 * kMiB},
+        {"t4", "NVIDIA T4", 40, 1.59, 320, 1024, 16, 64 * 1024, 0, 4 * kMiB},
+        {"rtx4090", "NVIDIA GeForce RTX 4090", 128, 2.52, 1008, 1536, 24, 100 * 1024, 1024, 72 * kMiB},
     };
     return specs;
 }
@@ -144,6 +147,24 @@ LessonCounts read_profile_record(const std::string& text) {
     }
 }
 
+namespace {
+
+// The global loads' bytes that come from DRAM. A sector a block loads again
+// (the reread pattern's second pass, lesson 9's second read of a row) comes
+// from L2 while every resident block's own sectors fit in it together, and
+// from DRAM again when they do not (results/model-patterns-h100.csv: a read
+// twice over of 16 MB costs what a read once does, of 64 MB twice as much).
+double dram_bytes_read(const LaunchCounts& launch, const GpuSpec& gpu, double resident_blocks) {
+    const double sectors = launch.value("global_load_sectors");
+    const double reloaded = launch.value("global_load_reloaded_sectors");
+    const double own_bytes_per_block =
+        launch.blocks() > 0 ? (sectors - reloaded) * kSectorBytes / launch.blocks() : 0;
+    const bool l2_holds_them = own_bytes_per_block * resident_blocks <= gpu.l2_bytes;
+    return (l2_holds_them ? sectors - reloaded : sectors) * kSectorBytes;
+}
+
+}  // namespace
+
 LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu, bool first_in_call) {
     LaunchEstimate estimate;
     const int warps_per_block = (launch.threads_per_block() + kWarpSize - 1) / kWarpSize;
@@ -166,27 +187,29 @@ LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu, b
     const double cycles_per_us = gpu.boost_clock_ghz * 1e3;
     estimate.launch_us = first_in_call ? kFirstLaunchUs : kNextLaunchUs;
     estimate.dispatch_us = blocks * kBlockDispatchUs;
-    estimate.dram_bytes_read = launch.value("global_load_sectors") * kSectorBytes;
+    estimate.dram_bytes_read = dram_bytes_read(launch, gpu, std::min(blocks, wave_size));
     estimate.dram_bytes_written = launch.value("global_store_sectors") * kSectorBytes;
     const double bytes_per_us = gpu.dram_gbps * 1e3 * (kDramBytesPerUs / kH100PublishedBytesPerUs);
     estimate.dram_us = (estimate.dram_bytes_read + estimate.dram_bytes_written) / bytes_per_us;
     estimate.issue_us =
-        launch.observed_instructions() * kCyclesPerObservedInstruction / (sms_in_use * cycles_per_us);
+        launch.observed_instructions() * kSmCyclesPerObservedInstruction / (sms_in_use * cycles_per_us);
     const double wavefronts =
         launch.value("shared_load_wavefronts") + launch.value("shared_store_wavefronts");
     estimate.shared_us = wavefronts / (sms_in_use * cycles_per_us);
-    // A grid or cluster barrier is priced as a block barrier: no figure for its own cost is measured.
-    const double barriers =
-        launch.value("block_barriers") + launch.value("grid_syncs") + launch.value("cluster_syncs");
-    const double barriers_per_block = blocks > 0 ? barriers / blocks : 0.0;
-    const double block_latency_us = (estimate.dram_bytes_read > 0 ? kDramLatencyUs : 0.0) +
-                                    barriers_per_block * kBarrierLatencyCycles / cycles_per_us;
-    estimate.latency_us = estimate.waves * block_latency_us;
+    // A block's latency: its first DRAM bytes, then its warps' observed
+    // instructions one after another (a grid or cluster barrier is priced as
+    // a block barrier's sync instruction: no figure for its own cost is measured).
+    const double warps = blocks * warps_per_block;
+    const double instructions_per_warp = warps > 0 ? launch.observed_instructions() / warps : 0.0;
+    estimate.block_latency_us = (estimate.dram_bytes_read > 0 ? kDramLatencyUs : 0.0) +
+                                instructions_per_warp * kWarpCyclesPerObservedInstruction / cycles_per_us;
+    estimate.earlier_waves_us = (estimate.waves - 1) * estimate.block_latency_us;
     estimate.finish_us = launch.value("atomics") > 0 ? finish_us(blocks) : 0.0;
+    // The throughput's bound, then the last block's latency after it.
     estimate.total_us = estimate.launch_us +
                         std::max({estimate.dram_us, estimate.issue_us + estimate.shared_us,
-                                  estimate.dispatch_us, estimate.latency_us}) +
-                        estimate.finish_us;
+                                  estimate.dispatch_us, estimate.earlier_waves_us}) +
+                        estimate.block_latency_us + estimate.finish_us;
     return estimate;
 }
 

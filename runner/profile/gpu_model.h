@@ -3,14 +3,17 @@
 // common/src/profile/profile_lesson.cpp), and a model of how long a launch
 // takes on a named GPU, the GPU's time alone as gpu_bench measures it
 // (results/bench-h100.csv's gpu_us). The model, term by term (README, "Profile"):
-//   time = launch + max(DRAM, instructions + shared memory, block dispatch, latency)
-//          + finish
+//   time = launch + max(DRAM, instructions + shared memory, block dispatch,
+//                       earlier waves) + a block's latency + finish
 //   launch        the first launch of a call, or one after it in the same call
-//   DRAM          global sectors loaded and stored * 32 bytes / measured bandwidth
+//   DRAM          global sectors loaded and stored * 32 bytes / measured bandwidth, less
+//                 the sectors a block loads again while the resident blocks' own fit in L2
 //   instructions  the warp instructions observed * the SM's cycles for each / (SMs in use * clock)
 //   shared        wavefronts / (SMs in use * clock): one wavefront a cycle an SM
 //   dispatch      blocks * what one block adds to an empty launch
-//   latency       waves * one block's waits: for its first DRAM bytes, and at each barrier
+//   latency       one block's: its first DRAM bytes, then each warp's observed
+//                 instructions one after another
+//   earlier waves the waves before the last (of resident blocks) * a block's latency
 //   finish        a launch with atomics: lesson 10's fence, ticket and last block
 // where waves = blocks / (SMs * blocks that fit an SM), rounded up. The
 // constants that are not published figures were measured on an H100 on
@@ -36,6 +39,7 @@ struct GpuSpec {
     int max_blocks_per_sm = 0;
     int shared_bytes_per_sm = 0;
     int reserved_shared_per_block = 0;  // the driver's own, per resident block
+    double l2_bytes = 0;
 };
 
 const std::vector<GpuSpec>& gpu_specs();
@@ -92,8 +96,8 @@ struct LaunchEstimate {
     int waves = 0;
     double dram_bytes_read = 0;     // the global sectors loaded, 32 bytes each
     double dram_bytes_written = 0;  // and those stored
-    double launch_us = 0, dram_us = 0, issue_us = 0, shared_us = 0, dispatch_us = 0, latency_us = 0;
-    double finish_us = 0;
+    double launch_us = 0, dram_us = 0, issue_us = 0, shared_us = 0, dispatch_us = 0;
+    double block_latency_us = 0, earlier_waves_us = 0, finish_us = 0;
     double total_us = 0;
 };
 

@@ -62,6 +62,7 @@ nlohmann::json launch_record(const cpu::LaunchProfile& p) {
 std::vector<std::pair<const char*, std::uint64_t>> memory_counts(const cpu::MemoryCounts& m) {
     return {{"global_load_requests", m.global_loads.requests},
             {"global_load_sectors", m.global_loads.sectors},
+            {"global_load_reloaded_sectors", m.global_loads.reloaded_sectors},
             {"global_store_requests", m.global_stores.requests},
             {"global_store_sectors", m.global_stores.sectors},
             {"shared_load_instructions", m.shared_loads.instructions},

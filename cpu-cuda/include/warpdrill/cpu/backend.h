@@ -108,6 +108,10 @@ LaunchStats last_launch_stats();
 struct GlobalAccessCounts {
     std::uint64_t requests = 0;  // l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum
     std::uint64_t sectors = 0;   // l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum
+    // Loads only: of those sectors, the ones the same block had loaded before
+    // in the launch, which L1 or L2 may serve again (no ncu metric: the time
+    // model's, for the DRAM bytes).
+    std::uint64_t reloaded_sectors = 0;
 };
 
 // Shared memory: 32 banks of 4-byte words. A warp instruction takes one
