@@ -56,7 +56,8 @@ def fit():
     first_us, block_us = line_fit([(r["blocks"], r["gpu_us"]) for r in pick("launch")])
     def launch(blocks):
         return first_us + block_us * blocks
-    next_us = pick("two launches")[0]["gpu_us"] - pick("launch", blocks=pick("two launches")[0]["blocks"])[0]["gpu_us"]
+    pair = pick("two launches")[0]
+    next_us = pair["gpu_us"] - pick("launch", blocks=pair["blocks"])[0]["gpu_us"]
     reads = sorted(pick("read"), key=lambda r: r["bytes"])
     largest = [r for r in reads if r["bytes"] >= 256 << 20]
     bytes_per_us = sum(r["bytes"] for r in largest) / sum(r["gpu_us"] - launch(r["blocks"]) for r in largest)

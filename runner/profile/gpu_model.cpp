@@ -42,7 +42,6 @@ constexpr double kSmCyclesPerObservedInstruction = 2.023;
 // lesson 10's finish (a fence, an atomic ticket, the last block adding the
 // partials) less the empty launch, by grid: {blocks, us}.
 constexpr std::array<std::pair<double, double>, 3> kFinishUs = {{{132, 1.37}, {396, 1.85}, {1056, 2.19}}};
-constexpr double kH100PublishedBytesPerUs = 3350e3;
 
 // The finish's cost at this grid, on the line through the measured grids (held at their ends).
 double finish_us(double blocks) {
@@ -163,6 +162,13 @@ double dram_bytes_read(const LaunchCounts& launch, const GpuSpec& gpu, double re
     return (l2_holds_them ? sectors - reloaded : sectors) * kSectorBytes;
 }
 
+// The bandwidth the model gives a GPU: the share of its published figure
+// that the H100 reached on the patterns.
+double dram_bytes_per_us(const GpuSpec& gpu) {
+    static const double h100_share = kDramBytesPerUs / (find_gpu("h100")->dram_gbps * 1e3);
+    return gpu.dram_gbps * 1e3 * h100_share;
+}
+
 }  // namespace
 
 LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu, bool first_in_call) {
@@ -189,8 +195,7 @@ LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu, b
     estimate.dispatch_us = blocks * kBlockDispatchUs;
     estimate.dram_bytes_read = dram_bytes_read(launch, gpu, std::min(blocks, wave_size));
     estimate.dram_bytes_written = launch.value("global_store_sectors") * kSectorBytes;
-    const double bytes_per_us = gpu.dram_gbps * 1e3 * (kDramBytesPerUs / kH100PublishedBytesPerUs);
-    estimate.dram_us = (estimate.dram_bytes_read + estimate.dram_bytes_written) / bytes_per_us;
+    estimate.dram_us = (estimate.dram_bytes_read + estimate.dram_bytes_written) / dram_bytes_per_us(gpu);
     estimate.issue_us =
         launch.observed_instructions() * kSmCyclesPerObservedInstruction / (sms_in_use * cycles_per_us);
     const double wavefronts =
