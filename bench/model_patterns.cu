@@ -11,7 +11,12 @@
 //     where the whole input fits in it;
 //   - write: n floats written, 2^16 to 2^28 (stores that L2 absorbs);
 //   - finish: lesson 10's finish alone, each block a partial, a fence and a
-//     ticket, the last one adding the partials, on grids of 132 to 1056.
+//     ticket, the last one adding the partials, on grids of 132 to 1056;
+//   - load chain: one thread's chain of 16 or 64 loads, each of which waits
+//     for the one before (it holds the next one's index): just after a kernel
+//     stored the chain (L2 serves it), or after a kernel wrote twice L2's size
+//     elsewhere (DRAM does). The difference of the two lengths is 48 loads'
+//     latency, the kernel before them cancelled out.
 // Inputs rotate over 512 MB, as in gpu_bench, so that L2 serves none of
 // them from an earlier run.
 //   model_patterns [--csv FILE] [--quick]
@@ -88,6 +93,19 @@ __global__ void finish_kernel(float* partials, unsigned* tickets, float* sum) {
     if (threadIdx.x == 0) atomicAdd(sum, total);
 }
 
+// A chain of `steps` links, `stride` entries apart: next[s * stride] holds
+// the index of the link after it.
+__global__ void write_chain(unsigned* next, unsigned stride, int steps) {
+    for (int s = threadIdx.x; s < steps; s += blockDim.x) next[s * stride] = (s + 1) * stride;
+}
+
+// One thread follows the chain: each load waits for the one before.
+__global__ void follow_chain(const unsigned* next, int steps, unsigned* sink) {
+    unsigned at = 0;
+    for (int s = 0; s < steps; ++s) at = next[at];
+    if (at == 12345u) sink[0] = at;  // never: keeps the loads
+}
+
 // A grid-stride pass over n floats: the SMs' resident blocks, at most.
 unsigned stride_blocks(std::int64_t packs) {
     static const unsigned most = warpdrill::resident_blocks(read_kernel, kThreads);
@@ -157,11 +175,36 @@ std::vector<Measured> finishes(Timer& timer) {
     return rows;
 }
 
+// The links lie 16 KiB apart, each in a line of its own.
+std::vector<Measured> load_chains(Timer& timer, const cudaDeviceProp& prop) {
+    constexpr unsigned kStride = 4096;
+    constexpr int kLongest = 64;
+    DeviceBuffer<unsigned> chain(std::size_t{kStride} * kLongest + 1), sink(1);
+    const std::int64_t evicting_packs = 2 * std::int64_t{prop.l2CacheSize} / sizeof(float4);
+    DeviceBuffer<float4> elsewhere(static_cast<std::size_t>(evicting_packs));
+    std::vector<Measured> rows;
+    for (const int steps : {16, kLongest}) {
+        rows.push_back({"L2 load chain", steps, 1, 0, timer.median([&](int) {
+                            warpdrill::launch(write_chain, {1, kThreads}, chain.data(), kStride, kLongest);
+                            warpdrill::launch(follow_chain, {1, 1}, chain.data(), steps, sink.data());
+                        })});
+    }
+    warpdrill::launch(write_chain, {1, kThreads}, chain.data(), kStride, kLongest);
+    for (const int steps : {16, kLongest}) {
+        rows.push_back({"DRAM load chain", steps, 1, 0, timer.median([&](int) {
+                            warpdrill::launch(write_kernel, {stride_blocks(evicting_packs), kThreads},
+                                              elsewhere.data(), evicting_packs);
+                            warpdrill::launch(follow_chain, {1, 1}, chain.data(), steps, sink.data());
+                        })});
+    }
+    return rows;
+}
+
 void print(const std::vector<Measured>& rows) {
-    std::printf("\n%-14s %12s %8s %10s %12s\n", "pattern", "param", "blocks", "GPU us", "GB/s");
+    std::printf("\n%-21s %12s %8s %10s %12s\n", "pattern", "param", "blocks", "GPU us", "GB/s");
     for (const Measured& row : rows) {
         const double gbps = row.bytes > 0 ? row.bytes / row.time.gpu_ms / 1e6 : 0.0;
-        std::printf("%-14s %12lld %8u %10.2f %12s\n", row.pattern.c_str(), row.param, row.blocks,
+        std::printf("%-21s %12lld %8u %10.2f %12s\n", row.pattern.c_str(), row.param, row.blocks,
                     row.time.gpu_ms * 1e3,
                     gbps > 0 ? std::to_string(static_cast<long long>(gbps)).c_str() : "");
     }
@@ -187,6 +230,7 @@ int main(int argc, char** argv) {
         std::vector<Measured> all = launches_and_barriers(timer, prop.multiProcessorCount);
         for (const Measured& row : memory(timer, quick ? 20 : 28)) all.push_back(row);
         for (const Measured& row : finishes(timer)) all.push_back(row);
+        for (const Measured& row : load_chains(timer, prop)) all.push_back(row);
         print(all);
         if (!csv_path.empty()) write_csv(csv_path, all);
         return 0;

@@ -16,7 +16,11 @@ the lessons:
              latency); at eight blocks an SM, the SM's cycles over the sync
              instructions it ran (its throughput);
   finish     lesson 10's finish alone (a fence, an atomic ticket, the last
-             block adding the partials), less the empty launch, by grid.
+             block adding the partials), less the empty launch, by grid;
+  one load   a chain of loads, each waiting for the one before: what 48 more
+             links add, over 48, where L2 serves the chain (a kernel has
+             just stored it) and where DRAM does (a kernel has written twice
+             L2's size elsewhere since).
     python3 scripts/model-fit.py            prints the constants, as gpu_model.cpp writes them
     python3 scripts/model-fit.py --check    exits 1 unless gpu_model.cpp holds these values
 """
@@ -28,7 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PATTERNS = ROOT / "results" / "model-patterns-h100.csv"
 MODEL = ROOT / "runner" / "profile" / "gpu_model.cpp"
-CLOCK_GHZ = 1.98  # the H100's boost clock, as gpu_model.cpp's table of GPUs has it
+# The H100's boost clock, from gpu_model.cpp's table of GPUs.
+CLOCK_GHZ = float(re.search(r'\{"h100", "[^"]*", \d+, ([0-9.]+),', MODEL.read_text()).group(1))
 WARPS_PER_BLOCK = 256 // 32  # the patterns' blocks are of 256 threads
 
 
@@ -75,6 +80,12 @@ def fit():
     sync_instructions_per_sm = (crowded / sms) * WARPS_PER_BLOCK
     sm_cycles = barrier_step_us(crowded) * CLOCK_GHZ * 1e3 / sync_instructions_per_sm
     finish = [(r["blocks"], r["gpu_us"] - launch(r["blocks"])) for r in sorted(pick("finish"), key=lambda r: r["blocks"])]
+    def link_us(pattern):
+        short, long = sorted(pick(pattern), key=lambda r: r["param"])
+        return (long["gpu_us"] - short["gpu_us"]) / (long["param"] - short["param"])
+
+    l2_load_us = link_us("L2 load chain")
+    dram_load_us = link_us("DRAM load chain")
     return {
         "kFirstLaunchUs": first_us,
         "kBlockDispatchUs": block_us,
@@ -83,6 +94,8 @@ def fit():
         "kDramLatencyUs": latency_us,
         "kWarpCyclesPerObservedInstruction": warp_cycles,
         "kSmCyclesPerObservedInstruction": sm_cycles,
+        "kL2LoadUs": l2_load_us,
+        "kDramLoadUs": dram_load_us,
     }, finish
 
 

@@ -211,6 +211,9 @@ void run_grid(const GridLaunch& launch, int device) {
     LaunchProfile profile;
     std::unordered_map<std::uint32_t, MemoryCounts> profile_by_code;
     std::vector<std::size_t> shared_arrays;  // bytes of each static __shared__ array touched, by variable
+    SectorList stored;                       // the global sectors the launch stored
+    std::optional<EarlierStores> earlier_stores;
+    if (profiled) earlier_stores.emplace();
     std::mutex mutex;
     std::condition_variable finished;
     unsigned running = workers;
@@ -229,7 +232,9 @@ void run_grid(const GridLaunch& launch, int device) {
         std::optional<InitCheck> initialisation;
         if (grid_accesses) {
             watch.emplace(runner, *grid_accesses, dynamic_smem_bytes);
-            if (profiled) watch->add(block_profile.emplace(threads_per_block), /*sees_inputs=*/true);
+            if (profiled)
+                watch->add(block_profile.emplace(threads_per_block, earlier_stores->sectors()),
+                           /*sees_inputs=*/true);
             watch->add(races.emplace(*watch, *grid_order, threads_per_block, dynamic_smem_bytes, !profiled));
             watch->add(initialisation.emplace(*watch, dynamic_smem_bytes));
             runner.watch_with(&*watch);
@@ -261,6 +266,7 @@ void run_grid(const GridLaunch& launch, int device) {
             for (std::size_t v = 0; v < touched.size(); ++v) {
                 shared_arrays[v] = std::max(shared_arrays[v], touched[v]);
             }
+            stored.add(block_profile->stored_sectors());
         }
         if (--running == 0) finished.notify_one();
     };
@@ -303,7 +309,8 @@ void run_grid(const GridLaunch& launch, int device) {
         profile.stats = stats;
         profile.lines = by_source_line(profile_by_code);
         profile.race = grid_order->first_race();
-        record_profile(std::move(profile));
+        earlier_stores->release();
+        record_profile(std::move(profile), stored);
     }
 }
 

@@ -5,6 +5,7 @@
 #include <bit>
 #include <map>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <tuple>
 
@@ -22,6 +23,11 @@ std::mutex scopes_mutex;
 std::vector<LaunchProfile>* innermost_scope = nullptr;
 std::atomic<int> open_scopes{0};
 LaunchProfile last_profile;
+// SectorList: room for 256 MiB of sectors; once more than half of it holds
+// distinct ones, the list takes no more.
+constexpr std::size_t kListRoom = std::size_t{1} << 23;
+std::shared_mutex stores_mutex;
+SectorList stored_in_scope;  // EarlierStores's, sorted
 
 void count_lanes(ActiveLanes& lanes, unsigned mask) {
     const int active = std::popcount(mask);
@@ -101,8 +107,35 @@ void add_branch(std::vector<BranchProfile>& branches, const BranchProfile& branc
 
 // ---- BlockProfile ---------------------------------------------------------------
 
-BlockProfile::BlockProfile(int threads)
-    : warps_(static_cast<std::size_t>((threads + kWarpSize - 1) / kWarpSize)) {}
+void SectorList::add(std::uintptr_t sector) {
+    if (full_ || (!sectors_.empty() && sectors_.back() == sector)) return;  // the same sector stored again
+    sectors_.push_back(sector);
+    if (sectors_.size() == kListRoom) sort();
+}
+
+void SectorList::add(const SectorList& other) {
+    sectors_.insert(sectors_.end(), other.sectors_.begin(), other.sectors_.end());
+    sort();
+}
+
+void SectorList::sort() {
+    std::ranges::sort(sectors_);
+    sectors_.erase(std::ranges::unique(sectors_).begin(), sectors_.end());
+    if (sectors_.size() > kListRoom) sectors_.resize(kListRoom);
+    full_ = sectors_.size() > kListRoom / 2;
+}
+
+bool SectorList::contains(std::uintptr_t sector) const {
+    return std::ranges::binary_search(sectors_, sector);
+}
+
+EarlierStores::EarlierStores() : lock_(stores_mutex) {}
+
+const SectorList& EarlierStores::sectors() const { return stored_in_scope; }
+
+BlockProfile::BlockProfile(int threads, const SectorList& earlier_stores)
+    : warps_(static_cast<std::size_t>((threads + kWarpSize - 1) / kWarpSize)),
+      earlier_stores_(earlier_stores) {}
 
 void BlockProfile::access(const ObservedAccess& access) {
     if (is_atomic(access.kind)) return;
@@ -214,9 +247,14 @@ void BlockProfile::price(std::uint32_t code, const WarpAccess& access) {
         counts.requests = 1;
         const std::vector<std::uintptr_t>& sectors = sectors_of(access);
         counts.sectors = sectors.size();
-        if (!access.write) {
-            for (const std::uintptr_t sector : sectors)
-                counts.reloaded_sectors += !loaded_sectors_.insert(sector).second;
+        for (const std::uintptr_t sector : sectors) {
+            if (access.write) {
+                stored_sectors_.add(sector);
+            } else if (!loaded_sectors_.insert(sector).second) {
+                ++counts.reloaded_sectors;
+            } else {
+                counts.stored_earlier_sectors += earlier_stores_.contains(sector);
+            }
         }
     } else {
         SharedAccessCounts& counts = access.write ? one.shared_stores : one.shared_loads;
@@ -253,7 +291,11 @@ std::vector<SourceLineProfile> by_source_line(const std::unordered_map<std::uint
 
 bool profiling() { return open_scopes.load(std::memory_order_relaxed) > 0; }
 
-void record_profile(LaunchProfile profile) {
+void record_profile(LaunchProfile profile, const SectorList& stored) {
+    {
+        std::lock_guard lock(stores_mutex);
+        stored_in_scope.add(stored);
+    }
     std::lock_guard lock(scopes_mutex);
     if (innermost_scope) innermost_scope->push_back(profile);
     last_profile = std::move(profile);
@@ -276,6 +318,7 @@ MemoryCounts& MemoryCounts::operator+=(const MemoryCounts& other) {
         mine->requests += theirs->requests;
         mine->sectors += theirs->sectors;
         mine->reloaded_sectors += theirs->reloaded_sectors;
+        mine->stored_earlier_sectors += theirs->stored_earlier_sectors;
     }
     for (auto [mine, theirs] :
          {std::pair{&shared_loads, &other.shared_loads}, {&shared_stores, &other.shared_stores}}) {
@@ -328,6 +371,10 @@ LaunchProfile& LaunchProfile::operator+=(const LaunchProfile& other) {
 
 ProfileScope::ProfileScope() {
     std::lock_guard lock(detail::scopes_mutex);
+    if (detail::open_scopes == 0) {
+        std::lock_guard stores_lock(detail::stores_mutex);
+        detail::stored_in_scope.clear();
+    }
     outer_ = detail::innermost_scope;
     detail::innermost_scope = &launches_;
     ++detail::open_scopes;

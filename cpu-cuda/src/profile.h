@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <shared_mutex>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -35,9 +36,42 @@ struct SharedCost {
 };
 SharedCost shared_cost_of(const WarpAccess& access);
 
+// Global-memory sectors, up to more than any GPU's L2 holds (128 MiB of
+// them at least): beyond that a later launch finds none of them there
+// anyway. Added in any order, 8 bytes each; sorted before they are looked up.
+class SectorList {
+  public:
+    void add(std::uintptr_t sector);
+    void add(const SectorList& other);
+    void sort();
+    bool contains(std::uintptr_t sector) const;  // once sorted
+    void clear() {
+        sectors_.clear();
+        full_ = false;
+    }
+
+  private:
+    std::vector<std::uintptr_t> sectors_;
+    bool full_ = false;
+};
+
+// The global-memory sectors that the launches profiled since the outermost
+// ProfileScope opened have stored, which a later launch may find in L2. A
+// profiled launch holds this view while its blocks run; record_profile adds
+// the launch's own stores once the view is let go.
+class EarlierStores {
+  public:
+    EarlierStores();
+    const SectorList& sectors() const;
+    void release() { lock_.unlock(); }
+
+  private:
+    std::shared_lock<std::shared_mutex> lock_;
+};
+
 class BlockProfile : public BlockObserver {
   public:
-    explicit BlockProfile(int threads);
+    BlockProfile(int threads, const SectorList& earlier_stores);
 
     // Atomics are counted apart (LaunchStats).
     void access(const ObservedAccess& access) override;
@@ -51,6 +85,8 @@ class BlockProfile : public BlockObserver {
     const LaunchProfile& counts() const { return counts_; }
     const std::unordered_map<std::uint32_t, MemoryCounts>& by_code() const { return by_code_; }
     const std::vector<std::size_t>& shared_arrays() const { return shared_arrays_; }
+    // The global sectors this worker's blocks stored.
+    const SectorList& stored_sectors() const { return stored_sectors_; }
 
   private:
     // The executions of one instruction by one warp since the warp last converged.
@@ -86,6 +122,8 @@ class BlockProfile : public BlockObserver {
     std::unordered_map<std::uint32_t, MemoryCounts> by_code_;
     std::vector<std::size_t> shared_arrays_;  // bytes of each touched static __shared__ array, by variable
     std::unordered_set<std::uintptr_t> loaded_sectors_;  // by the block this worker runs
+    const SectorList& earlier_stores_;
+    SectorList stored_sectors_;
 };
 
 // Adds a branch's counts to those of the same branch in `branches` (sorted
@@ -97,7 +135,8 @@ std::vector<SourceLineProfile> by_source_line(const std::unordered_map<std::uint
 
 // Whether a ProfileScope is open, and so launches are profiled.
 bool profiling();
-// Hands a finished launch's profile to the innermost scope.
-void record_profile(LaunchProfile profile);
+// Hands a finished launch's profile to the innermost scope, and its stored
+// sectors to the launches that follow (EarlierStores).
+void record_profile(LaunchProfile profile, const SectorList& stored);
 
 }  // namespace warpdrill::cpu::detail

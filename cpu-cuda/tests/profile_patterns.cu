@@ -289,6 +289,32 @@ TEST_CASE("a profile counts the sectors a block loads again, not those another b
     CHECK(profiles[1].global_loads.reloaded_sectors == 0);
 }
 
+TEST_CASE("a profile counts the sectors a launch loads that an earlier launch of the profile stored",
+          "[backend][profile]") {
+    DeviceBuffer<float> in(std::vector<float>(kPatternFloats, 1.0f));
+    DeviceBuffer<float> out(kPatternFloats);
+    {
+        ProfileScope scope;
+        // One block writes `out`'s first 64 floats (8 sectors); the next launch's
+        // first block reads 32 of them twice (4 sectors, then again), its second
+        // block the 32 after them.
+        warpdrill::launch(read_row, {2, 32}, in.data(), out.data(), 1, false);
+        warpdrill::launch(read_row, {2, 32}, out.data(), out.data() + 64, 2, false);
+        warpdrill::check_launch();
+        const std::vector<LaunchProfile> profiles = scope.launches();
+        REQUIRE(profiles.size() == 2);
+        CHECK(profiles[0].global_loads.stored_earlier_sectors == 0);
+        CHECK(profiles[1].global_loads.stored_earlier_sectors == 2 * 4);
+        CHECK(profiles[1].global_loads.reloaded_sectors == 2 * 4);
+    }
+    // A new profile knows nothing of the stores of the one before.
+    ProfileScope scope;
+    warpdrill::launch(read_row, {2, 32}, out.data(), out.data() + 128, 1, false);
+    warpdrill::check_launch();
+    REQUIRE(scope.launches().size() == 1);
+    CHECK(scope.launches()[0].global_loads.stored_earlier_sectors == 0);
+}
+
 TEST_CASE("only launches inside a ProfileScope are profiled, each into the innermost scope",
           "[backend][profile]") {
     DeviceBuffer<float> in(std::vector<float>(kPatternFloats, 1.0f));

@@ -24,24 +24,28 @@ constexpr double kMiB = 1024.0 * 1024.0;
 // every GPU, the cycles at its own clock and the bandwidth as the same share
 // of its published figure.
 // The first launch of a call, and each launch after it in the same call:
-constexpr double kFirstLaunchUs = 3.057;
-constexpr double kNextLaunchUs = 1.664;
+constexpr double kFirstLaunchUs = 3.091;
+constexpr double kNextLaunchUs = 1.728;
 // what one more block adds to an empty launch (the GPU's block dispatch);
-constexpr double kBlockDispatchUs = 0.0006071;
+constexpr double kBlockDispatchUs = 0.0005932;
 // the largest reads' bytes a microsecond, and the smallest reads' wait for their first bytes;
-constexpr double kDramBytesPerUs = 3.102e+06;
-constexpr double kDramLatencyUs = 0.7946;
+constexpr double kDramBytesPerUs = 3.105e+06;
+constexpr double kDramLatencyUs = 0.7947;
+// what a lone block's one load adds to its kernel, when L2 serves it (floats
+// the kernel before stored) and when DRAM does (floats no kernel has touched);
+constexpr double kL2LoadUs = 0.146;
+constexpr double kDramLoadUs = 0.3533;
 // the cycles a block's warp takes from one instruction the CPU backend
 // observes to the next, the arithmetic and the waiting between them
 // included: one block an SM looping over __syncthreads(), where each loop
 // step is one observed instruction (a block's latency);
-constexpr double kWarpCyclesPerObservedInstruction = 28.96;
+constexpr double kWarpCyclesPerObservedInstruction = 28.46;
 // and the cycles an SM spends for each, eight blocks an SM looping the same
 // way (the SM's throughput).
-constexpr double kSmCyclesPerObservedInstruction = 2.023;
+constexpr double kSmCyclesPerObservedInstruction = 2.042;
 // lesson 10's finish (a fence, an atomic ticket, the last block adding the
 // partials) less the empty launch, by grid: {blocks, us}.
-constexpr std::array<std::pair<double, double>, 3> kFinishUs = {{{132, 1.37}, {396, 1.85}, {1056, 2.19}}};
+constexpr std::array<std::pair<double, double>, 3> kFinishUs = {{{132, 1.47}, {396, 1.38}, {1056, 2.46}}};
 
 // The finish's cost at this grid, on the line through the measured grids (held at their ends).
 double finish_us(double blocks) {
@@ -148,18 +152,43 @@ LessonCounts read_profile_record(const std::string& text) {
 
 namespace {
 
-// The global loads' bytes that come from DRAM. A sector a block loads again
-// (the reread pattern's second pass, lesson 9's second read of a row) comes
-// from L2 while every resident block's own sectors fit in it together, and
-// from DRAM again when they do not (results/model-patterns-h100.csv: a read
-// twice over of 16 MB costs what a read once does, of 64 MB twice as much).
-double dram_bytes_read(const LaunchCounts& launch, const GpuSpec& gpu, double resident_blocks) {
+// Where a launch's global-load sectors come from. A sector a block loads
+// again (the reread pattern's second pass, lesson 9's second read of a row)
+// comes from L2 while every resident block's own sectors fit in it together,
+// and from DRAM again when they do not (results/model-patterns-h100.csv: a
+// read twice over of 16 MB costs what a read once does, of 64 MB twice as
+// much). A sector an earlier launch of the call stored (the partial sums a
+// lesson's next launch adds) comes from L2 while they fit in it.
+struct LoadedSectors {
+    double from_dram = 0;
+    double from_l2 = 0;
+    bool reloads_from_l2 = false;
+    double passes_again = 0;  // a block's loads again, in passes over its own sectors
+};
+
+LoadedSectors loaded_sectors(const LaunchCounts& launch, const GpuSpec& gpu, double resident_blocks) {
     const double sectors = launch.value("global_load_sectors");
     const double reloaded = launch.value("global_load_reloaded_sectors");
-    const double own_bytes_per_block =
-        launch.blocks() > 0 ? (sectors - reloaded) * kSectorBytes / launch.blocks() : 0;
-    const bool l2_holds_them = own_bytes_per_block * resident_blocks <= gpu.l2_bytes;
-    return (l2_holds_them ? sectors - reloaded : sectors) * kSectorBytes;
+    const double stored_earlier = launch.value("global_load_stored_earlier_sectors");
+    const double first_loads = sectors - reloaded;
+    const double own_bytes_per_block = launch.blocks() > 0 ? first_loads * kSectorBytes / launch.blocks() : 0;
+    LoadedSectors loaded;
+    loaded.reloads_from_l2 = own_bytes_per_block * resident_blocks <= gpu.l2_bytes;
+    loaded.passes_again = first_loads > 0 ? reloaded / first_loads : 0;
+    loaded.from_l2 = (loaded.reloads_from_l2 ? reloaded : 0) +
+                     (stored_earlier * kSectorBytes <= gpu.l2_bytes ? stored_earlier : 0);
+    loaded.from_dram = sectors - loaded.from_l2;
+    return loaded;
+}
+
+// A block's wait for its loads: its first bytes (from DRAM, or less by what
+// L2 saves a lone load where L2 serves all of them), then one L2 or DRAM
+// load for each pass it makes again over its sectors.
+double load_wait_us(const LoadedSectors& loaded) {
+    const double first_bytes_us = loaded.from_dram > 0 ? kDramLatencyUs
+                                  : loaded.from_l2 > 0 ? kDramLatencyUs - (kDramLoadUs - kL2LoadUs)
+                                                       : 0.0;
+    return first_bytes_us + loaded.passes_again * (loaded.reloads_from_l2 ? kL2LoadUs : kDramLoadUs);
 }
 
 // The bandwidth the model gives a GPU: the share of its published figure
@@ -193,7 +222,8 @@ LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu, b
     const double cycles_per_us = gpu.boost_clock_ghz * 1e3;
     estimate.launch_us = first_in_call ? kFirstLaunchUs : kNextLaunchUs;
     estimate.dispatch_us = blocks * kBlockDispatchUs;
-    estimate.dram_bytes_read = dram_bytes_read(launch, gpu, std::min(blocks, wave_size));
+    const LoadedSectors loaded = loaded_sectors(launch, gpu, std::min(blocks, wave_size));
+    estimate.dram_bytes_read = loaded.from_dram * kSectorBytes;
     estimate.dram_bytes_written = launch.value("global_store_sectors") * kSectorBytes;
     estimate.dram_us = (estimate.dram_bytes_read + estimate.dram_bytes_written) / dram_bytes_per_us(gpu);
     estimate.issue_us =
@@ -201,13 +231,13 @@ LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu, b
     const double wavefronts =
         launch.value("shared_load_wavefronts") + launch.value("shared_store_wavefronts");
     estimate.shared_us = wavefronts / (sms_in_use * cycles_per_us);
-    // A block's latency: its first DRAM bytes, then its warps' observed
+    // A block's latency: its waits for loads, then its warps' observed
     // instructions one after another (a grid or cluster barrier is priced as
     // a block barrier's sync instruction: no figure for its own cost is measured).
     const double warps = blocks * warps_per_block;
     const double instructions_per_warp = warps > 0 ? launch.observed_instructions() / warps : 0.0;
-    estimate.block_latency_us = (estimate.dram_bytes_read > 0 ? kDramLatencyUs : 0.0) +
-                                instructions_per_warp * kWarpCyclesPerObservedInstruction / cycles_per_us;
+    estimate.block_latency_us =
+        load_wait_us(loaded) + instructions_per_warp * kWarpCyclesPerObservedInstruction / cycles_per_us;
     estimate.earlier_waves_us = (estimate.waves - 1) * estimate.block_latency_us;
     estimate.finish_us = launch.value("atomics") > 0 ? finish_us(blocks) : 0.0;
     // The throughput's bound, then the last block's latency after it.

@@ -94,7 +94,7 @@ struct LaunchEstimate {
     int blocks_per_sm = 0;  // by threads, blocks and shared memory (registers are not known)
     double occupancy = 0;   // achieved: resident warps over the SM's most, averaged over the waves
     int waves = 0;
-    double dram_bytes_read = 0;     // the global sectors loaded, 32 bytes each
+    double dram_bytes_read = 0;     // the global sectors loaded that L2 does not serve, 32 bytes each
     double dram_bytes_written = 0;  // and those stored
     double launch_us = 0, dram_us = 0, issue_us = 0, shared_us = 0, dispatch_us = 0;
     double block_latency_us = 0, earlier_waves_us = 0, finish_us = 0;

@@ -63,6 +63,7 @@ std::vector<std::pair<const char*, std::uint64_t>> memory_counts(const cpu::Memo
     return {{"global_load_requests", m.global_loads.requests},
             {"global_load_sectors", m.global_loads.sectors},
             {"global_load_reloaded_sectors", m.global_loads.reloaded_sectors},
+            {"global_load_stored_earlier_sectors", m.global_loads.stored_earlier_sectors},
             {"global_store_requests", m.global_stores.requests},
             {"global_store_sectors", m.global_stores.sectors},
             {"shared_load_instructions", m.shared_loads.instructions},

@@ -112,6 +112,11 @@ struct GlobalAccessCounts {
     // in the launch, which L1 or L2 may serve again (no ncu metric: the time
     // model's, for the DRAM bytes).
     std::uint64_t reloaded_sectors = 0;
+    // Loads only: of those the block loads for the first time, the ones an
+    // earlier launch profiled in the open scopes stored, which L2 may still
+    // hold (no ncu metric either: a lesson's later launch reading the partial
+    // sums of the one before).
+    std::uint64_t stored_earlier_sectors = 0;
 };
 
 // Shared memory: 32 banks of 4-byte words. A warp instruction takes one
