@@ -236,15 +236,22 @@ LaunchEstimate estimate_launch(const LaunchCounts& launch, const GpuSpec& gpu, b
     // a block barrier's sync instruction: no figure for its own cost is measured).
     const double warps = blocks * warps_per_block;
     const double instructions_per_warp = warps > 0 ? launch.observed_instructions() / warps : 0.0;
+    estimate.load_wait_us = load_wait_us(loaded);
     estimate.block_latency_us =
-        load_wait_us(loaded) + instructions_per_warp * kWarpCyclesPerObservedInstruction / cycles_per_us;
-    estimate.earlier_waves_us = (estimate.waves - 1) * estimate.block_latency_us;
+        estimate.load_wait_us + instructions_per_warp * kWarpCyclesPerObservedInstruction / cycles_per_us;
+    estimate.waves_us = estimate.waves * estimate.block_latency_us;
     estimate.finish_us = launch.value("atomics") > 0 ? finish_us(blocks) : 0.0;
-    // The throughput's bound, then the last block's latency after it.
+    // The longest of: DRAM's bytes, then the last block's latency (its work
+    // on the last bytes comes after them); the SMs' instructions or the block
+    // dispatch, after the blocks' first loads (a block's instructions are
+    // those the SMs issue, not to be added twice: one block an SM looping
+    // over barriers takes its chain of instructions alone, eight blocks an SM
+    // their issue alone); the waves one after another.
     estimate.total_us = estimate.launch_us +
-                        std::max({estimate.dram_us, estimate.issue_us + estimate.shared_us,
-                                  estimate.dispatch_us, estimate.earlier_waves_us}) +
-                        estimate.block_latency_us + estimate.finish_us;
+                        std::max({estimate.dram_us + estimate.block_latency_us,
+                                  estimate.issue_us + estimate.shared_us + estimate.load_wait_us,
+                                  estimate.dispatch_us + estimate.load_wait_us, estimate.waves_us}) +
+                        estimate.finish_us;
     return estimate;
 }
 

@@ -97,7 +97,10 @@ struct LaunchEstimate {
     double dram_bytes_read = 0;     // the global sectors loaded that L2 does not serve, 32 bytes each
     double dram_bytes_written = 0;  // and those stored
     double launch_us = 0, dram_us = 0, issue_us = 0, shared_us = 0, dispatch_us = 0;
-    double block_latency_us = 0, earlier_waves_us = 0, finish_us = 0;
+    double load_wait_us = 0;      // a block's wait for its loads (part of its latency)
+    double block_latency_us = 0;  // its wait for loads, then its warps' observed instructions
+    double waves_us = 0;          // the waves one after another, a block's latency each
+    double finish_us = 0;
     double total_us = 0;
 };
 

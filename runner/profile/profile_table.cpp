@@ -229,17 +229,19 @@ void print_profile(const Profiled& profiled, const ProfileOptions& options, cons
         }
         const LaunchEstimate& e = profiled.estimates[l];
         const auto us = [](double value) { return fmt::format("{:.1f}", value); };
-        fmt::print("  {}\n", messages::text(e.waves == 1 ? "profile.model.one_wave" : "profile.model.waves",
-                                            {{"blocks", e.blocks_per_sm},
-                                             {"waves", e.waves},
-                                             {"launch", us(e.launch_us)},
-                                             {"dram", us(e.dram_us)},
-                                             {"issue", us(e.issue_us)},
-                                             {"shared", us(e.shared_us)},
-                                             {"dispatch", us(e.dispatch_us)},
-                                             {"earlier_waves", us(e.earlier_waves_us)},
-                                             {"latency", us(e.block_latency_us)},
-                                             {"finish", us(e.finish_us)}}));
+        fmt::print("  {}\n",
+                   messages::text_of_case(e.waves == 1 ? "profile.model.one_wave" : "profile.model.waves",
+                                          {{"blocks", e.blocks_per_sm},
+                                           {"waves", e.waves},
+                                           {"launch", us(e.launch_us)},
+                                           {"dram", us(e.dram_us)},
+                                           {"issue", us(e.issue_us)},
+                                           {"shared", us(e.shared_us)},
+                                           {"dispatch", us(e.dispatch_us)},
+                                           {"wait", us(e.load_wait_us)},
+                                           {"waves_latency", us(e.waves_us)},
+                                           {"latency", us(e.block_latency_us)},
+                                           {"finish", us(e.finish_us)}}));
         if (!launch.sources.empty()) fmt::print("  {}\n", messages::text("profile.by_source_line"));
         for (const auto& [place, counts] : launch.sources)
             fmt::print("    {}: {}\n", place, line_counts(counts));
@@ -303,12 +305,13 @@ void print_json(const std::vector<Profiled>& all, const ProfileOptions& options,
                 "],\n     \"model\": {{\"blocks_per_sm\": {}, \"occupancy\": {}, \"waves\": {}, "
                 "\"dram_bytes_read\": {}, \"dram_bytes_written\": {}, \"launch_us\": {}, \"dram_us\": {}, "
                 "\"issue_us\": {}, \"shared_us\": {}, \"dispatch_us\": {}, "
-                "\"earlier_waves_us\": {}, \"block_latency_us\": {}, \"finish_us\": {}, \"time_us\": {}}}",
+                "\"load_wait_us\": {}, \"block_latency_us\": {}, \"waves_us\": {}, \"finish_us\": {}, "
+                "\"time_us\": {}}}",
                 e.blocks_per_sm, json_number(e.occupancy), e.waves, json_number(e.dram_bytes_read),
                 json_number(e.dram_bytes_written), json_number(e.launch_us), json_number(e.dram_us),
                 json_number(e.issue_us), json_number(e.shared_us), json_number(e.dispatch_us),
-                json_number(e.earlier_waves_us), json_number(e.block_latency_us), json_number(e.finish_us),
-                json_number(e.total_us));
+                json_number(e.load_wait_us), json_number(e.block_latency_us), json_number(e.waves_us),
+                json_number(e.finish_us), json_number(e.total_us));
             if (const auto* measured = profiled.ncu_launch(l, table))
                 fmt::print(",\n     \"ncu\": {}", json_numbers(*measured));
             fmt::print("}}");
