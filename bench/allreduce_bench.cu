@@ -8,7 +8,8 @@
 // algbw = 4 M bytes / time, and busbw = algbw * 2(G - 1)/G, the bytes each GPU's
 // busiest link carries per second, which does not change with G for an
 // all-reduce that is as good as a ring.
-//   allreduce_bench [--csv FILE] [--md FILE] [--svg FILE] [--gpus G] [--quick]
+//   allreduce_bench [--csv FILE] [--md FILE] [--svg FILE] [--gpus G] [--slice-log L] [--quick]
+// --slice-log: each chunk goes in slices of 2^L floats, at most 8 (default 23).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -145,10 +146,16 @@ bool holds_sums(const RingBuffers& buffers) {
     return true;
 }
 
-// One slice per 2^20 floats (4 MB) of a chunk, from 1 to 8.
-int slices_for(int gpus, std::int64_t floats) {
+// One slice per 2^slice_log floats of a chunk, from 1 to 8. Each slice lets
+// the add of one overlap the copy of the next, and costs a copy, an add's
+// launch and their events: about 18 us on H200s joined by NVLink. Of slices
+// of 2^20 to 2^24 floats, 2^23 (32 MB) held the ring best on two and four
+// H200s (results/allreduce-slices-h200/).
+constexpr int kSliceLog = 23;
+
+int slices_for(int gpus, std::int64_t floats, int slice_log) {
     const std::int64_t chunk = (floats + gpus - 1) / gpus;
-    return static_cast<int>(std::clamp<std::int64_t>(chunk >> 20, 1, warpdrill::course::kMaxSlices));
+    return static_cast<int>(std::clamp<std::int64_t>(chunk >> slice_log, 1, warpdrill::course::kMaxSlices));
 }
 
 struct Row {
@@ -184,8 +191,9 @@ Contender the_ring() {
 }
 
 // Checks, then times each contender at one size.
-std::vector<Row> measure_size(int gpus, std::int64_t floats, int runs, const std::vector<Contender>& contenders) {
-    RingBuffers buffers(gpus, floats, slices_for(gpus, floats));
+std::vector<Row> measure_size(int gpus, std::int64_t floats, int slice_log, int runs,
+                              const std::vector<Contender>& contenders) {
+    RingBuffers buffers(gpus, floats, slices_for(gpus, floats, slice_log));
     const Ring& ring = buffers.ring();
     std::vector<Row> rows;
     for (const Contender& contender : contenders) {
@@ -311,6 +319,7 @@ void write_svg(const std::string& path, const std::vector<Row>& rows, const std:
 int main(int argc, char** argv) {
     std::string csv_path, md_path, svg_path, command = "allreduce_bench";
     int gpus = 0;
+    int slice_log = kSliceLog;
     bool quick = false;
     for (int a = 1; a < argc; ++a) command += std::string(" ") + argv[a];
     for (int a = 1; a < argc; ++a) {
@@ -322,6 +331,8 @@ int main(int argc, char** argv) {
             svg_path = argv[++a];
         else if (!std::strcmp(argv[a], "--gpus") && a + 1 < argc)
             gpus = std::atoi(argv[++a]);
+        else if (!std::strcmp(argv[a], "--slice-log") && a + 1 < argc)
+            slice_log = std::clamp(std::atoi(argv[++a]), 0, 30);
         else if (!std::strcmp(argv[a], "--quick"))
             quick = true;
     }
@@ -354,7 +365,8 @@ int main(int argc, char** argv) {
 #endif
         std::vector<Row> all;
         for (int p = 16; p <= (quick ? 22 : 28); ++p) {
-            const std::vector<Row> rows = measure_size(gpus, std::int64_t{1} << p, quick ? 10 : kRuns, contenders);
+            const std::vector<Row> rows =
+                measure_size(gpus, std::int64_t{1} << p, slice_log, quick ? 10 : kRuns, contenders);
             print_rows(rows);
             all.insert(all.end(), rows.begin(), rows.end());
         }

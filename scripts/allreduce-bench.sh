@@ -5,7 +5,8 @@
 # the solution's ring beside ncclAllReduce at 2^16 to 2^28 floats a GPU.
 # Writes results/allreduce-<name>.{csv,md,svg} (device, date and command in
 # each) and logs to $OUT (default gpu-results/allreduce); prints a summary last.
-#   scripts/allreduce-bench.sh [NAME]        NAME defaults to h200x2
+#   scripts/allreduce-bench.sh [NAME [GPUS]]   NAME defaults to h200x2; GPUS,
+#   the first GPUS of the machine (default all of them)
 # Needs nvcc (PATH or /usr/local/cuda/bin), cmake, ninja, and NCCL: a system
 # package, NCCL_ROOT, or the nvidia-nccl-cu12/cu13 wheel for the python3 on PATH.
 # Without a package manager, put the Debian packages of catch2, libcli11-dev,
@@ -15,6 +16,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 name=${1:-h200x2}
+gpus_args=(${2:+--gpus "$2"})
 out=${OUT:-gpu-results/allreduce}
 mkdir -p "$out" results
 export PATH=/usr/local/cuda/bin:$PATH
@@ -77,7 +79,7 @@ if [[ -x build/gpu/bench/nccl_allreduce ]]; then
 fi
 
 if [[ -x build/gpu/bench/allreduce_bench ]]; then
-  timeout 420 build/gpu/bench/allreduce_bench --csv "results/allreduce-$name.csv" --md "results/allreduce-$name.md" \
+  timeout 420 build/gpu/bench/allreduce_bench "${gpus_args[@]}" --csv "results/allreduce-$name.csv" --md "results/allreduce-$name.md" \
     --svg "results/allreduce-$name.svg" | tee "$out/bench.txt"
   summary+=("benchmark: exit ${PIPESTATUS[0]}; results/allreduce-$name.csv, .md, .svg")
   if [[ -f results/allreduce-$name.md ]]; then
