@@ -14,7 +14,7 @@ the whole all-reduce over several GPUs.
     python3 scripts/model-table.py [BUILD_DIR] [--largest LOG2]
         BUILD_DIR: a CPU-backend build (default build/cpu); --largest: the
         largest size, 2^LOG2 floats (default 28)
-Exits 1 when a figure is more than 10% from the measured one. Takes 55
+Exits 1 when a figure is more than 10% from the measured one. Takes 38
 minutes on two cores: the 2^28-float runs count every access of 2^28 floats.
 """
 import csv
