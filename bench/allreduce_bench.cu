@@ -150,7 +150,7 @@ bool holds_sums(const RingBuffers& buffers) {
 // the add of one overlap the copy of the next, and costs a copy, an add's
 // launch and their events: about 18 us on H200s joined by NVLink. Of slices
 // of 2^20 to 2^24 floats, 2^23 (32 MB) held the ring best on two and four
-// H200s (results/allreduce-slices-h200/).
+// H200s (results/allreduce-h200-runs/slices/).
 constexpr int kSliceLog = 23;
 
 int slices_for(int gpus, std::int64_t floats, int slice_log) {

@@ -105,7 +105,7 @@ void add_branch(std::vector<BranchProfile>& branches, const BranchProfile& branc
     }
 }
 
-// ---- BlockProfile ---------------------------------------------------------------
+// ---- stored sectors -------------------------------------------------------------
 
 void SectorList::add(std::uintptr_t sector) {
     if (full_ || (!sectors_.empty() && sectors_.back() == sector)) return;  // the same sector stored again
@@ -132,6 +132,8 @@ bool SectorList::contains(std::uintptr_t sector) const {
 EarlierStores::EarlierStores() : lock_(stores_mutex) {}
 
 const SectorList& EarlierStores::sectors() const { return stored_in_scope; }
+
+// ---- BlockProfile ---------------------------------------------------------------
 
 BlockProfile::BlockProfile(int threads, const SectorList& earlier_stores)
     : warps_(static_cast<std::size_t>((threads + kWarpSize - 1) / kWarpSize)),

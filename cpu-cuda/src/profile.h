@@ -42,8 +42,7 @@ SharedCost shared_cost_of(const WarpAccess& access);
 class SectorList {
   public:
     void add(std::uintptr_t sector);
-    void add(const SectorList& other);
-    void sort();
+    void add(const SectorList& other);           // and sorts
     bool contains(std::uintptr_t sector) const;  // once sorted
     void clear() {
         sectors_.clear();
@@ -51,6 +50,8 @@ class SectorList {
     }
 
   private:
+    void sort();
+
     std::vector<std::uintptr_t> sectors_;
     bool full_ = false;
 };

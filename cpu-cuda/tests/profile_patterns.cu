@@ -295,9 +295,9 @@ TEST_CASE("a profile counts the sectors a launch loads that an earlier launch of
     DeviceBuffer<float> out(kPatternFloats);
     {
         ProfileScope scope;
-        // One block writes `out`'s first 64 floats (8 sectors); the next launch's
-        // first block reads 32 of them twice (4 sectors, then again), its second
-        // block the 32 after them.
+        // Two blocks write `out`'s first 64 floats (8 sectors); in the next
+        // launch each block reads 32 of them twice over: 4 sectors stored
+        // earlier, then the same 4 again.
         warpdrill::launch(read_row, {2, 32}, in.data(), out.data(), 1, false);
         warpdrill::launch(read_row, {2, 32}, out.data(), out.data() + 64, 2, false);
         warpdrill::check_launch();

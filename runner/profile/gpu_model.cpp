@@ -31,8 +31,8 @@ constexpr double kBlockDispatchUs = 0.0005932;
 // the largest reads' bytes a microsecond, and the smallest reads' wait for their first bytes;
 constexpr double kDramBytesPerUs = 3.105e+06;
 constexpr double kDramLatencyUs = 0.7947;
-// what a lone block's one load adds to its kernel, when L2 serves it (floats
-// the kernel before stored) and when DRAM does (floats no kernel has touched);
+// one load's latency in a chain of dependent loads, when L2 serves it (the
+// chain was just stored) and when DRAM does (twice L2's size written since);
 constexpr double kL2LoadUs = 0.146;
 constexpr double kDramLoadUs = 0.3533;
 // the cycles a block's warp takes from one instruction the CPU backend
