@@ -67,14 +67,19 @@ class Fiber {
     static void first_frame(boost::context::detail::transfer_t from);
 #endif
 
+    // Set while end_body() resumes a fiber to unwind it. One flag for all the
+    // fibers of an OS thread, not one each: every fiber tests it after every
+    // switch, and a flag of the fiber's own would be one cache line more to
+    // fetch there.
+    static constinit inline thread_local bool unwinding_ = false;
+    // What a switch reads and writes first (FiberThread keeps it in a hot cache line).
+    void* fiber_context_ = nullptr;    // where the fiber goes on, while it is suspended
+    void* resumer_context_ = nullptr;  // where the scheduler goes on, while the fiber runs
+    State state_ = State::idle;
     StackCache* stacks_ = nullptr;
     boost::context::stack_context stack_{};
     Body body_ = nullptr;
     void* argument_ = nullptr;
-    State state_ = State::idle;
-    bool unwinding_ = false;
-    void* fiber_context_ = nullptr;    // where the fiber goes on, while it is suspended
-    void* resumer_context_ = nullptr;  // where the scheduler goes on, while the fiber runs
 };
 
 #if WARPDRILL_FIBER_SWITCH_X86_64

@@ -29,14 +29,14 @@ bool is_block_kind(SyncKind kind) { return kind <= SyncKind::cluster_sync; }
 bool is_group_barrier(SyncKind kind) { return kind == SyncKind::grid_sync || kind == SyncKind::cluster_sync; }
 bool is_shuffle(SyncKind kind) { return kind >= SyncKind::shfl_idx && kind <= SyncKind::shfl_xor; }
 bool is_reduction(SyncKind kind) { return kind >= SyncKind::reduce_add; }
+// A shuffle's width must be a power of two from 1 to 32; other intrinsics have
+// none. (Not std::has_single_bit: without -mpopcnt that is a library call,
+// and this runs for every lane of every warp intrinsic.)
+bool width_allowed(SyncKind kind, int width) {
+    return !is_shuffle(kind) || (width >= 1 && width <= kWarpSize && (width & (width - 1)) == 0);
+}
 
 }  // namespace
-
-bool same_place(const Where& a, const Where& b) {
-    // One file's name is usually one string literal: compare pointers first.
-    return a.line() == b.line() &&
-           (a.file_name() == b.file_name() || std::string_view(a.file_name()) == b.file_name());
-}
 
 namespace {
 
@@ -104,8 +104,14 @@ BlockRunner::BlockRunner(const GridShape& shape, StackCache& stacks)
       threads_(static_cast<std::size_t>(thread_count_)),
       order_(static_cast<std::size_t>(thread_count_)),
       dynamic_smem_(shape.launch) {
+    const dim3 block = shape.block;
     for (int rank = 0; rank < thread_count_; ++rank) {
         order_[rank] = shape.order == ThreadOrder::descending ? thread_count_ - 1 - rank : rank;
+        const unsigned r = static_cast<unsigned>(rank);
+        threads_[rank].vars = {
+            {r % block.x, r / block.x % block.y, r / (block.x * block.y)}, {}, block, shape.grid};
+        threads_[rank].rank = rank;
+        threads_[rank].block = this;
     }
     const std::uintptr_t tls = tls_block();
     for (const TlsVariable& variable : tls_variables()) {
@@ -174,17 +180,12 @@ void BlockRunner::bury_callback_fibers() {
 }
 
 void BlockRunner::start_threads() {
-    const dim3 block = shape_.block;
-    for (int rank = 0; rank < thread_count_; ++rank) {
-        FiberThread& thread = threads_[rank];
-        const unsigned r = static_cast<unsigned>(rank);
-        thread.vars = {
-            {r % block.x, r / block.x % block.y, r / (block.x * block.y)}, block_idx_, block, shape_.grid};
-        thread.rank = rank;
+    // threadIdx, blockDim and gridDim were set once (the constructor).
+    for (FiberThread& thread : threads_) {
+        thread.vars.block_idx = block_idx_;
         thread.state = ThreadState::ready;
         thread.spin_address = 0;
         thread.spin_reads = 0;
-        thread.block = this;
         thread.fiber.start(stacks_, &BlockRunner::run_thread, &thread);
     }
 }
@@ -284,7 +285,20 @@ std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, in
     if (watch_) watch_->sync_point();
     FiberThread& self = *running_;
     const int lane = self.rank % kWarpSize;
-    // Built only on the way to a fault: this runs for every lane of every shuffle.
+    if (!(mask >> lane & 1u) || (mask & ~existing_lanes(self.rank / kWarpSize)) ||
+        !width_allowed(kind, width)) {
+        mask = check_warp_call(kind, mask, width, where);
+    }
+    self.sync = {kind, mask, width, param, bits, where};
+    yield(self);
+    return self.result;
+}
+
+// Apart from warp_sync so that its frame, on every lane's stack at every
+// warp intrinsic, holds none of the strings these messages are made of.
+unsigned BlockRunner::check_warp_call(SyncKind kind, unsigned mask, int width, Where where) {
+    const FiberThread& self = *running_;
+    const int lane = self.rank % kWarpSize;
     const auto call = [&] { return SyncCall{kind, running_sync_place(where)}; };
     if (!(mask >> lane & 1u)) fault_here(caller_outside_mask(call(), mask, lane));
     // Lanes a partial warp does not have count as exited, as the Programming
@@ -296,12 +310,8 @@ std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, in
              [&] { return mask_names_missing_lanes(call(), mask, missing, thread_count_); });
         mask &= ~missing;
     }
-    if (is_shuffle(kind) && (width < 1 || width > kWarpSize || !std::has_single_bit(static_cast<unsigned>(width)))) {
-        fault_here(bad_shuffle_width(call(), width));
-    }
-    self.sync = {kind, mask, width, param, bits, where};
-    yield(self);
-    return self.result;
+    if (!width_allowed(kind, width)) fault_here(bad_shuffle_width(call(), width));
+    return mask;
 }
 
 void BlockRunner::note_branch(bool taken, const char* statement, Where where) {
@@ -412,6 +422,38 @@ void BlockRunner::warn_returned_lanes(int rank, unsigned returned) {
 
 void BlockRunner::complete_warp_sync(int base, unsigned mask) {
     const SyncPoint& first = threads_[base + std::countr_zero(mask)].sync;
+    if (is_shuffle(first.kind)) {
+        complete_shuffle(base, mask);
+    } else {
+        complete_warp_collective(base, mask);
+    }
+    if (watch_) watch_->warp_sync(first.kind, base, mask, live_lanes(base / kWarpSize));
+    if (first.kind == SyncKind::syncwarp)
+        ++stats_.warp_syncs;
+    else if (is_shuffle(first.kind))
+        ++stats_.shuffles;
+    else if (is_reduction(first.kind))
+        ++stats_.warp_reductions;
+    else
+        ++stats_.votes;
+}
+
+// Each lane of `mask` reads the value its source lane brought.
+void BlockRunner::complete_shuffle(int base, unsigned mask) {
+    const SyncPoint& first = threads_[base + std::countr_zero(mask)].sync;
+    for (unsigned lanes = mask; lanes; lanes &= lanes - 1) {
+        const int lane = std::countr_zero(lanes);
+        FiberThread& thread = threads_[base + lane];
+        const int source = shuffle_source_lane(first.kind, lane, thread.sync.param, first.width);
+        if (!(mask >> source & 1u)) fault_source_lane(base + lane, source);
+        thread.result = threads_[base + source].sync.bits;
+        thread.state = ThreadState::ready;
+    }
+}
+
+// A vote, match, reduction or __syncwarp(): every lane of `mask` gets the same answer, or its own match.
+void BlockRunner::complete_warp_collective(int base, unsigned mask) {
+    const SyncPoint& first = threads_[base + std::countr_zero(mask)].sync;
     unsigned votes = 0;
     for (int lane = 0; lane < kWarpSize; ++lane) {
         if (mask >> lane & 1u && threads_[base + lane].sync.param) votes |= 1u << lane;
@@ -435,27 +477,13 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
             case SyncKind::all: thread.result = votes == mask; break;
             case SyncKind::match_any: thread.result = lanes_holding(base, mask, thread.sync.bits); break;
             case SyncKind::match_all: thread.result = all_match; break;
-            case SyncKind::syncwarp: thread.result = 0; break;
             case SyncKind::reduce_add:
             case SyncKind::reduce_min:
             case SyncKind::reduce_max: thread.result = reduced; break;
-            default: {
-                const int source = shuffle_source_lane(first.kind, lane, thread.sync.param, first.width);
-                if (!(mask >> source & 1u)) fault_source_lane(base + lane, source);
-                thread.result = threads_[base + source].sync.bits;
-            }
+            default: thread.result = 0; break;  // __syncwarp()
         }
         thread.state = ThreadState::ready;
     }
-    if (watch_) watch_->warp_sync(first.kind, base, mask, live_lanes(base / kWarpSize));
-    if (first.kind == SyncKind::syncwarp)
-        ++stats_.warp_syncs;
-    else if (is_shuffle(first.kind))
-        ++stats_.shuffles;
-    else if (is_reduction(first.kind))
-        ++stats_.warp_reductions;
-    else
-        ++stats_.votes;
 }
 
 // The lanes of `mask` that brought exactly these bits to a match.

@@ -35,22 +35,27 @@ struct SyncPoint {
 
 class BlockRunner;
 
-struct FiberThread {
+// Laid out for the sync points: what each one reads and writes of a thread
+// (its variables, state, result, sync point and the fiber's switch) fills
+// the first two cache lines, and the rest lies after. A block's 256 threads
+// or more are run in turn at every sync point, so each line more a thread
+// touches is hundreds more that the cache must hold or fetch again.
+struct alignas(64) FiberThread {
     BuiltinVariables vars{};
-    int rank = 0;  // linear index in the block
     ThreadState state = ThreadState::ready;
     // Suspended inside an instrumentation callback (a fault or a spin): such
     // a fiber is never unwound, since the callback's caller cannot unwind.
     bool in_callback = false;
-    std::uintptr_t spin_address = 0;  // the address this thread read last, and how often in a row
-    unsigned spin_reads = 0;
-    SyncPoint sync;
     // Asked of a waiting thread whose sync point sits in a library header (a
     // course helper's __syncthreads()): its stack there, to name the learner's call.
     bool stack_wanted = false;
-    std::vector<std::uint32_t> stack;
+    int rank = 0;  // linear index in the block
     std::uint64_t result = 0;
+    SyncPoint sync;
     Fiber fiber;
+    std::uintptr_t spin_address = 0;  // the address this thread read last, and how often in a row
+    unsigned spin_reads = 0;
+    std::vector<std::uint32_t> stack;
     BlockRunner* block = nullptr;
 };
 
@@ -123,7 +128,13 @@ class BlockRunner {
     bool complete_warp_syncs();
     bool complete_warp_sync_from(int rank);
     void complete_warp_sync(int base, unsigned mask);
+    void complete_shuffle(int base, unsigned mask);
+    void complete_warp_collective(int base, unsigned mask);
     unsigned lanes_holding(int base, unsigned mask, std::uint64_t bits) const;
+    // A warp intrinsic's call that a lane's mask or the width makes wrong:
+    // faults, or warns and returns the mask without the lanes the warp lacks.
+    [[gnu::noinline, gnu::cold]] unsigned check_warp_call(SyncKind kind, unsigned mask, int width,
+                                                          Where where);
     // Cooperative groups (groups.cpp).
     bool complete_coalesce_from(int rank);
     bool complete_tile_collective_from(int rank);
@@ -198,7 +209,11 @@ inline void BlockRunner::yield(FiberThread& thread) {
 
 inline bool is_tile_collective(SyncKind kind) { return kind == SyncKind::tile_sync || kind == SyncKind::tile_shfl; }
 // Whether two sync points are the same line of source.
-bool same_place(const Where& a, const Where& b);
+inline bool same_place(const Where& a, const Where& b) {
+    // One file's name is usually one string literal: compare pointers first.
+    return a.line() == b.line() &&
+           (a.file_name() == b.file_name() || std::string_view(a.file_name()) == b.file_name());
+}
 
 // The block whose fiber calls, or nullptr in host code.
 BlockRunner* running_block();
