@@ -271,6 +271,19 @@ int BlockRunner::run_ready_threads() {
 
 // ---- called from inside a fiber ------------------------------------------------
 
+// Inline: a call here would push registers onto every thread's stack, one
+// cache line more each thread touches at every barrier.
+[[gnu::always_inline]] inline void BlockRunner::arrive_at_block_sync(const FiberThread& thread) {
+    const SyncPoint& mine = thread.sync;
+    if (at_block_sync_++ == 0) {
+        barrier_ = mine;
+        barrier_agrees_ = true;
+        barrier_votes_ = 0;
+    }
+    barrier_agrees_ = barrier_agrees_ && mine.kind == barrier_.kind && same_place(mine.where, barrier_.where);
+    barrier_votes_ += mine.param != 0;
+}
+
 unsigned BlockRunner::block_sync(SyncKind kind, int predicate, Where where) {
     if (watch_) watch_->sync_point();
     FiberThread& self = *running_;
@@ -280,8 +293,11 @@ unsigned BlockRunner::block_sync(SyncKind kind, int predicate, Where where) {
     return static_cast<unsigned>(self.result);
 }
 
-std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
-                                     Where where) {
+// Inline into warp_sync() below, its one caller: with seven arguments, the
+// call would take a frame of its own on every lane's stack.
+[[gnu::always_inline]] inline std::uint64_t BlockRunner::warp_sync(SyncKind kind, unsigned mask, int width,
+                                                                   int param, std::uint64_t bits,
+                                                                   Where where) {
     if (watch_) watch_->sync_point();
     FiberThread& self = *running_;
     const int lane = self.rank % kWarpSize;
@@ -506,17 +522,6 @@ void BlockRunner::fault_source_lane(int rank, int source) {
                                                                               : AbsentLane::returned;
     fault(shuffle_reads_absent_lane({waiter(rank), sync.mask, sync.width, sync.param, source}, why,
                                     thread_count_, describe_thread(base + source)));
-}
-
-void BlockRunner::arrive_at_block_sync(const FiberThread& thread) {
-    const SyncPoint& mine = thread.sync;
-    if (at_block_sync_++ == 0) {
-        barrier_ = mine;
-        barrier_agrees_ = true;
-        barrier_votes_ = 0;
-    }
-    barrier_agrees_ = barrier_agrees_ && mine.kind == barrier_.kind && same_place(mine.where, barrier_.where);
-    barrier_votes_ += mine.param != 0;
 }
 
 bool BlockRunner::complete_block_barrier() {
