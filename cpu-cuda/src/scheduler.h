@@ -123,6 +123,7 @@ class BlockRunner {
     static void run_thread(void* thread);  // a fiber's body
     void resume(FiberThread& thread);
     void yield(FiberThread& thread);
+    static void tell_stack(FiberThread& thread);
     int run_ready_threads();  // returns how many ran
     const std::vector<int>& next_order();
     bool complete_warp_syncs();
@@ -199,7 +200,12 @@ class BlockRunner {
 inline void BlockRunner::yield(FiberThread& thread) {
     thread.state = ThreadState::waiting;
     thread.fiber.suspend();
-    // Resumed only to tell where it waits (capture_stacks): it still waits.
+    if (thread.stack_wanted) tell_stack(thread);
+}
+
+// Resumed only to tell where it waits (capture_stacks): it still waits. Out
+// of line, so that yield's callers keep no room for the stack on theirs.
+[[gnu::noinline, gnu::cold]] inline void BlockRunner::tell_stack(FiberThread& thread) {
     while (thread.stack_wanted) {
         thread.stack = call_stack();
         thread.stack_wanted = false;
