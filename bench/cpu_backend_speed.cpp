@@ -52,12 +52,12 @@ double median_seconds(const std::function<void()>& launch) {
 }
 
 void print_breakdown(float* scratch) {
-    const auto launch = [scratch](void (*kernel)(float*)) {
+    const auto time_kernel = [scratch](void (*kernel)(float*)) {
         return median_seconds([=] { warpdrill::launch(kernel, {kBlocks, kBlock}, scratch); });
     };
-    const double start_end = launch(start_and_end);
-    const double barriers = launch(barriers_only);
-    const double shuffles = launch(shuffles_only);
+    const double start_end = time_kernel(start_and_end);
+    const double barriers = time_kernel(barriers_only);
+    const double shuffles = time_kernel(shuffles_only);
     const auto per_sync_point_ns = [&](double seconds) {
         return (seconds - start_end) / kN / kSyncPoints * 1e9;
     };

@@ -439,9 +439,9 @@ void BlockRunner::warn_returned_lanes(int rank, unsigned returned) {
 void BlockRunner::complete_warp_sync(int base, unsigned mask) {
     const SyncPoint& first = threads_[base + std::countr_zero(mask)].sync;
     if (is_shuffle(first.kind)) {
-        complete_shuffle(base, mask);
+        complete_shuffle(base, mask, first);
     } else {
-        complete_warp_collective(base, mask);
+        complete_warp_collective(base, mask, first);
     }
     if (watch_) watch_->warp_sync(first.kind, base, mask, live_lanes(base / kWarpSize));
     if (first.kind == SyncKind::syncwarp)
@@ -455,8 +455,7 @@ void BlockRunner::complete_warp_sync(int base, unsigned mask) {
 }
 
 // Each lane of `mask` reads the value its source lane brought.
-void BlockRunner::complete_shuffle(int base, unsigned mask) {
-    const SyncPoint& first = threads_[base + std::countr_zero(mask)].sync;
+void BlockRunner::complete_shuffle(int base, unsigned mask, const SyncPoint& first) {
     for (unsigned lanes = mask; lanes; lanes &= lanes - 1) {
         const int lane = std::countr_zero(lanes);
         FiberThread& thread = threads_[base + lane];
@@ -468,8 +467,7 @@ void BlockRunner::complete_shuffle(int base, unsigned mask) {
 }
 
 // A vote, match, reduction or __syncwarp(): every lane of `mask` gets the same answer, or its own match.
-void BlockRunner::complete_warp_collective(int base, unsigned mask) {
-    const SyncPoint& first = threads_[base + std::countr_zero(mask)].sync;
+void BlockRunner::complete_warp_collective(int base, unsigned mask, const SyncPoint& first) {
     unsigned votes = 0;
     for (int lane = 0; lane < kWarpSize; ++lane) {
         if (mask >> lane & 1u && threads_[base + lane].sync.param) votes |= 1u << lane;

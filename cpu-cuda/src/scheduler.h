@@ -129,8 +129,9 @@ class BlockRunner {
     bool complete_warp_syncs();
     bool complete_warp_sync_from(int rank);
     void complete_warp_sync(int base, unsigned mask);
-    void complete_shuffle(int base, unsigned mask);
-    void complete_warp_collective(int base, unsigned mask);
+    // The two halves of complete_warp_sync; `first`: the sync point of the mask's first lane.
+    void complete_shuffle(int base, unsigned mask, const SyncPoint& first);
+    void complete_warp_collective(int base, unsigned mask, const SyncPoint& first);
     unsigned lanes_holding(int base, unsigned mask, std::uint64_t bits) const;
     // A warp intrinsic's call that a lane's mask or the width makes wrong:
     // faults, or warns and returns the mask without the lanes the warp lacks.
