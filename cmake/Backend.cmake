@@ -146,8 +146,12 @@ option(WARPDRILL_CHECK_ACCESSES "CPU backend: see every memory access of a kerne
 set(WARPDRILL_KERNEL_INSTRUMENTATION "")
 if(WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu" AND WARPDRILL_CHECK_ACCESSES)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    # DWARF 4: binutils 2.40's addr2line misnames headers reached through "../" in DWARF 5 line tables.
-    set(WARPDRILL_KERNEL_INSTRUMENTATION -gdwarf-4 -fsanitize=thread -fsanitize=bounds -fno-tree-sra
+    # Line tables and inlined frames only (-g1, after -gdwarf-4, which would set full debug
+    # information again), as nvcc's -lineinfo gives the GPU build: what the diagnostics name,
+    # without the locals' debug information, which made a lesson's compile 0.1-0.2 s slower
+    # (results/README.md, "The learner's loop"). DWARF 4: binutils 2.40's addr2line misnames
+    # headers reached through "../" in DWARF 5 line tables.
+    set(WARPDRILL_KERNEL_INSTRUMENTATION -gdwarf-4 -g1 -fsanitize=thread -fsanitize=bounds -fno-tree-sra
       --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1)
     # GCC warns that ThreadSanitizer's runtime ignores fences (-Wtsan, GCC 12 and later); the
     # backend is the runtime here, and __tsan_atomic_thread_fence is how it sees __threadfence().

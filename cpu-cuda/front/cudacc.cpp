@@ -394,6 +394,7 @@ struct Options {
     std::vector<std::string> inputs;
     std::string output;
     bool compile_only = false;
+    bool device_debug = false;  // -G: kernels keep their locals' debug information too
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -402,7 +403,8 @@ struct Options {
 }
 
 // nvcc's options that the CPU backend has a meaning for, or that change
-// nothing on the CPU (-lineinfo: line information is always there).
+// nothing on the CPU (-lineinfo: kernels always keep their line tables; -G
+// gives them full debug information, as it gives device code on the GPU).
 Options parse(const Args& args) {
     Options options;
     std::string standard = "c++20";
@@ -419,7 +421,9 @@ Options parse(const Args& args) {
             options.output = value(i, "-o");
         } else if (arg == "-c" || arg == "--compile" || arg == "-dc") {
             options.compile_only = true;
-        } else if (arg == "-G" || arg == "-lineinfo" || arg == "--expt-relaxed-constexpr" ||
+        } else if (arg == "-G") {
+            options.device_debug = true;
+        } else if (arg == "-lineinfo" || arg == "--expt-relaxed-constexpr" ||
                    arg == "--expt-extended-lambda" || arg == "--extended-lambda" || arg == "-rdc=true" ||
                    arg == "-use_fast_math" || arg == "--use_fast_math") {
             continue;
@@ -493,6 +497,7 @@ int driver(const Args& args) {
         Args compile = compiler_command(options);
         if (is_cuda_source(input)) {
             for (std::string_view flag : {CUDACC_KERNEL_FLAGS}) compile.emplace_back(flag);
+            if (options.device_debug) compile.emplace_back("-g");  // after the kernel flags' -g1
             compile.insert(compile.end(), {"-x", "c++"});
         }
         compile.insert(compile.end(), {"-c", input, "-o", object});

@@ -3,8 +3,8 @@
 # (cpu-cuda/tests/programs/): one builds and gives the reference's sum (its
 # own kernel's and cub::DeviceReduce's), one
 # with a missing barrier is stopped with the race named at its line, one that
-# misuses the runtime API is told of each misuse, and an nvcc option the CPU
-# backend does not know is named.
+# misuses the runtime API is told of each misuse, -G keeps the kernels' debug
+# information, and an nvcc option the CPU backend does not know is named.
 set -euo pipefail
 warpdrill=$1
 root=$2
@@ -39,6 +39,14 @@ grep -q "cudaFree at .*careless_host.cu:24 returned cudaErrorInvalidValue: that 
   fail "the double free is not named: $(cat host.txt)"
 grep -q "1 cudaMalloc'd buffer (1024 bytes) never freed" host.txt || fail "the leak is not listed: $(cat host.txt)"
 grep -q "1024 bytes, allocated at .*careless_host.cu:18" host.txt || fail "the leak's line is not named: $(cat host.txt)"
+
+# Kernels keep line tables only, as nvcc's -lineinfo; -G, nvcc's device
+# debugging, keeps their locals too (a parameter is one).
+debug_parameters() { readelf --debug-dump=info "$1" 2> /dev/null | grep -c DW_TAG_formal_parameter || true; }
+"$warpdrill" --root "$root" cc -c "$programs/ticket_sum.cu" -o lines.o
+"$warpdrill" --root "$root" cc -c -G "$programs/ticket_sum.cu" -o debug.o
+[[ $(debug_parameters lines.o) == 0 ]] || fail "a kernel built without -G carries its locals' debug information"
+[[ $(debug_parameters debug.o) -gt 0 ]] || fail "a kernel built with -G carries no debug information for its locals"
 
 status=0
 "$warpdrill" --root "$root" cc --no-such-option "$programs/ticket_sum.cu" > option.txt 2>&1 || status=$?
