@@ -146,7 +146,7 @@ expect "1/$lessons lessons done" "$out"
 [[ -f "$course/.progress/progress.toml.damaged" ]] || fail "the damaged file was not kept"
 
 if [[ -n "$nvcc" ]]; then
-  echo "-- where nvcc is installed, check compiles the kernels with it too: what only the CPU backend takes is named"
+  echo "-- where nvcc is installed, check compiles the kernels with it too: what only the CPU backend takes is named, the rest passes"
   cp "$lesson1/reduce.cuh" "$scratch/solved.cuh"
   printf '%s\n' 'inline int twice(int x) { return 2 * x; }' \
     '__global__ void calls_a_host_function(int* out) { out[0] = twice(1); }' >> "$lesson1/reduce.cuh"
@@ -155,6 +155,8 @@ if [[ -n "$nvcc" ]]; then
   expect "lessons/01-interleaved-divergent/reduce.cuh" "$out"
   expect 'calling a __host__ function("twice(int)") from a __global__ function' "$out"
   cp "$scratch/solved.cuh" "$lesson1/reduce.cuh"
+  WARPDRILL_NVCC_CHECK=1 "${W[@]}" check 1 > "$out" 2>&1 || { cat "$out"; fail "nvcc rejects the solved lesson 1"; }
+  expect "passed" "$out"
 fi
 
 echo "-- a compile error shows the compiler's message about the learner's file"
