@@ -87,15 +87,36 @@ std::string read_file(const fs::path& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// The files a depfile names (make's syntax: "target: a.cu b.h \").
+// The files a depfile names, in make's syntax as GCC writes it: "target: a.cu
+// b.h \" and more lines, a space in a path written "\ ", a '#' "\#", a '$'
+// "$$" (a course in "/home/Ada Lovelace/" has spaces in every path).
 std::vector<fs::path> depfile_inputs(const std::string& depfile) {
-    std::string text = read_file(depfile);
-    text = text.substr(text.find(':') == std::string::npos ? 0 : text.find(':') + 1);
+    const std::string text = read_file(depfile);
     std::vector<fs::path> inputs;
-    std::istringstream words(text);
-    for (std::string word; words >> word;) {
-        if (word != "\\") inputs.push_back(fs::absolute(word).lexically_normal());
+    std::string path;
+    auto end_path = [&] {
+        if (!path.empty()) inputs.push_back(fs::absolute(path).lexically_normal());
+        path.clear();
+    };
+    const std::size_t colon = text.find(": ");
+    for (std::size_t i = colon == std::string::npos ? 0 : colon + 2; i < text.size(); ++i) {
+        const char c = text[i];
+        const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+        if (c == '\\' && (next == ' ' || next == '#')) {
+            path += next;
+            ++i;
+        } else if (c == '$' && next == '$') {
+            path += '$';
+            ++i;
+        } else if (c == '\\' && next == '\n') {
+            ++i;  // the line goes on
+        } else if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+            end_path();
+        } else {
+            path += c;
+        }
     }
+    end_path();
     return inputs;
 }
 

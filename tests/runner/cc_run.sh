@@ -4,7 +4,8 @@
 # own kernel's and cub::DeviceReduce's), one
 # with a missing barrier is stopped with the race named at its line, one that
 # misuses the runtime API is told of each misuse, -G keeps the kernels' debug
-# information, and an nvcc option the CPU backend does not know is named.
+# information, __CUDA_ARCH__ follows -arch in a folder with a space, and an
+# nvcc option the CPU backend does not know is named.
 set -euo pipefail
 warpdrill=$1
 root=$2
@@ -47,6 +48,34 @@ debug_parameters() { readelf --debug-dump=info "$1" 2> /dev/null | grep -c DW_TA
 "$warpdrill" --root "$root" cc -c -G "$programs/ticket_sum.cu" -o debug.o
 [[ $(debug_parameters lines.o) == 0 ]] || fail "a kernel built without -G carries its locals' debug information"
 [[ $(debug_parameters debug.o) -gt 0 ]] || fail "a kernel built with -G carries no debug information for its locals"
+
+# A program in a folder whose name has a space, which asks __CUDA_ARCH__ which
+# GPU it is built for: the answer follows -arch.
+mkdir "a folder"
+cat > "a folder/which_gpu.cu" << 'EOF'
+#include <cstdio>
+__global__ void which_gpu(int* arch) {
+#if __CUDA_ARCH__ >= 900
+    *arch = 900;
+#else
+    *arch = 800;
+#endif
+}
+int main() {
+    int* arch;
+    int answer = 0;
+    cudaMalloc(&arch, sizeof(int));
+    which_gpu<<<1, 1>>>(arch);
+    cudaMemcpy(&answer, arch, sizeof(int), cudaMemcpyDeviceToHost);
+    std::printf("built for %d\n", answer);
+    cudaFree(arch);
+}
+EOF
+for arch in 80 90; do
+  "$warpdrill" --root "$root" cc -arch=sm_$arch "a folder/which_gpu.cu" -o "a folder/which_gpu"
+  [[ $("a folder/which_gpu") == "built for ${arch}0" ]] ||
+    fail "__CUDA_ARCH__ in a folder with a space, -arch=sm_$arch: $("a folder/which_gpu")"
+done
 
 status=0
 "$warpdrill" --root "$root" cc --no-such-option "$programs/ticket_sum.cu" > option.txt 2>&1 || status=$?
