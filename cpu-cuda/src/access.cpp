@@ -18,6 +18,12 @@ namespace {
 
 constexpr std::size_t kWord = 4;
 
+// Whether kernels on GPU `device` may touch the buffer: managed memory, their
+// own GPU's, or a peer's they were given access to.
+bool reaches(int device, const DeviceAllocation& allocation) {
+    return allocation.managed || may_access(device, allocation.device);
+}
+
 }  // namespace
 
 void foreign_memory(BlockRunner& runner, const std::string& thread, std::size_t bytes, AccessKind kind,
@@ -30,7 +36,7 @@ void check_device_access(std::uintptr_t address, std::size_t bytes, AccessKind k
     if (!is_device_address(address)) return;
     const DeviceAllocation* allocation = device_allocation_at(address);
     BlockRunner* runner = running_block();
-    if (!allocation || !runner || may_access(runner->shape().device, allocation->device)) return;
+    if (!allocation || !runner || reaches(runner->shape().device, *allocation)) return;
     foreign_memory(*runner, runner->describe_thread(runner->running()->rank), bytes, kind,
                    code_offset(instruction), messages::text("backend.access.a_buffer"), allocation->device);
 }
@@ -235,7 +241,7 @@ void BlockWatch::locate_global(ObservedAccess& access) {
         }
         out_of_bounds(access, what);
     }
-    if (!may_access(runner_.shape().device, allocation->device)) {
+    if (!reaches(runner_.shape().device, *allocation)) {
         const std::string element = grid_.element_name(address, *allocation);
         runner_.fail_running(detail::foreign_memory(
             bad_access(access), element.empty() ? messages::text("backend.access.a_buffer") : element,

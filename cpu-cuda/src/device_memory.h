@@ -42,6 +42,7 @@ struct DeviceAllocation {
     std::size_t bytes = 0;
     std::uint64_t serial = 0;  // the n-th cudaMalloc of the process, from 1
     int device = 0;            // the GPU whose memory it is
+    bool managed = false;      // cudaMallocManaged: every GPU may touch it
     // One cell per 4-byte word, made on the first tracked access (race_check.cpp),
     // once: blocks on other OS threads may touch the buffer at the same time.
     ShadowCells shadow;

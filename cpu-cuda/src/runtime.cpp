@@ -146,15 +146,37 @@ void set_last_error(cudaError_t error) { last_error = error; }
 
 using namespace warpdrill::cpu::detail;
 
-cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
+namespace {
+
+// A buffer in the current GPU's memory, as cudaMalloc and cudaMallocManaged make it.
+cudaError_t allocate_buffer(void** ptr, std::size_t bytes, bool managed) {
     if (!ptr) return record(cudaErrorInvalidValue);
     *ptr = nullptr;
     if (bytes == 0) return cudaSuccess;
     void* memory = allocate_device(bytes, current_device());
     if (!memory) return record(cudaErrorMemoryAllocation);
-    if (leak_check()) device_allocation_at(reinterpret_cast<std::uintptr_t>(memory))->allocated_at = call_stack();
+    DeviceAllocation* allocation = device_allocation_at(reinterpret_cast<std::uintptr_t>(memory));
+    if (managed) {
+        // Zeros until written (fresh pages, as an H200 gives them too), and
+        // the host's stores to it are not seen: initcheck reports no read of it.
+        allocation->managed = true;
+        allocation->written.mark_all();
+    }
+    if (leak_check()) allocation->allocated_at = call_stack();
     *ptr = memory;
     return cudaSuccess;
+}
+
+}  // namespace
+
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes) { return allocate_buffer(ptr, bytes, false); }
+
+// Flags as an H200 takes them (cpu-cuda/tests/gpu/runtime_probe.cu,
+// results/runtime-probe-h200.txt): global or host attachment;
+// cudaMemAttachSingle is for cudaStreamAttachMemAsync only.
+cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags) {
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return record(cudaErrorInvalidValue);
+    return allocate_buffer(ptr, bytes, true);
 }
 
 namespace warpdrill::cpu::detail {

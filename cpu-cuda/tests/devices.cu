@@ -105,6 +105,25 @@ TEST_CASE("a kernel that touches another GPU's memory faults, naming both GPUs, 
     }
 }
 
+TEST_CASE("managed memory is every GPU's: a kernel on another GPU touches it without peer access",
+          "[devices][peer][managed]") {
+    for (const int n : {64, 1 << 18}) {  // checked in full, and at full speed
+        CAPTURE(n);
+        float* managed = nullptr;
+        check_cuda(cudaMallocManaged(&managed, n * sizeof(float)));
+        {
+            OnDevice one(1);
+            DeviceBuffer<float> on_one(static_cast<std::size_t>(n));
+            launch(add_one, {blocks_for(n), 256}, managed, on_one.data(), n);
+            launch(add_one, {blocks_for(n), 256}, on_one.data(), managed, n);
+            check_cuda(cudaDeviceSynchronize());
+        }
+        CHECK(managed[0] == 2.0f);
+        CHECK(managed[n - 1] == 2.0f);
+        check_cuda(cudaFree(managed));
+    }
+}
+
 TEST_CASE("work goes on a stream of the current GPU; an event records on its own GPU's streams",
           "[devices][streams]") {
     Stream on_zero;

@@ -3,8 +3,9 @@
 // pinned host memory, a kernel's attributes (more than 48 KB of dynamic
 // shared memory), the device's properties and the occupancy calls, and
 // cudaLaunchKernel with the kernel cast to void*, as NVIDIA's samples write
-// it. The expected values and error codes are an H100's, measured by
-// cpu-cuda/tests/gpu/runtime_probe.cu (results/runtime-probe-h100.txt). This file
+// it, and managed memory. The expected values and error codes are an H100's,
+// measured by cpu-cuda/tests/gpu/runtime_probe.cu (results/runtime-probe-h100.txt;
+// managed memory's are an H200's, results/runtime-probe-h200.txt). This file
 // compiles with nvcc too; what only the CPU backend can show is guarded.
 #include <cooperative_groups.h>
 
@@ -251,6 +252,53 @@ TEST_CASE("cudaHostAlloc takes the flags CUDA has, and no others", "[runtime-api
     CHECK(cudaHostAlloc(&memory, 256, 8) == cudaErrorInvalidValue);
     CHECK(cudaGetLastError() == cudaErrorInvalidValue);
     CHECK(cudaHostAlloc(&memory, 0, cudaHostAllocDefault) == cudaSuccess);
+    CHECK(memory == nullptr);
+}
+
+TEST_CASE("managed memory: zeros at first, one address for the host and the kernels, freed by cudaFree",
+          "[runtime-api][managed]") {
+    int* managed = nullptr;
+    check_cuda(cudaMallocManaged(&managed, 64 * sizeof(int)));
+    REQUIRE(managed != nullptr);
+    CHECK(managed[0] == 0);
+    CHECK(managed[63] == 0);
+    add_to<<<1, 64>>>(managed, 5, 64);  // reads bytes no one wrote: initcheck has no word on managed memory
+    check_cuda(cudaDeviceSynchronize());
+    CHECK(managed[63] == 5);
+    for (int i = 0; i < 64; ++i) managed[i] = i;
+    add_to<<<1, 64>>>(managed, 100, 64);
+    check_cuda(cudaDeviceSynchronize());
+    CHECK(managed[10] == 110);
+    std::vector<int> copy(64);
+    check_cuda(cudaMemcpy(copy.data(), managed, 64 * sizeof(int), cudaMemcpyDeviceToHost));
+    CHECK(copy[63] == 163);
+    CHECK(cudaFreeHost(managed) == cudaErrorInvalidValue);
+    CHECK(cudaFree(managed + 1) == cudaErrorInvalidValue);
+    check_cuda(cudaFree(managed));
+    CHECK(cudaFree(managed) == cudaErrorInvalidValue);  // a double free
+    cudaGetLastError();
+}
+
+TEST_CASE("cudaMallocManaged takes global or host attachment, and no other flags", "[runtime-api][managed]") {
+    const unsigned taken[] = {cudaMemAttachGlobal, cudaMemAttachHost};
+    for (unsigned flags : taken) {
+        void* memory = nullptr;
+        CHECK(cudaMallocManaged(&memory, 256, flags) == cudaSuccess);
+        CHECK(memory != nullptr);
+        check_cuda(cudaFree(memory));
+    }
+    // cudaMemAttachSingle is for cudaStreamAttachMemAsync, not the allocation.
+    const unsigned refused[] = {0u, 3u, cudaMemAttachSingle};
+    for (unsigned flags : refused) {
+        void* memory = nullptr;
+        CHECK(cudaMallocManaged(&memory, 256, flags) == cudaErrorInvalidValue);
+    }
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+    CHECK(cudaMallocManaged(static_cast<void**>(nullptr), 256) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    int unused = 0;
+    void* memory = &unused;
+    CHECK(cudaMallocManaged(&memory, 0) == cudaSuccess);
     CHECK(memory == nullptr);
 }
 

@@ -1,8 +1,9 @@
 // What a GPU's runtime answers where the CPU backend imitates it: the device
 // properties and attributes a reduction program reads, and the error codes of
 // pinned memory, kernel attributes and launches with much dynamic shared memory,
-// and how __match_any_sync compares floats. results/runtime-probe-h100.txt
-// keeps what an H100 printed.
+// how __match_any_sync compares floats, and managed memory.
+// results/runtime-probe-h100.txt keeps what an H100 printed (before managed
+// memory was probed), results/runtime-probe-h200.txt what an H200 did.
 //   nvcc -std=c++20 -arch=sm_90 -o runtime_probe cpu-cuda/tests/gpu/runtime_probe.cu && ./runtime_probe
 #include <cstdio>
 #include <cstdlib>
@@ -211,6 +212,69 @@ void probe_launch_kernel() {
     cudaFree(out);
 }
 
+__global__ void add_to_each(int* values, int amount, int n) {
+    for (int i = 0; i < n; ++i) values[i] += amount;
+}
+
+// cudaMallocManaged's flags, what fresh managed memory holds, and what the
+// calls of other kinds of memory say to it.
+void probe_managed_memory() {
+    const unsigned flags[] = {0u, cudaMemAttachGlobal, cudaMemAttachHost, 3u, cudaMemAttachSingle};
+    for (unsigned f : flags) {
+        void* memory = nullptr;
+        std::printf("cudaMallocManaged(flags %u): %s\n", f,
+                    cudaGetErrorName(cudaMallocManaged(&memory, 64, f)));
+        cudaGetLastError();
+        cudaFree(memory);
+    }
+    print_error("cudaMallocManaged(nullptr, 64)", cudaMallocManaged(static_cast<void**>(nullptr), 64));
+    cudaGetLastError();
+    int unused = 0;
+    void* empty = &unused;
+    print_error("cudaMallocManaged(0 bytes)", cudaMallocManaged(&empty, 0));
+    std::printf("pointer after 0 bytes: %s\n", empty ? "set" : "null");
+    int* managed = nullptr;
+    cudaMallocManaged(&managed, 64 * sizeof(int));
+    std::printf("fresh managed memory, first and last word: %d %d\n", managed[0], managed[63]);
+    add_to_each<<<1, 1>>>(managed, 5, 64);
+    cudaDeviceSynchronize();
+    std::printf("after a kernel added 5, on the host: %d\n", managed[63]);
+    print_error("cudaFreeHost(managed)", cudaFreeHost(managed));
+    cudaGetLastError();
+    print_error("cudaFree(managed + 1)", cudaFree(managed + 1));
+    cudaGetLastError();
+    print_error("cudaFree(managed)", cudaFree(managed));
+    print_error("cudaFree(managed) again", cudaFree(managed));
+    cudaGetLastError();
+}
+
+__global__ void add_one(const float* in, float* out, int n) {
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n) out[i] = in[i] + 1.0f;
+}
+
+// Where there are two GPUs: kernels on GPU 1 read and write managed memory
+// allocated while GPU 0 was current, with no peer access enabled.
+void probe_managed_memory_on_another_gpu() {
+    int gpus = 0;
+    cudaGetDeviceCount(&gpus);
+    if (gpus < 2) return;
+    const int n = 1 << 18;
+    float* managed = nullptr;
+    cudaSetDevice(0);
+    cudaMallocManaged(&managed, n * sizeof(float));
+    cudaSetDevice(1);
+    float* on_one = nullptr;
+    cudaMalloc(&on_one, n * sizeof(float));
+    add_one<<<n / 256, 256>>>(managed, on_one, n);
+    add_one<<<n / 256, 256>>>(on_one, managed, n);
+    print_error("GPU 1's kernels on GPU 0's managed memory, no peer access", cudaDeviceSynchronize());
+    std::printf("then, on the host: %.1f %.1f\n", managed[0], managed[n - 1]);
+    cudaFree(on_one);
+    cudaFree(managed);
+    cudaSetDevice(0);
+}
+
 void probe_match() {
     unsigned *any = nullptr, *all = nullptr;
     int* pred = nullptr;
@@ -229,5 +293,7 @@ int main() {
     probe_function_attributes();
     probe_launch_kernel();
     probe_match();
+    probe_managed_memory();
+    probe_managed_memory_on_another_gpu();
     return 0;
 }

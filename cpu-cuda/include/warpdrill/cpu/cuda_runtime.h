@@ -184,6 +184,19 @@ cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
 }
 cudaError_t cudaFree(void* ptr);
 
+// Managed (unified) memory: one buffer that the host and every GPU may read
+// and write, freed with cudaFree. Here all memory is the host's, so it is a
+// cudaMalloc'd buffer that kernels on any GPU may touch and whose bytes count
+// as written (the host's stores to it are not seen), zeros at first.
+inline constexpr unsigned cudaMemAttachGlobal = 0x01;
+inline constexpr unsigned cudaMemAttachHost = 0x02;
+inline constexpr unsigned cudaMemAttachSingle = 0x04;
+cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal);
+template <class T>
+cudaError_t cudaMallocManaged(T** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal) {
+    return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+
 // Pinned (page-locked) host memory. On a GPU it is mapped into the device's
 // address space (unified addressing), so kernels may read it, and an
 // asynchronous copy from or to it does not wait for the host: the copy reads
