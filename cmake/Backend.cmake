@@ -148,8 +148,8 @@ if(WARPDRILL_ACTIVE_BACKEND STREQUAL "cpu" AND WARPDRILL_CHECK_ACCESSES)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     # Line tables and inlined frames only (-g1, after -gdwarf-4, which would set full debug
     # information again), as nvcc's -lineinfo gives the GPU build: what the diagnostics name,
-    # without the locals' debug information, which made a lesson's compile 0.1-0.2 s slower
-    # (results/README.md, "The learner's loop"). DWARF 4: binutils 2.40's addr2line misnames
+    # without the locals' debug information, which made each save's build 0.1-0.3 s slower
+    # (results/README.md, "Line tables only in the kernels"). DWARF 4: binutils 2.40's addr2line misnames
     # headers reached through "../" in DWARF 5 line tables.
     set(WARPDRILL_KERNEL_INSTRUMENTATION -gdwarf-4 -g1 -fsanitize=thread -fsanitize=bounds -fno-tree-sra
       --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1)
