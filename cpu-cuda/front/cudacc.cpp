@@ -120,6 +120,17 @@ std::vector<fs::path> depfile_inputs(const std::string& depfile) {
     return inputs;
 }
 
+// `path` as GCC spells it in a depfile (the escapes that depfile_inputs reads).
+std::string depfile_spelling(const std::string& path) {
+    std::string spelled;
+    for (const char c : path) {
+        if (c == ' ' || c == '#') spelled += '\\';
+        if (c == '$') spelled += '$';
+        spelled += c;
+    }
+    return spelled;
+}
+
 // Files whose directives are read as written: the system's, the backend's
 // own headers and the course's, which are written for the CPU backend too.
 bool is_library_file(const fs::path& file) {
@@ -188,8 +199,9 @@ int preprocess_through_mirror(Args preprocess, const std::vector<fs::path>& inpu
     mirrored.insert(mirrored.end(), search.begin(), search.end());
     if (const int status = run(mirrored); status != 0) return status;
     std::string deps = read_file(depfile);
-    for (std::size_t at; (at = deps.find(mirror.string())) != std::string::npos;)
-        deps.erase(at, mirror.string().size());
+    const std::string mirror_prefix = depfile_spelling(mirror.string());
+    for (std::size_t at; (at = deps.find(mirror_prefix)) != std::string::npos;)
+        deps.erase(at, mirror_prefix.size());
     std::ofstream(depfile, std::ios::binary) << deps;
     return 0;
 }
