@@ -4,11 +4,13 @@
 # own kernel's and cub::DeviceReduce's), one
 # with a missing barrier is stopped with the race named at its line, one that
 # misuses the runtime API is told of each misuse, -G keeps the kernels' debug
-# information, __CUDA_ARCH__ follows -arch in a folder with a space, and an
-# nvcc option the CPU backend does not know is named.
+# information, __CUDA_ARCH__ follows -arch in a folder with a space (and, as
+# CMake's compiler launcher, cudacc writes a depfile there that names only
+# files that exist), and an nvcc option the CPU backend does not know is named.
 set -euo pipefail
 warpdrill=$1
 root=$2
+cudacc=$3
 programs=$root/cpu-cuda/tests/programs
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -76,6 +78,19 @@ for arch in 80 90; do
   [[ $("a folder/which_gpu") == "built for ${arch}0" ]] ||
     fail "__CUDA_ARCH__ in a folder with a space, -arch=sm_$arch: $("a folder/which_gpu")"
 done
+
+# The same file through cudacc as CMake's compiler launcher, with absolute
+# paths that have a space: the depfile it leaves must name only files that
+# exist (not the copies cudacc answers __CUDA_ARCH__ with, which it deletes),
+# or ninja would compile the file again at every build.
+object="$work/a folder/which_gpu.o"
+"$cudacc" --launcher g++ -x c++ -std=c++20 -I"$root/cpu-cuda/include" -MD -MT "$object" -MF "$object.d" \
+  -c "$work/a folder/which_gpu.cu" -o "$object"
+dependencies=$(sed -e 's/\\$//' -e 's/^[^:]*: //' "$object.d" | sed -e 's/\\ /\x01/g' | tr -s ' ' '\n' | tr '\001' ' ')
+while IFS= read -r dependency; do
+  [[ -z $dependency || -e $dependency ]] || fail "cudacc's depfile names $dependency, which does not exist"
+done <<< "$dependencies"
+grep -q "which_gpu.cu" <<< "$dependencies" || fail "cudacc's depfile does not name its source: $(cat "$object.d")"
 
 status=0
 "$warpdrill" --root "$root" cc --no-such-option "$programs/ticket_sum.cu" > option.txt 2>&1 || status=$?
