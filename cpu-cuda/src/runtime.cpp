@@ -65,18 +65,52 @@ std::string range_problem(const void* ptr, std::size_t bytes) {
                                                    {"buffer", buffer_description(*allocation)}});
 }
 
-cudaError_t check_range(const HostCall& call, const void* ptr, std::size_t bytes) {
+// cudaMemset writes device, managed or pinned memory; pageable host memory
+// it refuses, as an H200 did (results/memcpy-probe-h200.txt).
+cudaError_t check_memset(const HostCall& call, const void* ptr, std::size_t bytes) {
     if (!ptr) return refuse(call, cudaErrorInvalidValue, messages::text("backend.api.null_pointer"));
+    if (!reached_by_copy_engine(ptr)) {
+        return refuse(call, cudaErrorInvalidValue, messages::text("backend.api.memset_pageable"));
+    }
     const std::string problem = range_problem(ptr, bytes);
     return problem.empty() ? cudaSuccess : refuse(call, cudaErrorInvalidValue, problem);
 }
 
-cudaError_t check_copy(const HostCall& call, void* dst, const void* src, std::size_t bytes) {
-    for (const auto& [side, ptr] : {std::pair{"backend.api.destination", static_cast<const void*>(dst)},
-                                    std::pair{"backend.api.source", src}}) {
+const char* kind_name(cudaMemcpyKind kind) {
+    static constexpr const char* kNames[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice",
+                                             "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice",
+                                             "cudaMemcpyDefault"};
+    return kNames[kind];
+}
+
+// Whether a copy's kind says that its destination (or its source) is in
+// device memory. With unified addressing a GPU takes the pointers for what
+// they are, whatever the kind says, but for one mismatch: a side that the
+// kind calls device memory and that is pageable host memory is refused.
+// Pinned host memory passes for either; a side the kind calls host memory
+// may be anything (results/memcpy-probe-h200.txt).
+bool kind_says_device(cudaMemcpyKind kind, bool destination) {
+    return kind == cudaMemcpyDeviceToDevice ||
+           kind == (destination ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
+}
+
+cudaError_t check_copy(const HostCall& call, void* dst, const void* src, std::size_t bytes,
+                       cudaMemcpyKind kind) {
+    struct Side {
+        const char* name;
+        const void* ptr;
+        bool destination;
+    };
+    for (const auto& [side, ptr, destination] :
+         {Side{"backend.api.destination", dst, true}, Side{"backend.api.source", src, false}}) {
         if (!ptr) {
             return refuse(call, cudaErrorInvalidValue,
                           messages::text("backend.api.side_null", {{"side", messages::text(side)}}));
+        }
+        if (kind_says_device(kind, destination) && !reached_by_copy_engine(ptr)) {
+            return refuse(call, cudaErrorInvalidValue,
+                          messages::text("backend.api.pageable_as_device",
+                                         {{"side", messages::text(side)}, {"kind", kind_name(kind)}}));
         }
         if (const std::string problem = range_problem(ptr, bytes); !problem.empty()) {
             return refuse(call, cudaErrorInvalidValue,
@@ -248,7 +282,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidValue);
     if (bytes == 0) return cudaSuccess;
     const HostCall call{"cudaMemcpy", code_offset(__builtin_return_address(0))};
-    if (const cudaError_t error = check_copy(call, dst, src, bytes); error != cudaSuccess) return error;
+    if (const cudaError_t error = check_copy(call, dst, src, bytes, kind); error != cudaSuccess) return error;
     count_host_wait();
     note_copy_made(dst, src, bytes, call);
     // The host waits until the copy has run, so the source is read then,
@@ -263,7 +297,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
     if (bytes == 0) return cudaSuccess;
     const HostCall call{"cudaMemcpyAsync", code_offset(__builtin_return_address(0))};
-    if (const cudaError_t error = check_copy(call, dst, src, bytes); error != cudaSuccess) return error;
+    if (const cudaError_t error = check_copy(call, dst, src, bytes, kind); error != cudaSuccess) return error;
     queue_copy(dst, src, bytes, stream, call);
     return cudaSuccess;
 }
@@ -271,7 +305,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
     if (bytes == 0) return cudaSuccess;
     const HostCall call{"cudaMemset", code_offset(__builtin_return_address(0))};
-    if (const cudaError_t error = check_range(call, dst, bytes); error != cudaSuccess) return error;
+    if (const cudaError_t error = check_memset(call, dst, bytes); error != cudaSuccess) return error;
     count_host_wait();
     note_copy(dst, nullptr, bytes, call);
     finish(enqueue(nullptr, [=] { std::memset(dst, value, bytes); }));
@@ -282,7 +316,7 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
     if (bytes == 0) return cudaSuccess;
     const HostCall call{"cudaMemsetAsync", code_offset(__builtin_return_address(0))};
-    if (const cudaError_t error = check_range(call, dst, bytes); error != cudaSuccess) return error;
+    if (const cudaError_t error = check_memset(call, dst, bytes); error != cudaSuccess) return error;
     note_copy(dst, nullptr, bytes, call);
     enqueue(stream, [=] { std::memset(dst, value, bytes); });
     return cudaSuccess;
@@ -298,7 +332,8 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int 
     }
     if (bytes == 0) return cudaSuccess;
     const HostCall call{"cudaMemcpyPeerAsync", code_offset(__builtin_return_address(0))};
-    if (const cudaError_t error = check_copy(call, dst, src, bytes); error != cudaSuccess) return error;
+    const cudaError_t error = check_copy(call, dst, src, bytes, cudaMemcpyDeviceToDevice);
+    if (error != cudaSuccess) return error;
     queue_copy(dst, src, bytes, stream, call);
     return cudaSuccess;
 }
@@ -310,7 +345,8 @@ cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_d
     }
     if (bytes == 0) return cudaSuccess;
     const HostCall call{"cudaMemcpyPeer", code_offset(__builtin_return_address(0))};
-    if (const cudaError_t error = check_copy(call, dst, src, bytes); error != cudaSuccess) return error;
+    const cudaError_t error = check_copy(call, dst, src, bytes, cudaMemcpyDeviceToDevice);
+    if (error != cudaSuccess) return error;
     count_host_wait();
     for (const int device : {current_device(), dst_device, src_device}) finish_device(device);
     note_copy_made(dst, src, bytes, call);
