@@ -233,6 +233,44 @@ void* allocate_device_variable(std::size_t bytes, std::size_t element_bytes, con
     return memory;
 }
 
+// cudaMemcpy's work, for it and the copies to and from a variable.
+cudaError_t copy_and_wait(const HostCall& call, void* dst, const void* src, std::size_t bytes,
+                          cudaMemcpyKind kind) {
+    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidValue);
+    if (bytes == 0) return cudaSuccess;
+    if (const cudaError_t error = check_copy(call, dst, src, bytes, kind); error != cudaSuccess) return error;
+    count_host_wait();
+    note_copy_made(dst, src, bytes, call);
+    // The host waits until the copy has run, so the source is read then,
+    // not staged first as an asynchronous copy's is.
+    finish(enqueue(nullptr, [=] { std::memmove(dst, src, bytes); }));
+    return cudaSuccess;
+}
+
+// A copy to or from a __device__ or __constant__ variable: a kind that calls
+// the variable host memory is refused (cudaErrorInvalidMemcpyDirection), and
+// the other side is held to the kind as cudaMemcpy holds it
+// (results/memcpy-probe-h200.txt).
+cudaError_t copy_to_symbol(void* symbol, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+    const HostCall call{"cudaMemcpyToSymbol", code_offset(__builtin_return_address(0))};
+    if (kind == cudaMemcpyHostToHost || kind == cudaMemcpyDeviceToHost) {
+        return refuse(call, cudaErrorInvalidMemcpyDirection,
+                      messages::text("backend.api.symbol_as_host",
+                                     {{"kind", kind_name(kind)}, {"call", call.name}, {"taken", "cudaMemcpyHostToDevice"}}));
+    }
+    return copy_and_wait(call, symbol, src, bytes, kind);
+}
+
+cudaError_t copy_from_symbol(void* dst, const void* symbol, std::size_t bytes, cudaMemcpyKind kind) {
+    const HostCall call{"cudaMemcpyFromSymbol", code_offset(__builtin_return_address(0))};
+    if (kind == cudaMemcpyHostToHost || kind == cudaMemcpyHostToDevice) {
+        return refuse(call, cudaErrorInvalidMemcpyDirection,
+                      messages::text("backend.api.symbol_as_host",
+                                     {{"kind", kind_name(kind)}, {"call", call.name}, {"taken", "cudaMemcpyDeviceToHost"}}));
+    }
+    return copy_and_wait(call, dst, symbol, bytes, kind);
+}
+
 }  // namespace warpdrill::cpu::detail
 
 const int warpSize = 32;
@@ -279,16 +317,7 @@ cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
-    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidValue);
-    if (bytes == 0) return cudaSuccess;
-    const HostCall call{"cudaMemcpy", code_offset(__builtin_return_address(0))};
-    if (const cudaError_t error = check_copy(call, dst, src, bytes, kind); error != cudaSuccess) return error;
-    count_host_wait();
-    note_copy_made(dst, src, bytes, call);
-    // The host waits until the copy has run, so the source is read then,
-    // not staged first as an asynchronous copy's is.
-    finish(enqueue(nullptr, [=] { std::memmove(dst, src, bytes); }));
-    return cudaSuccess;
+    return copy_and_wait({"cudaMemcpy", code_offset(__builtin_return_address(0))}, dst, src, bytes, kind);
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
@@ -361,6 +390,7 @@ const char* cudaGetErrorName(cudaError_t error) {
     switch (error) {
         case cudaSuccess: return "cudaSuccess";
         case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+        case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
         case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
         case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
         case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
@@ -384,6 +414,7 @@ const char* cudaGetErrorString(cudaError_t error) {
     switch (error) {
         case cudaSuccess: return "no error";
         case cudaErrorInvalidValue: return "invalid argument";
+        case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
         case cudaErrorMemoryAllocation: return "out of memory";
         case cudaErrorInvalidConfiguration: return "invalid configuration argument";
         case cudaErrorInvalidDevicePointer: return "invalid device pointer";

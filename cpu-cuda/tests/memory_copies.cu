@@ -1,7 +1,8 @@
 // A copy's cudaMemcpyKind against the memory its pointers are in: which
 // copies a GPU refuses (a kind that calls pageable host memory device memory:
 // the two directions swapped, say) and which it makes whatever the kind says,
-// and which memory cudaMemset writes. The expected table is an H200's,
+// the kinds a copy to or from a __device__ variable takes, and which memory
+// cudaMemset writes. The expected tables are an H200's,
 // measured by cpu-cuda/tests/gpu/memcpy_probe.cu (results/memcpy-probe-h200.txt).
 // This file compiles with nvcc too: on a GPU it holds CUDA to the same table.
 #include <cstdlib>
@@ -77,6 +78,37 @@ constexpr KindTable kMeasured[] = {
     {cudaMemcpyDefault, "cudaMemcpyDefault", {"....", "....", "....", "...."}},
 };
 
+// The same for a copy to (then from) a __device__ variable, one row for
+// each kind, one character for each memory on the other side: 'd' where it
+// was refused with cudaErrorInvalidMemcpyDirection (the kind calls the
+// variable host memory), 'x' and '.' as above.
+struct SymbolTable {
+    cudaMemcpyKind kind;
+    const char* name;
+    const char* to_symbol;
+    const char* from_symbol;
+};
+constexpr SymbolTable kMeasuredForSymbols[] = {
+    {cudaMemcpyHostToHost, "cudaMemcpyHostToHost", "dddd", "dddd"},
+    {cudaMemcpyHostToDevice, "cudaMemcpyHostToDevice", "....", "dddd"},
+    {cudaMemcpyDeviceToHost, "cudaMemcpyDeviceToHost", "dddd", "...."},
+    {cudaMemcpyDeviceToDevice, "cudaMemcpyDeviceToDevice", "x...", "x..."},
+    {cudaMemcpyDefault, "cudaMemcpyDefault", "....", "...."},
+};
+
+__device__ int variable[kInts];
+
+cudaError_t error_for(char measured) {
+    if (measured == 'd') return cudaErrorInvalidMemcpyDirection;
+    return measured == 'x' ? cudaErrorInvalidValue : cudaSuccess;
+}
+
+std::vector<int> values_of_variable() {
+    std::vector<int> values(kInts);
+    check_cuda(cudaMemcpyFromSymbol(values.data(), variable, kBytes));
+    return values;
+}
+
 void check_copy(bool async, const KindTable& table, Memory src_memory, Memory dst_memory) {
     const bool refused = table.rows[src_memory][dst_memory] == 'x';
     INFO((async ? "cudaMemcpyAsync " : "cudaMemcpy ") << table.name << " from " << kMemoryNames[src_memory]
@@ -101,6 +133,28 @@ TEST_CASE("a copy whose kind calls pageable host memory device memory is refused
             for (const Memory src : kMemories) {
                 for (const Memory dst : kMemories) check_copy(async, table, src, dst);
             }
+        }
+    }
+}
+
+TEST_CASE("a copy to or from a __device__ variable refuses a kind that calls the variable host memory",
+          "[runtime-api][memcpy]") {
+    const std::vector<int> poison(kInts, kPoison);
+    for (const SymbolTable& table : kMeasuredForSymbols) {
+        for (const Memory memory : kMemories) {
+            INFO(table.name << ", the other side " << kMemoryNames[memory] << " memory");
+            check_cuda(cudaMemcpyToSymbol(variable, poison.data(), kBytes));
+            const Buffer source(memory, 100);
+            const cudaError_t to = error_for(table.to_symbol[memory]);
+            CHECK(cudaMemcpyToSymbol(variable, source.data(), kBytes, 0, table.kind) == to);
+            CHECK(cudaGetLastError() == to);
+            CHECK(values_of_variable()[1] == (to == cudaSuccess ? 101 : kPoison));
+
+            const Buffer destination(memory, kPoison);
+            const cudaError_t from = error_for(table.from_symbol[memory]);
+            CHECK(cudaMemcpyFromSymbol(destination.data(), variable, kBytes, 0, table.kind) == from);
+            CHECK(cudaGetLastError() == from);
+            CHECK(destination.values()[1] == (from == cudaSuccess ? values_of_variable()[1] : kPoison + 1));
         }
     }
 }

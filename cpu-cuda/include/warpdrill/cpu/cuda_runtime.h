@@ -93,6 +93,7 @@ enum cudaError_t {
     cudaErrorInvalidValue = 1,
     cudaErrorMemoryAllocation = 2,
     cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidMemcpyDirection = 21,
     cudaErrorInvalidDevicePointer = 17,
     cudaErrorInvalidDeviceFunction = 98,
     cudaErrorInvalidDevice = 101,
