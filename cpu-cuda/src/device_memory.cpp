@@ -162,6 +162,7 @@ DeviceArena& arena() {
     for (const DeviceAllocation* buffer : buffers) {
         note += "\n" + messages::text("backend.leak.line",
                                       {{"bytes", buffer->bytes},
+                                       {"call", buffer->managed ? "cudaMallocManaged" : "cudaMalloc"},
                                        {"where", to_string(place_on_stack(buffer->allocated_at))}});
     }
     std::fprintf(stderr, "%s\n", note.c_str());

@@ -40,8 +40,8 @@ grep -q "cudaMemcpy at .*careless_host.cu:19 returned cudaErrorInvalidValue: the
   fail "the copy past the buffer is not named: $(cat host.txt)"
 grep -q "cudaFree at .*careless_host.cu:24 returned cudaErrorInvalidValue: that buffer was freed before (a double free)" host.txt ||
   fail "the double free is not named: $(cat host.txt)"
-grep -q "1 cudaMalloc'd buffer (1024 bytes) never freed" host.txt || fail "the leak is not listed: $(cat host.txt)"
-grep -q "1024 bytes, allocated at .*careless_host.cu:18" host.txt || fail "the leak's line is not named: $(cat host.txt)"
+grep -q "1 buffer (1024 bytes) never freed" host.txt || fail "the leak is not listed: $(cat host.txt)"
+grep -q "1024 bytes, allocated by cudaMalloc at .*careless_host.cu:18" host.txt || fail "the leak's line is not named: $(cat host.txt)"
 
 # Kernels keep line tables only, as nvcc's -lineinfo; -G, nvcc's device
 # debugging, keeps their locals too (a parameter is one).

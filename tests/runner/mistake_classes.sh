@@ -6,12 +6,13 @@
 # mistake classes quotes each report from book/mistakes/classes/NAME.txt:
 # the copy must be what the backend says now (addresses aside), and
 #   mistake_classes.sh WARPDRILL ROOT --write
-# rewrites the copies. The Chinese book quotes the report in Chinese
-# (WARPDRILL_LANG=zh), from book/mistakes/classes/zh_CN/NAME.txt, held to the
-# same rule and to holding no English sentence.
+# rewrites the copies of the reports that pass the checks above. The Chinese
+# book quotes the report in Chinese (WARPDRILL_LANG=zh), from
+# book/mistakes/classes/zh_CN/NAME.txt, held to the same rule and to holding
+# no English sentence.
 set -euo pipefail
-warpdrill=$1
-root=$2
+warpdrill=$(realpath -e "$1")  # the checks run in a scratch folder
+root=$(realpath -e "$2")
 write=${3:-}
 copies=$root/book/mistakes/classes
 work=$(mktemp -d)
@@ -32,10 +33,11 @@ report() {
     if [[ -x $name ]]; then WARPDRILL_LANG=$1 WARPDRILL_CPU_WORKERS=1 WARPDRILL_LEAK_CHECK=1 "./$name" 2>&1 || true; fi
   } | sed -E 's/0x[0-9a-f]{6,}/0x.../g'
 }
-# same_as_copy REPORT COPY: the book's copy is the report (or, with --write, becomes it).
+# same_as_copy REPORT COPY: the book's copy is the report (or, with --write,
+# becomes it, where the report passed its checks).
 same_as_copy() {
   if [[ $write == --write ]]; then
-    mkdir -p "$(dirname "$2")" && cp "$1" "$2"
+    if ((failed == failed_before)); then mkdir -p "$(dirname "$2")" && cp "$1" "$2"; fi
   elif ! diff -u "$2" "$1"; then
     echo "FAILED: the book's copy of $name's report is out of date: bash $0 WARPDRILL ROOT --write"
     failed=1
@@ -43,6 +45,7 @@ same_as_copy() {
 }
 for program in "$root"/cpu-cuda/tests/mistakes/*.cu; do
   name=$(basename "$program" .cu)
+  failed_before=$failed
   build "$program"
   report en > "$name.txt"
   report zh > "$name.zh.txt"

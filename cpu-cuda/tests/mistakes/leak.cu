@@ -1,5 +1,5 @@
 // class: a buffer never freed
-// expect: never freed with cudaFree|256 bytes, allocated at
+// expect: never freed with cudaFree|256 bytes, allocated by cudaMalloc at
 #include <cstdio>
 
 int main() {
