@@ -248,27 +248,20 @@ cudaError_t copy_and_wait(const HostCall& call, void* dst, const void* src, std:
 }
 
 // A copy to or from a __device__ or __constant__ variable: a kind that calls
-// the variable host memory is refused (cudaErrorInvalidMemcpyDirection), and
-// the other side is held to the kind as cudaMemcpy holds it
+// the variable's side host memory is refused (cudaErrorInvalidMemcpyDirection),
+// and the other side is held to the kind as cudaMemcpy holds it
 // (results/memcpy-probe-h200.txt).
-cudaError_t copy_to_symbol(void* symbol, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
-    const HostCall call{"cudaMemcpyToSymbol", code_offset(__builtin_return_address(0))};
-    if (kind == cudaMemcpyHostToHost || kind == cudaMemcpyDeviceToHost) {
+cudaError_t copy_symbol(bool to_symbol, void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+    const HostCall call{to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol",
+                        code_offset(__builtin_return_address(0))};
+    const bool known_kind = kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault;
+    if (known_kind && kind != cudaMemcpyDefault && !kind_says_device(kind, /*destination=*/to_symbol)) {
+        const char* taken = to_symbol ? "cudaMemcpyHostToDevice" : "cudaMemcpyDeviceToHost";
         return refuse(call, cudaErrorInvalidMemcpyDirection,
                       messages::text("backend.api.symbol_as_host",
-                                     {{"kind", kind_name(kind)}, {"call", call.name}, {"taken", "cudaMemcpyHostToDevice"}}));
+                                     {{"kind", kind_name(kind)}, {"call", call.name}, {"taken", taken}}));
     }
-    return copy_and_wait(call, symbol, src, bytes, kind);
-}
-
-cudaError_t copy_from_symbol(void* dst, const void* symbol, std::size_t bytes, cudaMemcpyKind kind) {
-    const HostCall call{"cudaMemcpyFromSymbol", code_offset(__builtin_return_address(0))};
-    if (kind == cudaMemcpyHostToHost || kind == cudaMemcpyHostToDevice) {
-        return refuse(call, cudaErrorInvalidMemcpyDirection,
-                      messages::text("backend.api.symbol_as_host",
-                                     {{"kind", kind_name(kind)}, {"call", call.name}, {"taken", "cudaMemcpyDeviceToHost"}}));
-    }
-    return copy_and_wait(call, dst, symbol, bytes, kind);
+    return copy_and_wait(call, dst, src, bytes, kind);
 }
 
 }  // namespace warpdrill::cpu::detail

@@ -123,21 +123,20 @@ DeviceVariable<Init> device_variable(const char* name, const char* space, Init i
 // ---- the runtime's calls on such variables ----------------------------------------
 namespace warpdrill::cpu::detail {
 // cudaMemcpy that also refuses a kind calling the variable host memory (runtime.cpp).
-cudaError_t copy_to_symbol(void* symbol, const void* src, std::size_t bytes, cudaMemcpyKind kind);
-cudaError_t copy_from_symbol(void* dst, const void* symbol, std::size_t bytes, cudaMemcpyKind kind);
+cudaError_t copy_symbol(bool to_symbol, void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
 }  // namespace warpdrill::cpu::detail
 
 template <class T>
 cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, std::size_t bytes, std::size_t offset = 0,
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
-    return warpdrill::cpu::detail::copy_to_symbol(reinterpret_cast<char*>(const_cast<T*>(&symbol)) + offset, src,
-                                                  bytes, kind);
+    char* variable = reinterpret_cast<char*>(const_cast<T*>(&symbol)) + offset;
+    return warpdrill::cpu::detail::copy_symbol(true, variable, src, bytes, kind);
 }
 template <class T>
 cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t bytes, std::size_t offset = 0,
                                  cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-    return warpdrill::cpu::detail::copy_from_symbol(dst, reinterpret_cast<const char*>(&symbol) + offset, bytes,
-                                                    kind);
+    const char* variable = reinterpret_cast<const char*>(&symbol) + offset;
+    return warpdrill::cpu::detail::copy_symbol(false, dst, variable, bytes, kind);
 }
 template <class T>
 cudaError_t cudaGetSymbolAddress(void** address, const T& symbol) {
