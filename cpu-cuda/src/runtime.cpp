@@ -376,6 +376,14 @@ cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_d
     return cudaSuccess;
 }
 
+cudaError_t cudaRuntimeGetVersion(int* version) {
+    if (!version) return record(cudaErrorInvalidValue);
+    *version = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int* version) { return cudaRuntimeGetVersion(version); }
+
 cudaError_t cudaGetLastError() { return warpdrill::cpu::detail::last_error.exchange(cudaSuccess); }
 cudaError_t cudaPeekAtLastError() { return warpdrill::cpu::detail::last_error.load(); }
 

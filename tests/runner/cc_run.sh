@@ -6,7 +6,9 @@
 # misuses the runtime API is told of each misuse, -G keeps the kernels' debug
 # information, __CUDA_ARCH__ follows -arch in a folder with a space (and, as
 # CMake's compiler launcher, cudacc writes a depfile there that names only
-# files that exist), and an nvcc option the CPU backend does not know is named.
+# files that exist), the device's properties and attributes are an H200's
+# but where the backend differs on purpose, and an nvcc option the CPU
+# backend does not know is named.
 set -euo pipefail
 warpdrill=$1
 root=$2
@@ -91,6 +93,19 @@ while IFS= read -r dependency; do
   [[ -z $dependency || -e $dependency ]] || fail "cudacc's depfile names $dependency, which does not exist"
 done <<< "$dependencies"
 grep -q "which_gpu.cu" <<< "$dependencies" || fail "cudacc's depfile does not name its source: $(cat "$object.d")"
+
+# Every device property and attribute a GPU reports, as an H200 reported
+# them (results/properties-probe-h200.txt), but the lines that differ on
+# purpose: the H100 the backend imitates (its memory, L2 and clocks), this
+# machine's multiprocessors, no PCI device, and the attributes CUDA 13 keeps
+# reserved (no name to ask them by).
+"$warpdrill" --root "$root" cc "$root/cpu-cuda/tests/gpu/properties_probe.cu" -o properties_probe
+./properties_probe > properties.txt
+differ='^(name|totalGlobalMem|multiProcessorCount|pciDeviceID|memoryBusWidth|l2CacheSize|persistingL2CacheMaxSize'
+differ+='|gpuPci(Device|Subsystem)ID|attribute (16|34|36|37|38|108|139|140)'
+differ+='|attribute (44|92|93|94|96|102|103|104|105|107|110|122|123|124|127|128|129|132|136|137|141|145|146)) '
+diff <(tail -n +4 "$root/results/properties-probe-h200.txt" | grep -Ev "$differ") <(grep -Ev "$differ" properties.txt) ||
+  fail "the device's properties and attributes differ from an H200's where they should not (above: <, the H200's)"
 
 status=0
 "$warpdrill" --root "$root" cc --no-such-option "$programs/ticket_sum.cu" > option.txt 2>&1 || status=$?

@@ -53,48 +53,23 @@
 #define __align__(n) alignas(n)
 
 // ---- vector types, with CUDA's sizes and alignments ------------------------
-struct uint3 {
-    unsigned x, y, z;
-};
-struct dim3 {
-    unsigned x = 1, y = 1, z = 1;
-    constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
-    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
-    constexpr operator uint3() const { return {x, y, z}; }
-};
-
-#define WARPDRILL_VECTOR_TYPE(T, name, align, ...) \
-    struct alignas(align) name {                   \
-        T __VA_ARGS__;                             \
-    };
-WARPDRILL_VECTOR_TYPE(float, float2, 8, x, y)
-WARPDRILL_VECTOR_TYPE(float, float4, 16, x, y, z, w)
-WARPDRILL_VECTOR_TYPE(double, double2, 16, x, y)
-WARPDRILL_VECTOR_TYPE(int, int2, 8, x, y)
-WARPDRILL_VECTOR_TYPE(int, int4, 16, x, y, z, w)
-WARPDRILL_VECTOR_TYPE(unsigned, uint2, 8, x, y)
-WARPDRILL_VECTOR_TYPE(unsigned, uint4, 16, x, y, z, w)
-#undef WARPDRILL_VECTOR_TYPE
-
-inline float2 make_float2(float x, float y) { return {x, y}; }
-inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
-inline double2 make_double2(double x, double y) { return {x, y}; }
-inline int2 make_int2(int x, int y) { return {x, y}; }
-inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
-inline uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
-inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return {x, y, z, w}; }
-inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return {x, y, z}; }
-inline dim3 make_dim3(unsigned x, unsigned y, unsigned z) { return {x, y, z}; }
+#include "warpdrill/cpu/vector_types.h"
 
 // ---- the runtime API (host side) --------------------------------------------
+// The guard of CUDA's driver_types.h, which declares these types there: code
+// tests it to know that cudaError_t is declared (NVIDIA's samples'
+// helper_cuda.h defines checkCudaErrors only then).
+#define __DRIVER_TYPES_H__
+// The runtime's release (13.0), for code that tests it (#if CUDART_VERSION >= 13000).
+#define CUDART_VERSION 13000
 // The error codes are CUDA's own numbers.
 enum cudaError_t {
     cudaSuccess = 0,
     cudaErrorInvalidValue = 1,
     cudaErrorMemoryAllocation = 2,
     cudaErrorInvalidConfiguration = 9,
-    cudaErrorInvalidMemcpyDirection = 21,
     cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidMemcpyDirection = 21,
     cudaErrorInvalidDeviceFunction = 98,
     cudaErrorInvalidDevice = 101,
     cudaErrorPeerAccessUnsupported = 217,
@@ -124,11 +99,18 @@ inline constexpr unsigned cudaStreamNonBlocking = 0x01;  // does not
 inline constexpr unsigned cudaEventDefault = 0x00;
 inline constexpr unsigned cudaEventDisableTiming = 0x02;
 
-// The fields of CUDA 13's cudaDeviceProp that describe the GPU a program
-// sizes its work for (CUDA 13 removed clockRate and memoryClockRate: ask
-// cudaDeviceGetAttribute). The values are an H100's (device.cpp).
+struct CUuuid_st {
+    char bytes[16];
+};
+using cudaUUID_t = CUuuid_st;
+// CUDA 13.0's cudaDeviceProp, every field in its order (CUDA 13 removed
+// clockRate and memoryClockRate: ask cudaDeviceGetAttribute). The values are
+// an H100's (device_properties.cpp).
 struct cudaDeviceProp {
     char name[256];
+    cudaUUID_t uuid;
+    char luid[8];
+    unsigned int luidDeviceNodeMask;
     std::size_t totalGlobalMem;
     std::size_t sharedMemPerBlock;
     int regsPerBlock;
@@ -138,13 +120,39 @@ struct cudaDeviceProp {
     int maxThreadsDim[3];
     int maxGridSize[3];
     std::size_t totalConstMem;
-    int major, minor;
+    int major;
+    int minor;
     std::size_t textureAlignment;
+    std::size_t texturePitchAlignment;
     int multiProcessorCount;
     int integrated;
     int canMapHostMemory;
+    int maxTexture1D;
+    int maxTexture1DMipmap;
+    int maxTexture2D[2];
+    int maxTexture2DMipmap[2];
+    int maxTexture2DLinear[3];
+    int maxTexture2DGather[2];
+    int maxTexture3D[3];
+    int maxTexture3DAlt[3];
+    int maxTextureCubemap;
+    int maxTexture1DLayered[2];
+    int maxTexture2DLayered[3];
+    int maxTextureCubemapLayered[2];
+    int maxSurface1D;
+    int maxSurface2D[2];
+    int maxSurface3D[3];
+    int maxSurface1DLayered[2];
+    int maxSurface2DLayered[3];
+    int maxSurfaceCubemap;
+    int maxSurfaceCubemapLayered[2];
+    std::size_t surfaceAlignment;
     int concurrentKernels;
     int ECCEnabled;
+    int pciBusID;
+    int pciDeviceID;
+    int pciDomainID;
+    int tccDriver;
     int asyncEngineCount;
     int unifiedAddressing;
     int memoryBusWidth;
@@ -157,11 +165,41 @@ struct cudaDeviceProp {
     std::size_t sharedMemPerMultiprocessor;
     int regsPerMultiprocessor;
     int managedMemory;
+    int isMultiGpuBoard;
+    int multiGpuBoardGroupID;
+    int hostNativeAtomicSupported;
+    int pageableMemoryAccess;
+    int concurrentManagedAccess;
+    int computePreemptionSupported;
+    int canUseHostPointerForRegisteredMem;
     int cooperativeLaunch;
     std::size_t sharedMemPerBlockOptin;
-    std::size_t reservedSharedMemPerBlock;
+    int pageableMemoryAccessUsesHostPageTables;
+    int directManagedMemAccessFromHost;
     int maxBlocksPerMultiProcessor;
+    int accessPolicyMaxWindowSize;
+    std::size_t reservedSharedMemPerBlock;
+    int hostRegisterSupported;
+    int sparseCudaArraySupported;
+    int hostRegisterReadOnlySupported;
+    int timelineSemaphoreInteropSupported;
+    int memoryPoolsSupported;
+    int gpuDirectRDMASupported;
+    unsigned int gpuDirectRDMAFlushWritesOptions;
+    int gpuDirectRDMAWritesOrdering;
+    unsigned int memoryPoolSupportedHandleTypes;
+    int deferredMappingCudaArraySupported;
+    int ipcEventSupported;
     int clusterLaunch;
+    int unifiedFunctionPointers;
+    int deviceNumaConfig;
+    int deviceNumaId;
+    int mpsEnabled;
+    int hostNumaId;
+    unsigned int gpuPciDeviceID;
+    unsigned int gpuPciSubsystemID;
+    int hostNumaMultinodeIpcSupported;
+    int reserved[56];
 };
 
 // Several GPUs: the CPU backend imitates WARPDRILL_CPU_DEVICES of them
@@ -227,6 +265,9 @@ cudaError_t cudaGetLastError();
 cudaError_t cudaPeekAtLastError();
 const char* cudaGetErrorString(cudaError_t error);
 const char* cudaGetErrorName(cudaError_t error);
+// CUDA 13.0's (13000), and the driver's that ran it, as an H200's did.
+cudaError_t cudaRuntimeGetVersion(int* version);
+cudaError_t cudaDriverGetVersion(int* version);
 cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaGetDevice(int* device);
 cudaError_t cudaSetDevice(int device);
@@ -599,55 +640,74 @@ template <class T, class Update>
 }
 }  // namespace warpdrill::cpu::detail
 
+// Each atomic comes in CUDA's three scopes: the device's (atomicAdd), the
+// block's (atomicAdd_block) and the system's (atomicAdd_system). A CPU's
+// atomics are atomic for every thread, so the three are one here.
+#define WARPDRILL_IN_EVERY_SCOPE(DEFINE, name, ...) \
+    DEFINE(name, __VA_ARGS__)                       \
+    DEFINE(name##_block, __VA_ARGS__)               \
+    DEFINE(name##_system, __VA_ARGS__)
+
 // An exchange reads nothing it depends on (one into memory nothing has
 // written is no uninitialized read): no load first.
-#define WARPDRILL_ATOMIC_EXCH(T)                                 \
-    [[gnu::always_inline]] inline T atomicExch(T* address, T val) { \
-        warpdrill::cpu::detail::count_atomic();                     \
-        return std::atomic_ref<T>(*address).exchange(val);          \
+#define WARPDRILL_ATOMIC_EXCH(name, T)                        \
+    [[gnu::always_inline]] inline T name(T* address, T val) { \
+        warpdrill::cpu::detail::count_atomic();               \
+        return std::atomic_ref<T>(*address).exchange(val);    \
     }
-WARPDRILL_ATOMIC_EXCH(int)
-WARPDRILL_ATOMIC_EXCH(unsigned)
-WARPDRILL_ATOMIC_EXCH(unsigned long long)
-WARPDRILL_ATOMIC_EXCH(float)
-#undef WARPDRILL_ATOMIC_EXCH
-
 #define WARPDRILL_ATOMIC(name, T, expr)                                                               \
     [[gnu::always_inline]] inline T name(T* address, T val) {                                         \
         return warpdrill::cpu::detail::atomic_update(address,                                         \
                                                      [val]([[maybe_unused]] T old) { return expr; }); \
     }
-WARPDRILL_ATOMIC(atomicAdd, int, old + val)
-WARPDRILL_ATOMIC(atomicAdd, unsigned, old + val)
-WARPDRILL_ATOMIC(atomicAdd, unsigned long long, old + val)
-WARPDRILL_ATOMIC(atomicAdd, float, old + val)
-WARPDRILL_ATOMIC(atomicAdd, double, old + val)
-WARPDRILL_ATOMIC(atomicSub, int, old - val)
-WARPDRILL_ATOMIC(atomicSub, unsigned, old - val)
-WARPDRILL_ATOMIC(atomicMax, int, old > val ? old : val)
-WARPDRILL_ATOMIC(atomicMax, unsigned, old > val ? old : val)
-WARPDRILL_ATOMIC(atomicMax, long long, old > val ? old : val)
-WARPDRILL_ATOMIC(atomicMax, unsigned long long, old > val ? old : val)
-WARPDRILL_ATOMIC(atomicMin, int, old < val ? old : val)
-WARPDRILL_ATOMIC(atomicMin, unsigned, old < val ? old : val)
-WARPDRILL_ATOMIC(atomicMin, long long, old < val ? old : val)
-WARPDRILL_ATOMIC(atomicMin, unsigned long long, old < val ? old : val)
-// CUDA's wrapping counters: atomicInc counts 0, 1, ..., val, 0, ...;
-// atomicDec counts down and wraps from 0 (or from above val) to val.
-WARPDRILL_ATOMIC(atomicInc, unsigned, old >= val ? 0u : old + 1)
-WARPDRILL_ATOMIC(atomicDec, unsigned, old == 0 || old > val ? val : old - 1)
-#undef WARPDRILL_ATOMIC
-
-#define WARPDRILL_ATOMIC_CAS(T)                                             \
-    [[gnu::always_inline]] inline T atomicCAS(T* address, T compare, T val) { \
+#define WARPDRILL_ATOMIC_CAS(name, T)                                       \
+    [[gnu::always_inline]] inline T name(T* address, T compare, T val) {    \
         warpdrill::cpu::detail::count_atomic();                             \
         std::atomic_ref<T>(*address).compare_exchange_strong(compare, val); \
         return compare;                                                     \
     }
-WARPDRILL_ATOMIC_CAS(int)
-WARPDRILL_ATOMIC_CAS(unsigned)
-WARPDRILL_ATOMIC_CAS(unsigned long long)
+#define WARPDRILL_ATOMICS(name, T, expr) WARPDRILL_IN_EVERY_SCOPE(WARPDRILL_ATOMIC, name, T, expr)
+WARPDRILL_IN_EVERY_SCOPE(WARPDRILL_ATOMIC_EXCH, atomicExch, int)
+WARPDRILL_IN_EVERY_SCOPE(WARPDRILL_ATOMIC_EXCH, atomicExch, unsigned)
+WARPDRILL_IN_EVERY_SCOPE(WARPDRILL_ATOMIC_EXCH, atomicExch, unsigned long long)
+WARPDRILL_IN_EVERY_SCOPE(WARPDRILL_ATOMIC_EXCH, atomicExch, float)
+WARPDRILL_ATOMICS(atomicAdd, int, old + val)
+WARPDRILL_ATOMICS(atomicAdd, unsigned, old + val)
+WARPDRILL_ATOMICS(atomicAdd, unsigned long long, old + val)
+WARPDRILL_ATOMICS(atomicAdd, float, old + val)
+WARPDRILL_ATOMICS(atomicAdd, double, old + val)
+WARPDRILL_ATOMICS(atomicSub, int, old - val)
+WARPDRILL_ATOMICS(atomicSub, unsigned, old - val)
+WARPDRILL_ATOMICS(atomicMax, int, old > val ? old : val)
+WARPDRILL_ATOMICS(atomicMax, unsigned, old > val ? old : val)
+WARPDRILL_ATOMICS(atomicMax, long long, old > val ? old : val)
+WARPDRILL_ATOMICS(atomicMax, unsigned long long, old > val ? old : val)
+WARPDRILL_ATOMICS(atomicMin, int, old < val ? old : val)
+WARPDRILL_ATOMICS(atomicMin, unsigned, old < val ? old : val)
+WARPDRILL_ATOMICS(atomicMin, long long, old < val ? old : val)
+WARPDRILL_ATOMICS(atomicMin, unsigned long long, old < val ? old : val)
+// CUDA's wrapping counters: atomicInc counts 0, 1, ..., val, 0, ...;
+// atomicDec counts down and wraps from 0 (or from above val) to val.
+WARPDRILL_ATOMICS(atomicInc, unsigned, old >= val ? 0u : old + 1)
+WARPDRILL_ATOMICS(atomicDec, unsigned, old == 0 || old > val ? val : old - 1)
+WARPDRILL_ATOMICS(atomicAnd, int, old& val)
+WARPDRILL_ATOMICS(atomicAnd, unsigned, old& val)
+WARPDRILL_ATOMICS(atomicAnd, unsigned long long, old& val)
+WARPDRILL_ATOMICS(atomicOr, int, old | val)
+WARPDRILL_ATOMICS(atomicOr, unsigned, old | val)
+WARPDRILL_ATOMICS(atomicOr, unsigned long long, old | val)
+WARPDRILL_ATOMICS(atomicXor, int, old ^ val)
+WARPDRILL_ATOMICS(atomicXor, unsigned, old ^ val)
+WARPDRILL_ATOMICS(atomicXor, unsigned long long, old ^ val)
+WARPDRILL_IN_EVERY_SCOPE(WARPDRILL_ATOMIC_CAS, atomicCAS, int)
+WARPDRILL_IN_EVERY_SCOPE(WARPDRILL_ATOMIC_CAS, atomicCAS, unsigned)
+WARPDRILL_IN_EVERY_SCOPE(WARPDRILL_ATOMIC_CAS, atomicCAS, unsigned long long)
+WARPDRILL_IN_EVERY_SCOPE(WARPDRILL_ATOMIC_CAS, atomicCAS, unsigned short)  // sm_70 and later
+#undef WARPDRILL_ATOMICS
 #undef WARPDRILL_ATOMIC_CAS
+#undef WARPDRILL_ATOMIC
+#undef WARPDRILL_ATOMIC_EXCH
+#undef WARPDRILL_IN_EVERY_SCOPE
 
 // ---- device functions: math with CUDA's overloads, intrinsics, cache hints ------------
 #include "warpdrill/cpu/device_functions.h"

@@ -1,0 +1,92 @@
+// CUDA's built-in vector types, its atomic functions in their three scopes,
+// and the include guards that code from elsewhere tests (NVIDIA's samples'
+// helper_cuda.h declares checkCudaErrors and findCudaDevice only where it
+// sees them). The sizes and alignments are what nvcc 13.0 gives on 64-bit
+// Linux: this file compiles with nvcc too, and there the same asserts hold
+// CUDA's own headers to them.
+#include <cstdint>
+#include <vector>
+
+#include "warpdrill/catch.h"
+#include "warpdrill/cuda.h"
+#include "warpdrill/host.h"
+
+#if !defined(__CUDA_RUNTIME_H__) || !defined(__DRIVER_TYPES_H__)
+#error "cuda_runtime.h's and driver_types.h's include guards are not defined"
+#endif
+
+using warpdrill::check_cuda;
+using warpdrill::DeviceBuffer;
+
+// A 2-vector is aligned to its size, a 3-vector to its element, a 4-vector
+// to its size up to 16 bytes.
+template <class Vector, std::size_t kSize, std::size_t kAlignment>
+constexpr bool laid_out_as = sizeof(Vector) == kSize && alignof(Vector) == kAlignment;
+static_assert(laid_out_as<char1, 1, 1> && laid_out_as<char2, 2, 2> && laid_out_as<char3, 3, 1> &&
+              laid_out_as<char4, 4, 4> && laid_out_as<uchar4, 4, 4>);
+static_assert(laid_out_as<short2, 4, 4> && laid_out_as<short3, 6, 2> && laid_out_as<ushort4, 8, 8>);
+static_assert(laid_out_as<int1, 4, 4> && laid_out_as<int2, 8, 8> && laid_out_as<int3, 12, 4> &&
+              laid_out_as<uint4, 16, 16>);
+static_assert(laid_out_as<float2, 8, 8> && laid_out_as<float3, 12, 4> && laid_out_as<float4, 16, 16>);
+static_assert(laid_out_as<long2, 16, 16> && laid_out_as<longlong2, 16, 16> && laid_out_as<double2, 16, 16> &&
+              laid_out_as<double3, 24, 8> && laid_out_as<ulong3, 24, 8>);
+static_assert(laid_out_as<double4_16a, 32, 16> && laid_out_as<double4_32a, 32, 32> &&
+              laid_out_as<longlong4_16a, 32, 16> && laid_out_as<ulong4_32a, 32, 32>);
+static_assert(laid_out_as<dim3, 12, 4> && laid_out_as<uint3, 12, 4>);
+
+namespace {
+
+// Thread t of 64 sets bit t % 32 of its word by And, Or and Xor (two threads
+// a bit, so Xor clears what the pair set), in each of the three scopes.
+__global__ void bitwise_atomics(unsigned* words, unsigned long long* wide) {
+    const unsigned bit = 1u << (threadIdx.x % 32);
+    atomicOr(&words[0], bit);
+    atomicAnd_block(&words[1], ~bit);
+    atomicXor_system(&words[2], bit);
+    atomicOr_block(&wide[0], static_cast<unsigned long long>(bit) << 32);
+    atomicXor(reinterpret_cast<int*>(&words[3]), static_cast<int>(bit));
+}
+
+// Each thread takes a ticket with atomicCAS on 16 bits (guessing 0 first:
+// a plain read of the ticket would race with the others' atomics), and adds
+// itself in the block's and the system's scope.
+__global__ void cas_and_scoped_adds(unsigned short* ticket, int* sum, float* fsum) {
+    unsigned short seen = 0;
+    for (unsigned short before; (before = atomicCAS(ticket, seen, seen + 1)) != seen;) seen = before;
+    atomicAdd_block(sum, static_cast<int>(threadIdx.x));
+    atomicAdd_system(fsum, 1.0f);
+}
+
+}  // namespace
+
+TEST_CASE("atomicAnd, atomicOr and atomicXor, in the device's, the block's and the system's scope",
+          "[builtins][atomics]") {
+    DeviceBuffer<unsigned> words(std::vector<unsigned>{0u, 0xffffffffu, 0u, 0u});
+    DeviceBuffer<unsigned long long> wide(std::vector<unsigned long long>{1ull});
+    bitwise_atomics<<<1, 64>>>(words.data(), wide.data());
+    check_cuda(cudaDeviceSynchronize());
+    CHECK(words.download() == std::vector<unsigned>{0xffffffffu, 0u, 0u, 0u});
+    CHECK(wide.download()[0] == 0xffffffff00000001ull);
+}
+
+TEST_CASE("atomicCAS on 16 bits, and atomicAdd in the block's and the system's scope",
+          "[builtins][atomics]") {
+    DeviceBuffer<unsigned short> ticket(std::vector<unsigned short>{0});
+    DeviceBuffer<int> sum(std::vector<int>{0});
+    DeviceBuffer<float> fsum(std::vector<float>{0.0f});
+    cas_and_scoped_adds<<<1, 256>>>(ticket.data(), sum.data(), fsum.data());
+    check_cuda(cudaDeviceSynchronize());
+    CHECK(ticket.download()[0] == 256);
+    CHECK(sum.download()[0] == 255 * 256 / 2);
+    CHECK(fsum.download()[0] == 256.0f);
+}
+
+TEST_CASE("the make_ functions of the vector types", "[builtins][vectors]") {
+    const uchar4 pixel = make_uchar4(1, 2, 3, 250);
+    CHECK(pixel.w == 250);
+    const double4_32a wide = make_double4_32a(1.0, 2.0, 3.0, 4.0);
+    CHECK(wide.w == 4.0);
+    const longlong3 triple = make_longlong3(-1, 0, 1ll << 40);
+    CHECK(triple.z == 1ll << 40);
+    CHECK(make_float3(1.0f, 2.0f, 3.0f).y == 2.0f);
+}
