@@ -29,25 +29,6 @@ bool in_device_memory(const void* ptr) { return is_device_address(reinterpret_ca
 // is queued.
 bool reached_by_copy_engine(const void* ptr) { return in_device_memory(ptr) || is_pinned(ptr); }
 
-// compute-sanitizer reports every CUDA call that returns an error, even one
-// whose result the program ignores ("Program hit cudaErrorInvalidValue ... on
-// CUDA API call to cudaMemcpy"); the backend says why, once for each call
-// site, as a warning.
-cudaError_t refuse(const HostCall& call, cudaError_t error, const std::string& why) {
-    warn(std::string("api ") + call.name + " " + std::to_string(call.code), [&] {
-        const SourcePlace place = source_places({call.code})[0];
-        if (!place.line) {
-            return messages::text("backend.api.refused_unknown_place",
-                                  {{"call", call.name}, {"error", cudaGetErrorName(error)}, {"why", why}});
-        }
-        return messages::text("backend.api.refused", {{"call", call.name},
-                                                      {"where", to_string(place)},
-                                                      {"error", cudaGetErrorName(error)},
-                                                      {"why", why}});
-    });
-    return record(error);
-}
-
 // Why CUDA refuses a copy or memset of `bytes` at `ptr` (cudaErrorInvalidValue),
 // or "": it reaches past its buffer, or into one that cudaFree released. Host
 // memory is not checked.
@@ -173,6 +154,25 @@ void queue_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stre
 }
 
 }  // namespace
+
+// compute-sanitizer reports every CUDA call that returns an error, even one
+// whose result the program ignores ("Program hit cudaErrorInvalidValue ... on
+// CUDA API call to cudaMemcpy"); the backend says why, once for each call
+// site, as a warning.
+cudaError_t refuse(const HostCall& call, cudaError_t error, const std::string& why) {
+    warn(std::string("api ") + call.name + " " + std::to_string(call.code), [&] {
+        const SourcePlace place = source_places({call.code})[0];
+        if (!place.line) {
+            return messages::text("backend.api.refused_unknown_place",
+                                  {{"call", call.name}, {"error", cudaGetErrorName(error)}, {"why", why}});
+        }
+        return messages::text("backend.api.refused", {{"call", call.name},
+                                                      {"where", to_string(place)},
+                                                      {"error", cudaGetErrorName(error)},
+                                                      {"why", why}});
+    });
+    return record(error);
+}
 
 void set_last_error(cudaError_t error) { last_error = error; }
 

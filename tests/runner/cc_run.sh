@@ -6,9 +6,9 @@
 # misuses the runtime API is told of each misuse, -G keeps the kernels' debug
 # information, __CUDA_ARCH__ follows -arch in a folder with a space (and, as
 # CMake's compiler launcher, cudacc writes a depfile there that names only
-# files that exist), the device's properties and attributes are an H200's
-# but where the backend differs on purpose, and an nvcc option the CPU
-# backend does not know is named.
+# files that exist), the device's properties and attributes and managed
+# memory's hints answer as an H200's but where the backend differs on
+# purpose, and an nvcc option the CPU backend does not know is named.
 set -euo pipefail
 warpdrill=$1
 root=$2
@@ -106,6 +106,15 @@ differ+='|gpuPci(Device|Subsystem)ID|attribute (16|34|36|37|38|108|139|140)'
 differ+='|attribute (44|92|93|94|96|102|103|104|105|107|110|122|123|124|127|128|129|132|136|137|141|145|146)) '
 diff <(tail -n +4 "$root/results/properties-probe-h200.txt" | grep -Ev "$differ") <(grep -Ev "$differ" properties.txt) ||
   fail "the device's properties and attributes differ from an H200's where they should not (above: <, the H200's)"
+
+# Managed memory's hints and prefetches refuse what an H200 refused, with its
+# error codes (results/managed-hints-probe-h200.txt), but where the H200's
+# driver crashed the program (attach flags 0): the backend refuses the call.
+"$warpdrill" --root "$root" cc "$root/cpu-cuda/tests/gpu/managed_hints_probe.cu" -o managed_hints_probe
+./managed_hints_probe > hints.txt 2> /dev/null
+crash='the process died of signal 11|cudaStreamAttachMemAsync +managed +flags 0,'
+diff <(tail -n +4 "$root/results/managed-hints-probe-h200.txt" | grep -Ev "$crash") <(grep -Ev "$crash" hints.txt) ||
+  fail "managed memory's hints answer otherwise than an H200's (above: <, the H200's)"
 
 status=0
 "$warpdrill" --root "$root" cc --no-such-option "$programs/ticket_sum.cu" > option.txt 2>&1 || status=$?

@@ -8,12 +8,11 @@
 // context or the process leaves the others as they were.
 // results/memcpy-probe-h200.txt keeps what an H200 printed.
 //   nvcc -std=c++20 -arch=sm_90 -o memcpy_probe cpu-cuda/tests/gpu/memcpy_probe.cu && ./memcpy_probe
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "in_a_process.h"
 
 constexpr std::size_t kBytes = 256;
 __device__ unsigned char symbol[kBytes];
@@ -104,21 +103,6 @@ void memset_case(bool async, Memory memory) {
                 async ? "cudaMemsetAsync" : "cudaMemset", "", kMemoryNames[memory], "",
                 cudaGetErrorName(returned), cudaGetErrorName(synchronized),
                 cudaGetErrorName(cudaGetLastError()));
-}
-
-// Runs one case in a child process; names the signal that ended it, if one did.
-template <typename Case>
-void in_a_process(const char* what, Case run_case) {
-    std::fflush(stdout);
-    const pid_t child = fork();
-    if (child == 0) {
-        run_case();
-        std::fflush(stdout);
-        _exit(0);
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    if (WIFSIGNALED(status)) std::printf("%s: the process died of signal %d\n", what, WTERMSIG(status));
 }
 
 int main() {

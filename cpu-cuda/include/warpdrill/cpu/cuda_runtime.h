@@ -236,6 +236,36 @@ cudaError_t cudaMallocManaged(T** ptr, std::size_t bytes, unsigned flags = cudaM
     return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
 }
 
+// Managed memory's hints and prefetches, CUDA 13's (a cudaMemLocation says
+// where). All memory is the host's here, so they move nothing; they refuse
+// what an H200 refused (managed_hints.cpp).
+enum cudaMemLocationType {
+    cudaMemLocationTypeInvalid = 0,
+    cudaMemLocationTypeNone = 0,
+    cudaMemLocationTypeDevice = 1,
+    cudaMemLocationTypeHost = 2,
+    cudaMemLocationTypeHostNuma = 3,
+    cudaMemLocationTypeHostNumaCurrent = 4,
+};
+struct cudaMemLocation {
+    cudaMemLocationType type;
+    int id;
+};
+enum cudaMemoryAdvise {
+    cudaMemAdviseSetReadMostly = 1,
+    cudaMemAdviseUnsetReadMostly = 2,
+    cudaMemAdviseSetPreferredLocation = 3,
+    cudaMemAdviseUnsetPreferredLocation = 4,
+    cudaMemAdviseSetAccessedBy = 5,
+    cudaMemAdviseUnsetAccessedBy = 6,
+};
+cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, cudaMemLocation location, unsigned flags,
+                                 cudaStream_t stream = nullptr);
+cudaError_t cudaMemAdvise(const void* ptr, std::size_t bytes, cudaMemoryAdvise advice,
+                          cudaMemLocation location);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, std::size_t bytes = 0,
+                                     unsigned flags = cudaMemAttachSingle);
+
 // Pinned (page-locked) host memory. On a GPU it is mapped into the device's
 // address space (unified addressing), so kernels may read it, and an
 // asynchronous copy from or to it does not wait for the host: the copy reads
