@@ -243,6 +243,15 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     return cudaSuccess;
 }
 
+// The queued work runs when a synchronisation needs it, so a program that
+// polls (while (cudaStreamQuery(s) == cudaErrorNotReady) ...) would wait
+// forever: the query runs it, and the program does not count as waiting.
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+    if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
+    finish(queue().last_of(stream));
+    return cudaSuccess;
+}
+
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
     if (check_stream(stream) != cudaSuccess || !event) return record(cudaErrorInvalidResourceHandle);
     if (flags != 0) return record(cudaErrorInvalidValue);
@@ -259,7 +268,7 @@ cudaError_t cudaDeviceSynchronize() {
 cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags) {
-    if (!event || (flags & ~cudaEventDisableTiming)) return record(cudaErrorInvalidValue);
+    if (!event || (flags & ~(cudaEventBlockingSync | cudaEventDisableTiming))) return record(cudaErrorInvalidValue);
     *event = new CUevent_st{current_device(), !(flags & cudaEventDisableTiming), 0, nullptr};
     return cudaSuccess;
 }
@@ -284,6 +293,12 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
     if (!event) return record(cudaErrorInvalidResourceHandle);
     count_host_wait();
+    finish(event->recorded);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+    if (!event) return record(cudaErrorInvalidResourceHandle);
     finish(event->recorded);
     return cudaSuccess;
 }

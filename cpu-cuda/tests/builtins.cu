@@ -1,5 +1,6 @@
 // CUDA's built-in vector types, its atomic functions in their three scopes,
-// and the include guards that code from elsewhere tests (NVIDIA's samples'
+// the integer min and max it names by type, an event that blocks the host
+// and a poll of it, and the include guards that code from elsewhere tests (NVIDIA's samples'
 // helper_cuda.h declares checkCudaErrors and findCudaDevice only where it
 // sees them). The sizes and alignments are what nvcc 13.0 gives on 64-bit
 // Linux: this file compiles with nvcc too, and there the same asserts hold
@@ -57,7 +58,37 @@ __global__ void cas_and_scoped_adds(unsigned short* ticket, int* sum, float* fsu
     atomicAdd_system(fsum, 1.0f);
 }
 
+__global__ void typed_min_max(unsigned long long* out) {
+    out[0] = umin(3u, 7u) + umax(3u, 7u);             // 10
+    out[1] = static_cast<unsigned long long>(llmin(-5ll, 2ll) + llmax(-5ll, 2ll) + 10);  // 7
+    out[2] = ullmin(1ull << 40, 5ull) + ullmax(1ull << 40, 5ull);                          // 2^40 + 5
+}
+
 }  // namespace
+
+TEST_CASE("umin, umax, llmin, llmax, ullmin and ullmax", "[builtins]") {
+    DeviceBuffer<unsigned long long> out(3);
+    typed_min_max<<<1, 1>>>(out.data());
+    check_cuda(cudaDeviceSynchronize());
+    CHECK(out.download() == std::vector<unsigned long long>{10, 7, (1ull << 40) + 5});
+}
+
+TEST_CASE("an event that blocks the host while it waits is timed as any other, and a poll of it ends",
+          "[builtins]") {
+    cudaEvent_t start = nullptr, stop = nullptr;
+    check_cuda(cudaEventCreateWithFlags(&start, cudaEventBlockingSync));
+    check_cuda(cudaEventCreateWithFlags(&stop, cudaEventBlockingSync));
+    check_cuda(cudaEventRecord(start));
+    check_cuda(cudaEventRecord(stop));
+    while (cudaEventQuery(stop) == cudaErrorNotReady) {
+    }  // a poll ends: the recorded work runs, on a GPU as here
+    CHECK(cudaStreamQuery(nullptr) == cudaSuccess);
+    float ms = -1.0f;
+    check_cuda(cudaEventElapsedTime(&ms, start, stop));
+    CHECK(ms >= 0.0f);
+    check_cuda(cudaEventDestroy(start));
+    check_cuda(cudaEventDestroy(stop));
+}
 
 TEST_CASE("atomicAnd, atomicOr and atomicXor, in the device's, the block's and the system's scope",
           "[builtins][atomics]") {

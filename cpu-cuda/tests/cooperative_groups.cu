@@ -303,6 +303,18 @@ __global__ void histogram_by_label(const int* labels, int* counts, int* halves) 
     halves[blockIdx.x * blockDim.x + threadIdx.x] = static_cast<int>(half.size());
 }
 
+// The same from a tile of 32 and of 8, with labels that differ only in their
+// high 32 bits (a 64-bit label is compared whole) and with pointers.
+__global__ void partition_tiles(int* wide_sizes, int* tile8_odd_sizes, int* pointer_sizes) {
+    const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+    const long long wide_label = static_cast<long long>(threadIdx.x % 3) << 40;
+    wide_sizes[threadIdx.x] = static_cast<int>(cg::labeled_partition(warp, wide_label).size());
+    const cg::thread_block_tile<8> tile8 = cg::tiled_partition<8>(cg::this_thread_block());
+    tile8_odd_sizes[threadIdx.x] = static_cast<int>(cg::binary_partition(tile8, threadIdx.x % 2 == 1).size());
+    const int* label = threadIdx.x < 5 ? wide_sizes : tile8_odd_sizes;
+    pointer_sizes[threadIdx.x] = static_cast<int>(cg::labeled_partition(warp, label).size());
+}
+
 std::vector<Affine> some_maps(std::size_t count) {
     std::vector<Affine> maps(count);
     for (std::size_t i = 0; i < count; ++i) maps[i] = {i % 3 == 0 ? -1.0 : 1.0, static_cast<double>(i % 5)};
@@ -478,6 +490,20 @@ TEST_CASE("labeled_partition and binary_partition: the threads of one label or p
     CHECK(counts.download() == want);
     const std::vector<int> got = halves.download();
     for (unsigned i = 0; i < kThreads; ++i) CHECK(got[i] == (i % 80 < 64 ? 16 : 8));
+}
+
+TEST_CASE("labeled_partition and binary_partition of a tile, with 64-bit and pointer labels", "[cooperative]") {
+    DeviceBuffer<int> wide(32), tile8_odd(32), pointers(32);
+    launch(partition_tiles, {1, 32}, wide.data(), tile8_odd.data(), pointers.data());
+    check_launch();
+    const std::vector<int> wide_sizes = wide.download(), odd_sizes = tile8_odd.download(),
+                           pointer_sizes = pointers.download();
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        INFO("lane " << lane);
+        CHECK(wide_sizes[lane] == (lane % 3 == 2 ? 10 : 11));  // 11 lanes of labels 0 and 1, 10 of 2
+        CHECK(odd_sizes[lane] == 4);                           // 4 odd and 4 even lanes a tile of 8
+        CHECK(pointer_sizes[lane] == (lane < 5 ? 5 : 27));
+    }
 }
 
 TEST_CASE("tiles of 64 to 1024 threads: ranks, shfl, any, all, sync, reduce and scans", "[cooperative]") {

@@ -14,6 +14,16 @@
 
 namespace cooperative_groups {
 
+class coalesced_group;
+namespace details {
+// The threads of `parent` that hold the same label, as __match_any_sync
+// finds them comparing every bit (labeled_partition, binary_partition).
+coalesced_group partition_by_label(const coalesced_group& parent, unsigned long long label_bits,
+                                   std::source_location where);
+coalesced_group partition_by_label(unsigned parent_lanes, unsigned long long label_bits,
+                                   std::source_location where);
+}  // namespace details
+
 class coalesced_group : public thread_group {
     using Where = std::source_location;
 
@@ -59,7 +69,9 @@ class coalesced_group : public thread_group {
     friend coalesced_group tiled_partition(const coalesced_group& parent, unsigned tile_size,
                                            std::source_location where);
     friend thread_group tiled_partition(const thread_group& parent, unsigned tile_size, std::source_location where);
-    friend coalesced_group labeled_partition(const coalesced_group& parent, int label, std::source_location where);
+    friend coalesced_group details::partition_by_label(const coalesced_group&, unsigned long long,
+                                                       std::source_location);
+    friend coalesced_group details::partition_by_label(unsigned, unsigned long long, std::source_location);
 
     coalesced_group(unsigned lanes, unsigned meta_rank, unsigned meta_size, bool tiled)
         : thread_group(lanes, meta_rank, meta_size, tiled) {}
@@ -146,15 +158,36 @@ inline thread_group tiled_partition(const thread_group& parent, unsigned tile_si
 }
 
 // ---- partitions by value: labeled_partition and binary_partition -----------------------
-// The threads of `parent` that hold the same label (the same predicate), as
-// __match_any_sync finds them; every thread of the parent must call it.
-inline coalesced_group labeled_partition(const coalesced_group& parent, int label,
-                                         std::source_location where = std::source_location::current()) {
-    return coalesced_group(__match_any_sync(parent.lanes_, label, where), 0, 1, false);
+namespace details {
+template <class Label>
+unsigned long long label_bits(Label label) {
+    static_assert(std::is_integral_v<Label> || std::is_pointer_v<Label>,
+                  "labeled_partition predicate must be an integral or pointer type");
+    if constexpr (std::is_pointer_v<Label>) {
+        return reinterpret_cast<std::uintptr_t>(label);
+    } else {
+        return static_cast<unsigned long long>(label);
+    }
+}
+inline coalesced_group partition_by_label(unsigned parent_lanes, unsigned long long label_bits,
+                                          std::source_location where) {
+    return coalesced_group(__match_any_sync(parent_lanes, label_bits, where), 0, 1, false);
+}
+inline coalesced_group partition_by_label(const coalesced_group& parent, unsigned long long label_bits,
+                                          std::source_location where) {
+    return partition_by_label(parent.lanes_, label_bits, where);
+}
+}  // namespace details
+
+// Every thread of the parent must call these (a tile's are in tiles.h).
+template <class Label>
+coalesced_group labeled_partition(const coalesced_group& parent, Label label,
+                                  std::source_location where = std::source_location::current()) {
+    return details::partition_by_label(parent, details::label_bits(label), where);
 }
 inline coalesced_group binary_partition(const coalesced_group& parent, bool predicate,
                                         std::source_location where = std::source_location::current()) {
-    return labeled_partition(parent, predicate ? 1 : 0, where);
+    return details::partition_by_label(parent, predicate, where);
 }
 
 }  // namespace cooperative_groups

@@ -65,6 +65,9 @@ class warp_tile : public tile_shape<Size> {
         return __ballot_sync(mask(), predicate, where) >> first_lane();
     }
 
+    // The calling thread's tile's lanes of its warp.
+    static unsigned lanes() { return mask(); }
+
   protected:
     static unsigned first_lane() { return lane_of_caller() / Size * Size; }
     static unsigned mask() { return low_bits(Size) << first_lane(); }
@@ -191,6 +194,23 @@ thread_block_tile<Size, ParentT> tiled_partition(const ParentT& parent, std::sou
     warpdrill::cpu::detail::check_tile(Size, parent.num_threads(), where);
     if constexpr (Size > warpdrill::cpu::detail::kLanesPerWarp) parent.sync(where);
     return thread_block_tile<Size, ParentT>(parent.num_threads());
+}
+
+// ---- a tile of at most a warp partitioned by value ---------------------------------------
+template <class Label, unsigned Size, class ParentT>
+coalesced_group labeled_partition(const thread_block_tile<Size, ParentT>& /*parent*/, Label label,
+                                  std::source_location where = std::source_location::current()) {
+    static_assert(Size <= warpdrill::cpu::detail::kLanesPerWarp,
+                  "Labeled partition is available only for tiles of size smaller or equal to 32");
+    const unsigned lanes = warpdrill::cpu::detail::warp_tile<Size>::lanes();
+    return details::partition_by_label(lanes, details::label_bits(label), where);
+}
+template <unsigned Size, class ParentT>
+coalesced_group binary_partition(const thread_block_tile<Size, ParentT>& /*parent*/, bool predicate,
+                                 std::source_location where = std::source_location::current()) {
+    static_assert(Size <= warpdrill::cpu::detail::kLanesPerWarp,
+                  "Binary partition is available only for tiles of size smaller or equal to 32");
+    return details::partition_by_label(warpdrill::cpu::detail::warp_tile<Size>::lanes(), predicate, where);
 }
 
 // ---- block_tile_memory: the scratch that tiles of several warps use --------------------

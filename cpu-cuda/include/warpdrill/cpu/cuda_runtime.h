@@ -97,6 +97,7 @@ using cudaEvent_t = struct CUevent_st*;
 inline constexpr unsigned cudaStreamDefault = 0x00;      // waits for the GPU's default stream, and it for this
 inline constexpr unsigned cudaStreamNonBlocking = 0x01;  // does not
 inline constexpr unsigned cudaEventDefault = 0x00;
+inline constexpr unsigned cudaEventBlockingSync = 0x01;  // the host sleeps while it waits: it always does here
 inline constexpr unsigned cudaEventDisableTiming = 0x02;
 
 struct CUuuid_st {
@@ -210,7 +211,7 @@ struct cudaDeviceProp {
 // Streams: work queued on a stream (a kernel, a copy, a memset, an event
 // record) does not run when it is queued but when a synchronisation needs it
 // (cudaStreamSynchronize, cudaEventSynchronize, cudaDeviceSynchronize, a
-// synchronous copy), in an order that respects the streams' order, events
+// synchronous copy, a query of the stream or an event), in an order that respects the streams' order, events
 // waited for (cudaStreamWaitEvent) and the default stream's rule, and
 // otherwise puts the work queued last first (warpdrill::cpu::StreamOrder):
 // where a wait is missing, the consumer runs before its producer and the
@@ -315,12 +316,16 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+// Whether the stream's (the event's) work has run: here the query runs it,
+// as a GPU may have run it by then, and answers cudaSuccess.
+cudaError_t cudaStreamQuery(cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 // ---- built-in variables -------------------------------------------------------

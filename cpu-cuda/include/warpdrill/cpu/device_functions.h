@@ -56,6 +56,13 @@ WARPDRILL_MIN_MAX(double, float, double)
 WARPDRILL_MIN_MAX(double, double, float)
 #undef WARPDRILL_MIN_MAX_INTEGERS
 #undef WARPDRILL_MIN_MAX
+// The integer ones CUDA names by type.
+inline unsigned umin(unsigned a, unsigned b) { return min(a, b); }
+inline unsigned umax(unsigned a, unsigned b) { return max(a, b); }
+inline long long llmin(long long a, long long b) { return min(a, b); }
+inline long long llmax(long long a, long long b) { return max(a, b); }
+inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return min(a, b); }
+inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return max(a, b); }
 
 // ---- single-precision intrinsics ----------------------------------------------------
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
