@@ -150,9 +150,11 @@ class Rewriter {
             track_scope(i);
             if (tokens_[i].kind == Kind::directive) {
                 track_file(i);
-            } else if (counting_branches_ && (is(i, "if") || is(i, "while") || is(i, "for")) &&
-                       is(i + 1, "(")) {
+            } else if (options_.count_branches && in_program_file_ &&
+                       (is(i, "if") || is(i, "while") || is(i, "for")) && is(i + 1, "(")) {
                 count_branch(i);
+            } else if (in_program_file_ && is_call_of_clock(i)) {
+                replace(i, i, "::warpdrill::cpu::detail::program_clock");
             } else if (is_chevron(i, '<')) {
                 launch(i);
                 i += 2;
@@ -570,12 +572,11 @@ class Rewriter {
         return end;
     }
 
-    // ---- branches (RewriteOptions::count_branches) ----
+    // ---- the program's own files ----
     // A line marker, `# 12 "lessons/01-x/reduce.cuh" 2 3`: the file the lines
     // after it come from. Flag 3 marks a system header; the backend's headers
     // are its own business, as CUB's code is on a GPU.
     void track_file(std::size_t i) {
-        if (!options_.count_branches) return;
         const std::string_view marker = text(i);
         const std::size_t number = marker.find_first_not_of("# \t");
         const std::size_t open = marker.find('"'), close = marker.rfind('"');
@@ -586,9 +587,29 @@ class Rewriter {
         const std::string_view file = marker.substr(open + 1, close - open - 1);
         const std::string_view flags = marker.substr(close + 1);
         const bool system_header = flags.find('3') != std::string_view::npos;
-        counting_branches_ = !system_header && file.find("cpu-cuda/include/") == std::string_view::npos &&
-                             !file.starts_with("<");
+        in_program_file_ = !system_header && file.find("cpu-cuda/include/") == std::string_view::npos &&
+                           !file.starts_with("<");
     }
+
+    // ---- clock() ----
+    // A call of clock() (not std::clock(), not a member, not a declaration):
+    // in a kernel it is the GPU's cycle counter, in host code the C
+    // library's, one function for both under nvcc. program_clock() asks the
+    // backend which one runs (device_functions.h).
+    bool is_call_of_clock(std::size_t i) const {
+        if (!is(i, "clock") || !is(i + 1, "(") || !is(i + 2, ")")) return false;
+        if (i == 0) return true;
+        const bool qualified = is_pair(i - 2, ':', ':') || is_pair(i - 2, '-', '>') || is(i - 1, ".");
+        return !qualified && (!is_identifier(i - 1) || is(i - 1, "return"));
+    }
+    // Tokens k and k + 1 are the characters `first` and `second`, touching
+    // (`::`, `->`: the lexer gives punctuation a character at a time).
+    bool is_pair(std::size_t k, char first, char second) const {
+        return k + 1 < tokens_.size() && is(k, std::string_view(&first, 1)) &&
+               is(k + 1, std::string_view(&second, 1)) && tokens_[k].end == tokens_[k + 1].begin;
+    }
+
+    // ---- branches (RewriteOptions::count_branches) ----
 
     // `keyword` (if, while, for) at token i, its parenthesis at i + 1.
     void count_branch(std::size_t i) {
@@ -638,7 +659,7 @@ class Rewriter {
     std::vector<Edit> edits_;
     std::vector<bool> scopes_;  // one per open brace: whether it opens a namespace (or extern "C")
     RewriteOptions options_;
-    bool counting_branches_ = false;  // in a file whose branches are counted
+    bool in_program_file_ = false;  // in the program's own files: not a system or backend header
 };
 
 }  // namespace

@@ -21,7 +21,10 @@
 //   cudaLaunchKernel((void*)kernel, ...)   cudaLaunchCooperativeKernel(...)
 //       the same call without the cast to void* or const void* (a C-style
 //       cast or a reinterpret_cast), so that the overload that knows the
-//       kernel's parameter types takes it (cooperative_launch.h).
+//       kernel's parameter types takes it (cooperative_launch.h);
+//   clock()   (in the program's own files)
+//       program_clock(), which is the GPU's cycle counter in a kernel and
+//       the C library's clock() in host code, as clock() is under nvcc.
 //
 // What it cannot translate becomes a static_assert at that line, whose
 // message says what is not supported.

@@ -15,7 +15,9 @@ namespace warpdrill::cpu::detail {
 
 inline constexpr int kMaxDevices = 16;
 
-// An H100's SM and block (measured: cpu-cuda/tests/gpu/runtime_probe.cu).
+// An H100's SM and block (measured: cpu-cuda/tests/gpu/runtime_probe.cu),
+// and its clock, which clock() and clock64() count in a kernel.
+inline constexpr int kClockKhz = 1980000;
 inline constexpr int kMaxThreadsPerBlock = 1024;
 inline constexpr int kThreadsPerSm = 2048;
 inline constexpr int kBlocksPerSm = 32;

@@ -20,7 +20,6 @@ constexpr int kRegistersPerSm = 64 * 1024;  // and per block
 constexpr int kL2CacheBytes = 50 << 20;
 constexpr int kPersistingL2CacheMaxBytes = 32768000;
 constexpr int kMemoryBusBits = 5120;
-constexpr int kClockKhz = 1980000;
 constexpr int kMemoryClockKhz = 2619000;
 constexpr std::size_t kConstantMemoryBytes = 64 * 1024;
 constexpr int kCopyEngines = 3;

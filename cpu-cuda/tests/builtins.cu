@@ -1,11 +1,13 @@
 // CUDA's built-in vector types, its atomic functions in their three scopes,
 // the integer min and max it names by type, an event that blocks the host
-// and a poll of it, and the include guards that code from elsewhere tests (NVIDIA's samples'
-// helper_cuda.h declares checkCudaErrors and findCudaDevice only where it
-// sees them). The sizes and alignments are what nvcc 13.0 gives on 64-bit
+// and a poll of it, clock() and clock64() (the cycle counter in a kernel, the
+// C library's clock() on the host), and the include guards that code from
+// elsewhere tests (NVIDIA's samples' helper_cuda.h declares checkCudaErrors
+// and findCudaDevice only where it sees them). The sizes and alignments are what nvcc 13.0 gives on 64-bit
 // Linux: this file compiles with nvcc too, and there the same asserts hold
 // CUDA's own headers to them.
 #include <cstdint>
+#include <ctime>
 #include <vector>
 
 #include "warpdrill/catch.h"
@@ -64,7 +66,37 @@ __global__ void typed_min_max(unsigned long long* out) {
     out[2] = ullmin(1ull << 40, 5ull) + ullmax(1ull << 40, 5ull);                          // 2^40 + 5
 }
 
+// Spins until clock64() has counted `cycles`, and says what clock64() and
+// clock() (its low 32 bits) counted meanwhile.
+__global__ void spin_cycles(long long cycles, long long* counted) {
+    const long long start = clock64();
+    const clock_t start32 = clock();
+    while (clock64() - start < cycles) {
+    }
+    counted[0] = clock64() - start;
+    counted[1] = static_cast<unsigned>(clock() - start32);  // modulo 2^32: the counter wraps
+}
+
 }  // namespace
+
+TEST_CASE("clock64() and clock() count cycles in a kernel; clock() on the host is the C library's",
+          "[builtins][clock]") {
+    constexpr long long kCycles = 2'000'000;  // 1 ms at 1.98 GHz
+    DeviceBuffer<long long> counted(2);
+    spin_cycles<<<1, 1>>>(kCycles, counted.data());
+    check_cuda(cudaDeviceSynchronize());
+    const std::vector<long long> got = counted.download();
+    CHECK(got[0] >= kCycles);
+    CHECK(got[1] >= kCycles);
+    // The host's clock() counts the process's CPU time in CLOCKS_PER_SEC:
+    // a few milliseconds of it, not billions of cycles.
+    const clock_t host_start = clock();
+    volatile double sink = 0;
+    for (int i = 0; i < 1'000'000; ++i) sink = sink + i;
+    const clock_t host_counted = clock() - host_start;
+    CHECK(host_counted >= 0);
+    CHECK(host_counted < CLOCKS_PER_SEC);
+}
 
 TEST_CASE("umin, umax, llmin, llmax, ullmin and ullmax", "[builtins]") {
     DeviceBuffer<unsigned long long> out(3);

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <ctime>
 #include <math.h>  // abs, fabs, fmin ... of every type in the global namespace, as CUDA has them
 #include <type_traits>
 
@@ -63,6 +64,17 @@ inline long long llmin(long long a, long long b) { return min(a, b); }
 inline long long llmax(long long a, long long b) { return max(a, b); }
 inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return min(a, b); }
 inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return max(a, b); }
+
+// ---- the cycle counter ----------------------------------------------------------------
+// In a kernel, the SM's cycle counter: here the time since the program began,
+// in cycles of the imitated GPU's clock (1.98 GHz). clock() is its low 32
+// bits, as the PTX register %clock; cudacc turns a call of clock() in the
+// program's files into program_clock(), which is the C library's clock()
+// in host code, as nvcc's clock() is.
+long long clock64();
+namespace warpdrill::cpu::detail {
+clock_t program_clock();
+}  // namespace warpdrill::cpu::detail
 
 // ---- single-precision intrinsics ----------------------------------------------------
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }

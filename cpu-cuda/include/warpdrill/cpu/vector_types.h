@@ -56,7 +56,6 @@ WARPDRILL_VECTOR_TYPES(uint, unsigned)
 WARPDRILL_VECTOR_TYPES(float, float)
 #define WARPDRILL_DEPRECATED_FOUR_VECTOR(base, T) \
     WARPDRILL_ALIGNED_FOUR_VECTORS(base, T)       \
-    struct base##4;                               \
     struct [[deprecated("use " #base "4_16a or " #base "4_32a")]] base##4;
 WARPDRILL_DEPRECATED_FOUR_VECTOR(long, long)
 WARPDRILL_DEPRECATED_FOUR_VECTOR(ulong, unsigned long)
