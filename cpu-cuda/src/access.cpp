@@ -231,7 +231,7 @@ bool BlockWatch::locate_shared_array(ObservedAccess& access) {
 void BlockWatch::locate_global(ObservedAccess& access) {
     const std::uintptr_t address = access.address;
     DeviceAllocation* allocation = device_allocation_at(address);
-    if (!allocation || address + access.bytes > allocation->start + allocation->bytes) {
+    if (!allocation || !allocation->fits(address, access.bytes)) {
         std::string what = in_no_buffer();
         if (const std::optional<FreedBuffer> freed = freed_buffer_at(address))
             what = in_freed_buffer(address - freed->start, freed->bytes);

@@ -175,7 +175,7 @@ std::atomic<std::uint64_t> last_serial_before_unchecked_launch{0};
 DeviceAllocation* allocation_of(const void* ptr, std::size_t bytes) {
     const auto address = reinterpret_cast<std::uintptr_t>(ptr);
     DeviceAllocation* allocation = device_allocation_at(address);
-    return allocation && address + bytes <= allocation->start + allocation->bytes ? allocation : nullptr;
+    return allocation && allocation->fits(address, bytes) ? allocation : nullptr;
 }
 
 }  // namespace

@@ -43,6 +43,9 @@ struct DeviceAllocation {
     std::uint64_t serial = 0;  // the n-th cudaMalloc of the process, from 1
     int device = 0;            // the GPU whose memory it is
     bool managed = false;      // cudaMallocManaged: every GPU may touch it
+
+    // Whether `count` bytes from `address`, an address in the buffer, end in it.
+    bool fits(std::uintptr_t address, std::size_t count) const { return address + count <= start + bytes; }
     // One cell per 4-byte word, made on the first tracked access (race_check.cpp),
     // once: blocks on other OS threads may touch the buffer at the same time.
     ShadowCells shadow;

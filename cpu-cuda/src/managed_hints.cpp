@@ -20,10 +20,6 @@ const DeviceAllocation* managed_buffer_at(const void* ptr) {
     return buffer && buffer->managed ? buffer : nullptr;
 }
 
-bool reaches_past(const DeviceAllocation& buffer, const void* ptr, std::size_t bytes) {
-    return reinterpret_cast<std::uintptr_t>(ptr) + bytes > buffer.start + buffer.bytes;
-}
-
 // A GPU or the host; cudaMemLocationTypeNone is neither.
 bool names_a_place(cudaMemLocation location) {
     if (location.type == cudaMemLocationTypeDevice) return valid_device(location.id);
@@ -46,7 +42,7 @@ cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, cudaMemLoca
     if (!buffer) return refuse(call, cudaErrorInvalidValue, why("backend.api.not_managed"));
     if (!names_a_place(location)) return refuse(call, cudaErrorInvalidValue, why("backend.api.no_location"));
     if (flags != 0) return refuse(call, cudaErrorInvalidValue, why("backend.api.flags_not_zero"));
-    if (bytes == 0 || reaches_past(*buffer, ptr, bytes)) {
+    if (bytes == 0 || !buffer->fits(reinterpret_cast<std::uintptr_t>(ptr), bytes)) {
         return refuse(call, cudaErrorInvalidValue, why("backend.api.range_not_in_buffer"));
     }
     return cudaSuccess;
@@ -61,7 +57,7 @@ cudaError_t cudaMemAdvise(const void* ptr, std::size_t bytes, cudaMemoryAdvise a
         return refuse(call, cudaErrorInvalidValue, why("backend.api.no_such_advice"));
     }
     if (!names_a_place(location)) return refuse(call, cudaErrorInvalidValue, why("backend.api.no_location"));
-    if (bytes == 0 || reaches_past(*buffer, ptr, bytes)) {
+    if (bytes == 0 || !buffer->fits(reinterpret_cast<std::uintptr_t>(ptr), bytes)) {
         return refuse(call, cudaErrorInvalidValue, why("backend.api.range_not_in_buffer"));
     }
     return cudaSuccess;

@@ -40,7 +40,7 @@ std::string range_problem(const void* ptr, std::size_t bytes) {
         return messages::text(freed_buffer_at(start) ? "backend.api.into_freed_buffer"
                                                      : "backend.api.into_no_buffer");
     }
-    if (start + bytes <= allocation->start + allocation->bytes) return "";
+    if (allocation->fits(start, bytes)) return "";
     return messages::text("backend.api.past_end", {{"bytes", bytes},
                                                    {"start", start - allocation->start},
                                                    {"buffer", buffer_description(*allocation)}});
