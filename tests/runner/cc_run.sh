@@ -6,9 +6,10 @@
 # misuses the runtime API is told of each misuse, -G keeps the kernels' debug
 # information, __CUDA_ARCH__ follows -arch in a folder with a space (and, as
 # CMake's compiler launcher, cudacc writes a depfile there that names only
-# files that exist), the device's properties and attributes and managed
-# memory's hints answer as an H200's but where the backend differs on
-# purpose, and an nvcc option the CPU backend does not know is named.
+# files that exist), the device's properties and attributes, copies of each
+# kind and managed memory's hints answer as an H200's but where the backend
+# differs on purpose, and an nvcc option the CPU backend does not know is
+# named.
 set -euo pipefail
 warpdrill=$1
 root=$2
@@ -94,27 +95,36 @@ while IFS= read -r dependency; do
 done <<< "$dependencies"
 grep -q "which_gpu.cu" <<< "$dependencies" || fail "cudacc's depfile does not name its source: $(cat "$object.d")"
 
+# answers_as_gpu PROBE RESULTS EXCEPT WHAT: builds cpu-cuda/tests/gpu/PROBE.cu
+# with warpdrill cc, runs it, and holds its output to results/RESULTS (past
+# its three lines of device, nvcc and date), but for the lines EXCEPT matches.
+answers_as_gpu() {
+  local probe=$1 results=$2 except=$3 what=$4
+  "$warpdrill" --root "$root" cc "$root/cpu-cuda/tests/gpu/$probe.cu" -o "$probe"
+  "./$probe" > "$probe.txt" 2> /dev/null
+  diff <(tail -n +4 "$root/results/$results" | grep -Ev "$except") <(grep -Ev "$except" "$probe.txt") ||
+    fail "$what answer otherwise than an H200's (above: <, the H200's)"
+}
+
 # Every device property and attribute a GPU reports, as an H200 reported
-# them (results/properties-probe-h200.txt), but the lines that differ on
-# purpose: the H100 the backend imitates (its memory, L2 and clocks), this
-# machine's multiprocessors, no PCI device, and the attributes CUDA 13 keeps
-# reserved (no name to ask them by).
-"$warpdrill" --root "$root" cc "$root/cpu-cuda/tests/gpu/properties_probe.cu" -o properties_probe
-./properties_probe > properties.txt
+# them, but the lines that differ on purpose: the H100 the backend imitates
+# (its memory, L2 and clocks), this machine's multiprocessors, no PCI device,
+# and the attributes CUDA 13 keeps reserved (no name to ask them by).
 differ='^(name|totalGlobalMem|multiProcessorCount|pciDeviceID|memoryBusWidth|l2CacheSize|persistingL2CacheMaxSize'
 differ+='|gpuPci(Device|Subsystem)ID|attribute (16|34|36|37|38|108|139|140)'
 differ+='|attribute (44|92|93|94|96|102|103|104|105|107|110|122|123|124|127|128|129|132|136|137|141|145|146)) '
-diff <(tail -n +4 "$root/results/properties-probe-h200.txt" | grep -Ev "$differ") <(grep -Ev "$differ" properties.txt) ||
-  fail "the device's properties and attributes differ from an H200's where they should not (above: <, the H200's)"
+answers_as_gpu properties_probe properties-probe-h200.txt "$differ" "the device's properties and attributes"
+
+# Every cudaMemcpyKind against every pair of memories, copies to and from a
+# variable, and cudaMemset: refused, or made, as on an H200 (the first line
+# names the device).
+answers_as_gpu memcpy_probe memcpy-probe-h200.txt ', driver API ' "copies and memsets"
 
 # Managed memory's hints and prefetches refuse what an H200 refused, with its
-# error codes (results/managed-hints-probe-h200.txt), but where the H200's
-# driver crashed the program (attach flags 0): the backend refuses the call.
-"$warpdrill" --root "$root" cc "$root/cpu-cuda/tests/gpu/managed_hints_probe.cu" -o managed_hints_probe
-./managed_hints_probe > hints.txt 2> /dev/null
+# error codes, but where the H200's driver crashed the program (attach flags
+# 0): the backend refuses the call.
 crash='the process died of signal 11|cudaStreamAttachMemAsync +managed +flags 0,'
-diff <(tail -n +4 "$root/results/managed-hints-probe-h200.txt" | grep -Ev "$crash") <(grep -Ev "$crash" hints.txt) ||
-  fail "managed memory's hints answer otherwise than an H200's (above: <, the H200's)"
+answers_as_gpu managed_hints_probe managed-hints-probe-h200.txt "$crash" "managed memory's hints"
 
 status=0
 "$warpdrill" --root "$root" cc --no-such-option "$programs/ticket_sum.cu" > option.txt 2>&1 || status=$?

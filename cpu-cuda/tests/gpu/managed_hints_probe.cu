@@ -10,22 +10,10 @@
 #include <cstdlib>
 
 #include "in_a_process.h"
+#include "memories.h"
 
 constexpr std::size_t kBytes = 1 << 20;
 
-enum Memory { kManaged, kDevice, kPinned, kPageable };
-constexpr const char* kMemoryNames[] = {"managed", "device", "pinned", "pageable"};
-
-void* allocate(Memory memory) {
-    void* p = nullptr;
-    switch (memory) {
-        case kManaged: cudaMallocManaged(&p, kBytes); break;
-        case kDevice: cudaMalloc(&p, kBytes); break;
-        case kPinned: cudaMallocHost(&p, kBytes); break;
-        case kPageable: p = std::malloc(kBytes); break;
-    }
-    return p;
-}
 
 struct Location {
     const char* name;
@@ -45,7 +33,7 @@ void report(const char* call, Memory memory, const char* detail, cudaError_t ret
 }
 
 void prefetch_case(Memory memory, const Location& where, unsigned flags, std::size_t bytes) {
-    void* p = allocate(memory);
+    void* p = allocate(memory, kBytes);
     char detail[64];
     std::snprintf(detail, sizeof detail, "%s, flags %u, %zu bytes", where.name, flags, bytes);
     report("cudaMemPrefetchAsync", memory, detail,
@@ -53,14 +41,14 @@ void prefetch_case(Memory memory, const Location& where, unsigned flags, std::si
 }
 
 void advise_case(Memory memory, cudaMemoryAdvise advice, const Location& where) {
-    void* p = allocate(memory);
+    void* p = allocate(memory, kBytes);
     char detail[64];
     std::snprintf(detail, sizeof detail, "advice %d, %s", static_cast<int>(advice), where.name);
     report("cudaMemAdvise", memory, detail, cudaMemAdvise(p, kBytes, advice, where.location));
 }
 
 void attach_case(Memory memory, unsigned flags, std::size_t bytes) {
-    void* p = allocate(memory);
+    void* p = allocate(memory, kBytes);
     cudaStream_t stream;
     cudaStreamCreate(&stream);
     char detail[64];

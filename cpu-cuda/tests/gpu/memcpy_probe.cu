@@ -13,25 +13,14 @@
 #include <cstring>
 
 #include "in_a_process.h"
+#include "memories.h"
 
 constexpr std::size_t kBytes = 256;
 __device__ unsigned char symbol[kBytes];
 
-enum Memory { kPageable, kPinned, kDevice, kManaged };
-constexpr const char* kMemoryNames[] = {"pageable", "pinned", "device", "managed"};
 constexpr const char* kKindNames[] = {"HostToHost", "HostToDevice", "DeviceToHost", "DeviceToDevice",
                                       "Default"};
 
-void* allocate(Memory memory) {
-    void* p = nullptr;
-    switch (memory) {
-        case kPageable: p = std::malloc(kBytes); break;
-        case kPinned: cudaMallocHost(&p, kBytes); break;
-        case kDevice: cudaMalloc(&p, kBytes); break;
-        case kManaged: cudaMallocManaged(&p, kBytes); break;
-    }
-    return p;
-}
 
 // Fills or reads any of the four memories through a copy whose kind the
 // runtime infers (cudaMemcpyDefault), so that only the probed call has a kind.
@@ -53,8 +42,8 @@ const char* what_arrived(const void* dst) {
 }
 
 void copy_case(bool async, int kind, Memory src_memory, Memory dst_memory) {
-    void* src = allocate(src_memory);
-    void* dst = allocate(dst_memory);
+    void* src = allocate(src_memory, kBytes);
+    void* dst = allocate(dst_memory, kBytes);
     fill(src, 1);
     unsigned char poison[kBytes];
     std::memset(poison, 0xab, kBytes);
@@ -74,7 +63,7 @@ void copy_case(bool async, int kind, Memory src_memory, Memory dst_memory) {
 // A copy to or from the __device__ variable `symbol`, the other side of
 // `memory`.
 void symbol_case(bool to_symbol, int kind, Memory memory) {
-    void* other = allocate(memory);
+    void* other = allocate(memory, kBytes);
     fill(other, 1);
     unsigned char poison[kBytes];
     std::memset(poison, 0xab, kBytes);
@@ -96,7 +85,7 @@ void symbol_case(bool to_symbol, int kind, Memory memory) {
 }
 
 void memset_case(bool async, Memory memory) {
-    void* p = allocate(memory);
+    void* p = allocate(memory, kBytes);
     const cudaError_t returned = async ? cudaMemsetAsync(p, 0, kBytes, nullptr) : cudaMemset(p, 0, kBytes);
     const cudaError_t synchronized = cudaDeviceSynchronize();
     std::printf("%-15s %-14s %-8s    %-8s returns %-26s sync %-26s last %s\n",
