@@ -153,8 +153,14 @@ class Rewriter {
             } else if (options_.count_branches && in_program_file_ &&
                        (is(i, "if") || is(i, "while") || is(i, "for")) && is(i + 1, "(")) {
                 count_branch(i);
+            } else if (is(i, "__grid_constant__")) {
+                grid_constant(i);
             } else if (in_program_file_ && is_call_of_clock(i)) {
                 replace(i, i, "::warpdrill::cpu::detail::program_clock");
+            } else if (in_program_file_ && (is_call_of(i, "malloc") || is_call_of(i, "free"))) {
+                replace(i, i,
+                        is(i, "malloc") ? "::warpdrill::cpu::detail::program_malloc"
+                                        : "::warpdrill::cpu::detail::program_free");
             } else if (is_chevron(i, '<')) {
                 launch(i);
                 i += 2;
@@ -591,13 +597,46 @@ class Rewriter {
                            !file.starts_with("<");
     }
 
+    // ---- __grid_constant__ ----
+    // A kernel's parameter that stays in the launch's parameter memory, one
+    // copy for all threads, whose address may be taken. Here the mark goes;
+    // a parameter it marks that is not const stops the build, as nvcc's
+    // "must have const-qualified type" does.
+    void grid_constant(std::size_t i) {
+        replace(i, i, is_const_parameter(i) ? "" : "a_grid_constant_parameter_must_be_const");
+    }
+    // Whether the parameter around token i is itself const: a `const` after
+    // its last `*` or `&` (`const T t`, `T* const p`; not `const T* p`).
+    bool is_const_parameter(std::size_t i) const {
+        std::size_t first = i, last = i;
+        for (int depth = 0; first > 0; --first) {
+            if (is(first - 1, ")") || is(first - 1, ">")) ++depth;
+            if (is(first - 1, "(") || is(first - 1, "<")) --depth;
+            if (depth < 0 || (depth == 0 && is(first - 1, ","))) break;
+        }
+        for (int depth = 0; last + 1 < tokens_.size(); ++last) {
+            if (is(last + 1, "(") || is(last + 1, "<")) ++depth;
+            if (is(last + 1, ")") || is(last + 1, ">")) --depth;
+            if (depth < 0 || (depth == 0 && is(last + 1, ","))) break;
+        }
+        bool is_const = false;
+        for (std::size_t k = first; k <= last; ++k) {
+            if (is(k, "*") || is(k, "&")) is_const = false;
+            if (is(k, "const")) is_const = true;
+        }
+        return is_const;
+    }
+
     // ---- clock() ----
     // A call of clock() (not std::clock(), not a member, not a declaration):
     // in a kernel it is the GPU's cycle counter, in host code the C
     // library's, one function for both under nvcc. program_clock() asks the
     // backend which one runs (device_functions.h).
-    bool is_call_of_clock(std::size_t i) const {
-        if (!is(i, "clock") || !is(i + 1, "(") || !is(i + 2, ")")) return false;
+    bool is_call_of_clock(std::size_t i) const { return is_call_of(i, "clock") && is(i + 2, ")"); }
+    // A call of the function `name` that is not qualified, not a member's,
+    // and not its declaration.
+    bool is_call_of(std::size_t i, std::string_view name) const {
+        if (!is(i, name) || !is(i + 1, "(")) return false;
         if (i == 0) return true;
         const bool qualified = is_pair(i - 2, ':', ':') || is_pair(i - 2, '-', '>') || is(i - 1, ".");
         return !qualified && (!is_identifier(i - 1) || is(i - 1, "return"));

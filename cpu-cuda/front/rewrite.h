@@ -22,9 +22,15 @@
 //       the same call without the cast to void* or const void* (a C-style
 //       cast or a reinterpret_cast), so that the overload that knows the
 //       kernel's parameter types takes it (cooperative_launch.h);
+//   __grid_constant__
+//       nothing (every thread reads the launch's copy of the parameter), or,
+//       on a parameter that is not const, an error, as with nvcc;
 //   clock()   (in the program's own files)
 //       program_clock(), which is the GPU's cycle counter in a kernel and
-//       the C library's clock() in host code, as clock() is under nvcc.
+//       the C library's clock() in host code, as clock() is under nvcc;
+//   malloc(bytes)   free(ptr)   (in the program's own files)
+//       program_malloc() and program_free(): the GPU's heap in a kernel, the
+//       C library's in host code, as under nvcc.
 //
 // What it cannot translate becomes a static_assert at that line, whose
 // message says what is not supported.

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "state.h"
+#include "streams.h"
 
 #undef blockDim  // host code only here: the name is cudaLaunchConfig_t's field
 
@@ -46,7 +47,10 @@ int device_count() {
 }
 
 bool valid_device(int device) { return device >= 0 && device < device_count(); }
-int current_device() { return this_thread_device; }
+int current_device() {
+    refuse_inside_host_function();
+    return this_thread_device;
+}
 void set_current_device(int device) { this_thread_device = device; }
 
 bool may_access(int device, int peer) {

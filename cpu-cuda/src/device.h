@@ -28,6 +28,8 @@ inline constexpr std::size_t kSharedMemoryPerSm = 228 * 1024;
 inline constexpr std::size_t kSharedMemoryPerBlock = 48 * 1024;
 inline constexpr std::size_t kSharedMemoryPerBlockOptin = 227 * 1024;
 inline constexpr std::size_t kSharedMemoryReservedPerBlock = 1024;
+// The most of L2 that may hold persisting lines.
+inline constexpr int kPersistingL2CacheMaxBytes = 32768000;
 
 // How many GPUs the machine seems to have: WARPDRILL_CPU_DEVICES (1 to 16), default 4.
 int device_count();

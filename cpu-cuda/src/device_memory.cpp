@@ -152,7 +152,9 @@ DeviceArena& arena() {
 [[gnu::destructor]] void report_leaks() {
     if (!leak_check()) return;
     std::fflush(stdout);  // the program's own output first
-    const std::vector<const DeviceAllocation*> buffers = arena().live_buffers();
+    // A GPU's heap goes with its context: what malloc() in a kernel kept is no leak of the program's.
+    std::vector<const DeviceAllocation*> buffers = arena().live_buffers();
+    std::erase_if(buffers, [](const DeviceAllocation* buffer) { return buffer->device_heap; });
     if (buffers.empty()) return;
     std::size_t bytes = 0;
     for (const DeviceAllocation* buffer : buffers) bytes += buffer->bytes;
@@ -202,7 +204,8 @@ std::string buffer_description(const DeviceAllocation& allocation) {
             "backend.buffer.variable",
             {{"space", allocation.space}, {"variable", allocation.variable}, {"bytes", allocation.bytes}});
     }
-    return messages::text("backend.buffer.allocated", {{"bytes", allocation.bytes}});
+    return messages::text(allocation.device_heap ? "backend.buffer.device_heap" : "backend.buffer.allocated",
+                          {{"bytes", allocation.bytes}});
 }
 
 bool fully_written(const DeviceAllocation& allocation) {

@@ -43,6 +43,7 @@ struct DeviceAllocation {
     std::uint64_t serial = 0;  // the n-th cudaMalloc of the process, from 1
     int device = 0;            // the GPU whose memory it is
     bool managed = false;      // cudaMallocManaged: every GPU may touch it
+    bool device_heap = false;  // malloc() in a kernel: not for the runtime's copies, nor cudaFree
 
     // Whether `count` bytes from `address`, an address in the buffer, end in it.
     bool fits(std::uintptr_t address, std::size_t count) const { return address + count <= start + bytes; }

@@ -14,11 +14,10 @@ namespace {
 // An H100 SXM5's figures, as cudaGetDeviceProperties and
 // cudaDeviceGetAttribute report them there (measured with CUDA 13.0 by
 // cpu-cuda/tests/gpu/runtime_probe.cu: results/runtime-probe-h100.txt).
-// The figures of an SM and of a block's shared memory, which the launch
-// checks use too, are in device.h.
+// The figures of an SM, of a block's shared memory and of L2's persisting
+// lines, which the launch checks and the limits use too, are in device.h.
 constexpr int kRegistersPerSm = 64 * 1024;  // and per block
 constexpr int kL2CacheBytes = 50 << 20;
-constexpr int kPersistingL2CacheMaxBytes = 32768000;
 constexpr int kMemoryBusBits = 5120;
 constexpr int kMemoryClockKhz = 2619000;
 constexpr std::size_t kConstantMemoryBytes = 64 * 1024;

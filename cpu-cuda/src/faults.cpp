@@ -248,6 +248,16 @@ std::string race(const std::string& element, const RaceAccess& now, const RaceAc
                                                 {"cause", race_cause(cause, writer)}});
 }
 
+std::string atomic_update_and_plain_read_warning(const std::string& element, const Accessor& reader,
+                                                 const Accessor& updater) {
+    return messages::text("backend.race.atomic_update_and_plain_read",
+                          {{"element", element},
+                           {"reader", reader.thread},
+                           {"read_place", place_with_text(reader.place)},
+                           {"updater", updater.thread},
+                           {"update_place", place_with_text(updater.place)}});
+}
+
 std::string same_value_writes(const std::string& element, const Accessor& now, const Accessor& before) {
     return messages::text("backend.race.same_value_writes",
                           {{"element", element},

@@ -117,6 +117,10 @@ struct RaceAccess {
 // `writer` names the writing block ("(1,0,0)") for the causes between blocks.
 std::string race(const std::string& element, const RaceAccess& now, const RaceAccess& before, RaceCause cause,
                  const std::string& writer);
+// A warning: `reader` read `element` with a plain load and `updater` updated it
+// with an atomic, in shared memory, with nothing ordering the two.
+std::string atomic_update_and_plain_read_warning(const std::string& element, const Accessor& reader,
+                                                 const Accessor& updater);
 // A warning: lanes of one warp wrote one value to `element` with nothing ordering them.
 std::string same_value_writes(const std::string& element, const Accessor& now, const Accessor& before);
 

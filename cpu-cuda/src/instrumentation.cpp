@@ -50,8 +50,16 @@ extern "C" {
 void __tsan_init() {}
 void __tsan_func_entry(void*) {}
 void __tsan_func_exit() {}
-void __tsan_vptr_update(void**, void*) {}
-void __tsan_vptr_read(void**) {}
+// A polymorphic object's pointer to its class's virtual functions: its
+// constructor's store (which the compiler makes itself, after this call) and
+// a virtual call's load are accesses as any other; an object built in
+// shared memory with placement new has its first word written here.
+void __tsan_vptr_update(void** vptr, void*) {
+    note(vptr, sizeof(void*), AccessKind::write, WARPDRILL_CALLER_CODE, false, true);
+}
+void __tsan_vptr_read(void** vptr) {
+    note(vptr, sizeof(void*), AccessKind::read, WARPDRILL_CALLER_CODE, false, true);
+}
 
 #define WARPDRILL_PLAIN_ACCESS(bytes)                                                                     \
     void __tsan_read##bytes(void* address) {                                                              \

@@ -27,6 +27,23 @@ std::string trap_called(Where where) {
     return messages::text("backend.launch.trap", {{"where", where_text(where)}});
 }
 
+std::string assert_failed(const char* assertion, const std::string& file, unsigned line, const char* function,
+                          uint3 block, uint3 thread) {
+    // A GPU's own words, printed to the program's standard output.
+    const std::string gpu_line = file + ":" + std::to_string(line) + ": " + function + ": block: [" +
+                                 std::to_string(block.x) + "," + std::to_string(block.y) + "," +
+                                 std::to_string(block.z) + "], thread: [" + std::to_string(thread.x) + "," +
+                                 std::to_string(thread.y) + "," + std::to_string(thread.z) + "] Assertion `" +
+                                 assertion + "` failed.";
+    return messages::text(
+        "backend.launch.assert_failed",
+        {{"assertion", assertion}, {"where", file + ":" + std::to_string(line)}, {"gpu_line", gpu_line}});
+}
+
+std::string host_function_called_runtime(const std::string& function) {
+    return messages::text("backend.launch.host_function_called_runtime", {{"function", function}});
+}
+
 std::string intrinsic_outside_kernel() { return messages::text("backend.launch.intrinsic_outside_kernel"); }
 
 std::string kernel_crashed(int signal, const RunningThread& running, bool in_device_memory) {

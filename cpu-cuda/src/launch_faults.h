@@ -1,5 +1,5 @@
 // What ends a launch, or the program, other than a rule that faults.h or
-// sync_faults.h words: a __trap(), a device intrinsic called outside a
+// sync_faults.h words: a __trap(), a failed assert(), a device intrinsic called outside a
 // kernel, a crash, a kernel that never finishes, and the line a program that
 // did not catch a fault ends with. Each message is a function of named
 // fields; the wording, in English and Chinese, is in messages/backend.toml.
@@ -16,6 +16,13 @@ namespace warpdrill::cpu::detail {
 
 // A kernel thread called __trap().
 std::string trap_called(Where where);
+// assert(`assertion`) failed in `function` at `file`:`line`, in thread
+// `thread` of block `block`: the kernel stops, as a GPU's does, and the
+// message quotes the line a GPU prints.
+std::string assert_failed(const char* assertion, const std::string& file, unsigned line, const char* function,
+                          uint3 block, uint3 thread);
+// A host function queued on a stream, `function`, called CUDA's runtime.
+std::string host_function_called_runtime(const std::string& function);
 // A device intrinsic (a barrier, a shuffle, ...) was called where no kernel runs.
 std::string intrinsic_outside_kernel();
 

@@ -210,13 +210,14 @@ void RaceCheck::access(const ObservedAccess& observed) {
     if (!cell) return;
     const bool global = observed.space == MemorySpace::global;
     const Access now = record(observed);
-    std::optional<Access> conflict;
+    std::optional<Access> conflict, unordered;
     if (global) {
         std::lock_guard guard(order_.cell_lock(observed.address));
-        conflict = check(*cell, true, now);
+        conflict = check(*cell, true, now, unordered);
     } else {
-        conflict = check(*cell, false, now);
+        conflict = check(*cell, false, now, unordered);
     }
+    if (unordered) warn_unordered_read(observed, *unordered, now);
     if (conflict && may_write_same_value(*conflict, now, observed.bytes)) {
         PendingWrite write{observed, *conflict, now};
         std::memcpy(write.earlier.data(), reinterpret_cast<const void*>(observed.address), observed.bytes);
@@ -241,10 +242,33 @@ void RaceCheck::settle(const PendingWrite& write) {
     });
 }
 
-std::optional<Access> RaceCheck::check(ShadowCell& shadow, bool global, const Access& now) {
+bool RaceCheck::atomic_update_and_plain_read(const Access& before, const Access& now) {
+    return (before.kind == AccessKind::atomic_write && now.kind == AccessKind::read) ||
+           (before.kind == AccessKind::read && now.kind == AccessKind::atomic_write);
+}
+
+void RaceCheck::warn_unordered_read(const ObservedAccess& observed, const Access& before,
+                                    const Access& now) const {
+    warn("atomic and read " + std::to_string(before.code) + " " + std::to_string(now.code), [&] {
+        const bool read_first = before.kind == AccessKind::read;
+        const Accessor now_by{thread_text({now.thread}), running_place(now.code)};
+        return atomic_update_and_plain_read_warning(watch_.element_name(observed),
+                                                    read_first ? accessor(before) : now_by,
+                                                    read_first ? now_by : accessor(before));
+    });
+}
+
+std::optional<Access> RaceCheck::check(ShadowCell& shadow, bool global, const Access& now,
+                                       std::optional<Access>& unordered) {
     ShadowCell& cell = current(shadow, global ? order_.launch() : generation_);
     const auto conflicts = [&](const Access& before) {
-        return before.overlaps(now) && !(is_atomic(before.kind) && is_atomic(now.kind)) && !ordered(before, now);
+        if (!before.overlaps(now) || (is_atomic(before.kind) && is_atomic(now.kind)) ||
+            ordered(before, now)) {
+            return false;
+        }
+        if (global || !atomic_update_and_plain_read(before, now)) return true;
+        unordered = before;
+        return false;
     };
     for (Access* write : {&cell.write, &cell.other_write}) {
         if (!conflicts(*write)) continue;

@@ -138,7 +138,13 @@ class RaceCheck : public BlockObserver {
     void warp_barrier(int base, unsigned mask);
     ShadowCell* cell_of(const ObservedAccess& access);
     // The earlier access `now` conflicts with, if any; updates the cell otherwise.
-    std::optional<Access> check(ShadowCell& cell, bool global, const Access& now);
+    // In shared memory, an atomic update and a plain read of one word that
+    // nothing orders do not conflict (racecheck reports no hazard, NVIDIA's
+    // newdelete sample relies on it): the earlier one is put in `unordered`, for a warning.
+    std::optional<Access> check(ShadowCell& cell, bool global, const Access& now,
+                                std::optional<Access>& unordered);
+    static bool atomic_update_and_plain_read(const Access& before, const Access& now);
+    void warn_unordered_read(const ObservedAccess& observed, const Access& before, const Access& now) const;
     bool ordered(const Access& before, const Access& now) const;
     bool same_cluster(std::uint32_t a, std::uint32_t b) const;
     // This thread's access now, of `bytes` at `address` (its byte mask in its word).

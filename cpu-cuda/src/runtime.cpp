@@ -23,6 +23,12 @@ std::atomic<cudaError_t> last_error{cudaSuccess};
 
 bool in_device_memory(const void* ptr) { return is_device_address(reinterpret_cast<std::uintptr_t>(ptr)); }
 
+// Memory that malloc() in a kernel gave (device_heap.cpp).
+bool in_device_heap(const void* ptr) {
+    const DeviceAllocation* allocation = device_allocation_at(reinterpret_cast<std::uintptr_t>(ptr));
+    return allocation && allocation->device_heap;
+}
+
 // Memory that a GPU's copy engine reaches itself, device memory and pinned
 // host memory: an asynchronous copy reads and writes it when its turn comes.
 // Pageable host memory goes through a staging buffer instead, when the copy
@@ -93,7 +99,9 @@ cudaError_t check_copy(const HostCall& call, void* dst, const void* src, std::si
                           messages::text("backend.api.pageable_as_device",
                                          {{"side", messages::text(side)}, {"kind", kind_name(kind)}}));
         }
-        if (const std::string problem = range_problem(ptr, bytes); !problem.empty()) {
+        std::string problem = range_problem(ptr, bytes);
+        if (problem.empty() && in_device_heap(ptr)) problem = messages::text("backend.api.device_heap");
+        if (!problem.empty()) {
             return refuse(call, cudaErrorInvalidValue,
                           messages::text("backend.api.side_problem",
                                          {{"side", messages::text(side)}, {"problem", problem}}));
@@ -276,6 +284,9 @@ cudaError_t cudaFree(void* ptr) {
     if (is_pinned(ptr)) {
         return refuse(call, cudaErrorInvalidValue, warpdrill::messages::text("backend.api.pinned_memory"));
     }
+    if (in_device_heap(ptr)) {
+        return refuse(call, cudaErrorInvalidValue, warpdrill::messages::text("backend.api.device_heap"));
+    }
     finish_all();
     if (free_device(ptr)) return cudaSuccess;
     return refuse(call, cudaErrorInvalidValue, free_problem(ptr));
@@ -301,6 +312,25 @@ cudaError_t cudaFreeHost(void* ptr) {
     if (!is_pinned(ptr)) return record(cudaErrorInvalidValue);
     finish_all();  // queued copies may still read or write it
     return free_pinned(ptr) ? cudaSuccess : record(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned flags) {
+    constexpr unsigned kPageableFlags =
+        cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterReadOnly;
+    if (!ptr || bytes == 0 || (flags & ~kPageableFlags) != 0) return record(cudaErrorInvalidValue);
+    if (in_device_memory(ptr) || is_pinned_allocation(ptr)) return record(cudaErrorInvalidValue);
+    return register_range(ptr, bytes) ? cudaSuccess : record(cudaErrorHostMemoryAlreadyRegistered);
+}
+
+cudaError_t cudaHostUnregister(void* ptr) {
+    if (!ptr || is_pinned_allocation(ptr)) return record(cudaErrorInvalidValue);
+    finish_all();  // queued copies may still read or write it as pinned memory
+    switch (unregister_range(ptr)) {
+        case Unregistered::done: return cudaSuccess;
+        case Unregistered::inside_a_range: return record(cudaErrorInvalidValue);
+        case Unregistered::not_registered: break;
+    }
+    return record(cudaErrorHostMemoryNotRegistered);
 }
 
 cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags) {
@@ -387,53 +417,64 @@ cudaError_t cudaDriverGetVersion(int* version) { return cudaRuntimeGetVersion(ve
 cudaError_t cudaGetLastError() { return warpdrill::cpu::detail::last_error.exchange(cudaSuccess); }
 cudaError_t cudaPeekAtLastError() { return warpdrill::cpu::detail::last_error.load(); }
 
-const char* cudaGetErrorName(cudaError_t error) {
-    switch (error) {
-        case cudaSuccess: return "cudaSuccess";
-        case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-        case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
-        case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-        case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-        case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
-        case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
-        case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-        case cudaErrorPeerAccessUnsupported: return "cudaErrorPeerAccessUnsupported";
-        case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
-        case cudaErrorPeerAccessNotEnabled: return "cudaErrorPeerAccessNotEnabled";
-        case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
-        case cudaErrorNotReady: return "cudaErrorNotReady";
-        case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
-        case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-        case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
-        case cudaErrorNotSupported: return "cudaErrorNotSupported";
-        case cudaErrorInvalidClusterSize: return "cudaErrorInvalidClusterSize";
+namespace {
+
+// Each error's name and the words a GPU's runtime gives for it.
+struct ErrorText {
+    cudaError_t error;
+    const char* name;
+    const char* text;
+};
+constexpr ErrorText kErrorTexts[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
+    {cudaErrorPeerAccessUnsupported, "cudaErrorPeerAccessUnsupported",
+     "peer access is not supported between these two devices"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorPeerAccessAlreadyEnabled, "cudaErrorPeerAccessAlreadyEnabled",
+     "peer access is already enabled"},
+    {cudaErrorPeerAccessNotEnabled, "cudaErrorPeerAccessNotEnabled", "peer access has not been enabled"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered",
+     "part or all of the requested memory range is already mapped"},
+    {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered",
+     "pointer does not correspond to a registered memory region"},
+    {cudaErrorIllegalInstruction, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
+    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
+     "too many blocks in cooperative launch"},
+    {cudaErrorNotPermitted, "cudaErrorNotPermitted", "operation not permitted"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorInvalidClusterSize, "cudaErrorInvalidClusterSize",
+     "a kernel launch error has occurred due to cluster misconfiguration"},
+    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+const ErrorText* text_of(cudaError_t error) {
+    for (const ErrorText& text : kErrorTexts) {
+        if (text.error == error) return &text;
     }
-    return "cudaErrorUnknown";
+    return nullptr;
+}
+
+}  // namespace
+
+const char* cudaGetErrorName(cudaError_t error) {
+    const ErrorText* text = text_of(error);
+    return text ? text->name : "cudaErrorUnknown";
 }
 
 const char* cudaGetErrorString(cudaError_t error) {
-    switch (error) {
-        case cudaSuccess: return "no error";
-        case cudaErrorInvalidValue: return "invalid argument";
-        case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-        case cudaErrorMemoryAllocation: return "out of memory";
-        case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-        case cudaErrorInvalidDevicePointer: return "invalid device pointer";
-        case cudaErrorInvalidDeviceFunction: return "invalid device function";
-        case cudaErrorInvalidDevice: return "invalid device ordinal";
-        case cudaErrorPeerAccessUnsupported: return "peer access is not supported between these two devices";
-        case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
-        case cudaErrorPeerAccessNotEnabled: return "peer access has not been enabled";
-        case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-        case cudaErrorNotReady: return "device not ready";
-        case cudaErrorMisalignedAddress: return "misaligned address";
-        case cudaErrorLaunchFailure: return "unspecified launch failure";
-        case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
-        case cudaErrorNotSupported: return "operation not supported";
-        case cudaErrorInvalidClusterSize:
-            return "a kernel launch error has occurred due to cluster misconfiguration";
-    }
-    return "unknown error";
+    const ErrorText* text = text_of(error);
+    return text ? text->text : "unknown error";
 }
 
 cudaError_t cudaGetDeviceCount(int* count) {

@@ -680,6 +680,14 @@ void index_out_of_bounds(const char* array_type, long long index, const char* fi
     std::fprintf(stderr, "%s\n", in_host_code(text).c_str());  // host code: say so and go on, as C++ would
 }
 
+bool assert_failed_in_kernel(const char* assertion, const char* file, unsigned line, const char* function) {
+    BlockRunner* block = running_block();
+    if (!block) return false;
+    const std::string text =
+        assert_failed(assertion, checkout_path(file), line, function, block_idx(), thread_idx());
+    block->fail_running(by_thread(block->describe_thread(block->running()->rank), text));
+}
+
 void count_atomic() {
     if (current_block) current_block->count_atomic();
 }

@@ -84,6 +84,9 @@ extern std::atomic<bool> spin_watch;
 void watch_spin(std::uintptr_t address);
 // -fsanitize=bounds: an index past a fixed-size array.
 void index_out_of_bounds(const char* array_type, long long index, const char* file, unsigned line);
+// assert() failed in a kernel thread: ends the launch, never returns. False
+// where no kernel thread runs (device_assert.cpp).
+bool assert_failed_in_kernel(const char* assertion, const char* file, unsigned line, const char* function);
 
 class BlockRunner {
   public:

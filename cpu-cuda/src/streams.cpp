@@ -5,18 +5,25 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
+#include <thread>
 #include <vector>
 
 #include "device.h"
+#include "launch_faults.h"
+#include "program.h"
 #include "state.h"
+#include "warpdrill/cpu/backend.h"
 
 struct CUstream_st {
     int device = 0;
     bool blocking = true;  // orders itself with the GPU's legacy default stream
+    int priority = 0;
     warpdrill::cpu::detail::WorkSerial last = 0;
 };
 
@@ -31,7 +38,14 @@ struct CUevent_st {
 namespace warpdrill::cpu::detail {
 namespace {
 
+// An H200's range of stream priorities (results/host-runtime-probe-h200.txt):
+// lower numbers are greater priorities.
+constexpr int kLeastPriority = 0;
+constexpr int kGreatestPriority = -5;
+
 std::atomic<StreamOrder> order{StreamOrder::latest_first};
+// The host function running on this thread, if one is.
+thread_local const void* running_host_function = nullptr;
 std::atomic<std::uint64_t> waits{0};
 
 struct Work {
@@ -61,9 +75,9 @@ class WorkQueue {
         return resolve(stream).last;
     }
 
-    cudaStream_t create(int device, bool blocking) {
+    cudaStream_t create(int device, bool blocking, int priority) {
         std::lock_guard lock(mutex_);
-        auto* stream = new CUstream_st{device, blocking, 0};
+        auto* stream = new CUstream_st{device, blocking, priority, 0};
         streams_.insert(stream);
         if (blocking) blocking_[device].push_back(stream);
         return stream;
@@ -179,19 +193,102 @@ WorkQueue& queue() {
     return instance;
 }
 
+// Runs each host function as soon as the work before it has run, on a
+// thread of its own, as a GPU's driver does: a program may wait for what a
+// host function does without synchronising (NVIDIA's simpleCallback does).
+class HostFunctionThread {
+  public:
+    void run_when_ready(WorkSerial serial) {
+        std::lock_guard lock(mutex_);
+        waiting_.push_back(serial);
+        if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+        ready_.notify_one();
+    }
+    // At the program's end: host functions not begun are dropped.
+    ~HostFunctionThread() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+            ready_.notify_one();
+        }
+        if (thread_.joinable()) thread_.join();
+    }
+
+  private:
+    // A fault of the work or the function ends the program (std::terminate's handler says why).
+    void loop() {
+        std::unique_lock lock(mutex_);
+        while (true) {
+            ready_.wait(lock, [&] { return stopping_ || !waiting_.empty(); });
+            if (stopping_) return;
+            const WorkSerial serial = waiting_.front();
+            waiting_.pop_front();
+            lock.unlock();
+            queue().finish({serial});
+            lock.lock();
+        }
+    }
+
+    std::mutex mutex_;
+    std::condition_variable ready_;
+    std::deque<WorkSerial> waiting_;
+    bool stopping_ = false;
+    std::thread thread_;
+};
+
+HostFunctionThread& host_function_thread() {
+    static HostFunctionThread instance;
+    return instance;
+}
+
 }  // namespace
 
-cudaError_t check_stream(cudaStream_t stream) { return queue().check(stream); }
-int device_of(cudaStream_t stream) { return queue().device_of(stream); }
+void refuse_inside_host_function() {
+    if (running_host_function)
+        throw KernelFault(host_function_called_runtime(function_name(running_host_function)));
+}
+
+cudaError_t check_stream(cudaStream_t stream) {
+    refuse_inside_host_function();
+    return queue().check(stream);
+}
+int device_of(cudaStream_t stream) {
+    refuse_inside_host_function();
+    return queue().device_of(stream);
+}
 
 WorkSerial enqueue(cudaStream_t stream, std::function<void()> work, WorkSerial also_after) {
+    refuse_inside_host_function();
     return queue().enqueue(stream, std::move(work), also_after);
 }
 
-void finish(WorkSerial serial) { queue().finish({serial}); }
-void finish_device(int device) { queue().finish(queue().pending_on(device)); }
-void finish_all() { queue().finish(queue().pending_on(-1)); }
+void finish(WorkSerial serial) {
+    refuse_inside_host_function();
+    queue().finish({serial});
+}
+void finish_device(int device) {
+    refuse_inside_host_function();
+    queue().finish(queue().pending_on(device));
+}
+void finish_all() {
+    refuse_inside_host_function();
+    queue().finish(queue().pending_on(-1));
+}
 bool finished(WorkSerial serial) { return queue().finished(serial); }
+
+// Queues `function` (the user's, named by `code` in a fault) on `stream`.
+cudaError_t enqueue_host_function(cudaStream_t stream, const void* code, std::function<void()> function) {
+    if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
+    const WorkSerial serial = enqueue(stream, [code, function = std::move(function)] {
+        struct Running {
+            explicit Running(const void* code) { running_host_function = code; }
+            ~Running() { running_host_function = nullptr; }
+        } running(code);
+        function();
+    });
+    if (!finished(serial)) host_function_thread().run_when_ready(serial);
+    return cudaSuccess;
+}
 void count_host_wait() { ++waits; }
 
 }  // namespace warpdrill::cpu::detail
@@ -225,8 +322,33 @@ using namespace warpdrill::cpu::detail;
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+    return cudaStreamCreateWithPriority(stream, flags, kLeastPriority);
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+    if (least) *least = kLeastPriority;
+    if (greatest) *greatest = kGreatestPriority;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority) {
     if (!stream || (flags & ~cudaStreamNonBlocking)) return record(cudaErrorInvalidValue);
-    *stream = queue().create(current_device(), !(flags & cudaStreamNonBlocking));
+    priority = std::clamp(priority, kGreatestPriority, kLeastPriority);
+    *stream = queue().create(current_device(), !(flags & cudaStreamNonBlocking), priority);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
+    if (!priority) return record(cudaErrorInvalidValue);
+    if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
+    *priority = stream ? stream->priority : kLeastPriority;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned* flags) {
+    if (!flags) return record(cudaErrorInvalidValue);
+    if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
+    *flags = stream && !stream->blocking ? cudaStreamNonBlocking : cudaStreamDefault;
     return cudaSuccess;
 }
 
@@ -311,4 +433,18 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
     if (!finished(start->recorded) || !finished(end->recorded)) return record(cudaErrorNotReady);
     *ms = std::chrono::duration<float, std::milli>(*end->time - *start->time).count();
     return cudaSuccess;
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void* data) {
+    if (!function) return record(cudaErrorInvalidValue);
+    return enqueue_host_function(stream, reinterpret_cast<const void*>(function),
+                                 [function, data] { function(data); });
+}
+
+// No error can reach a callback here: a fault ends the program first.
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data,
+                                  unsigned flags) {
+    if (!callback || flags != 0) return record(cudaErrorInvalidValue);
+    return enqueue_host_function(stream, reinterpret_cast<const void*>(callback),
+                                 [stream, callback, data] { callback(stream, cudaSuccess, data); });
 }

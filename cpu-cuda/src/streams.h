@@ -42,4 +42,10 @@ bool finished(WorkSerial serial);
 // Counts one wait of the host for the GPUs (host_waits()).
 void count_host_wait();
 
+// Ends the program (a KernelFault) when a host function queued on a stream
+// (cudaLaunchHostFunc, cudaStreamAddCallback) is running on the calling
+// thread: CUDA's runtime may not be called from one. Every call that names
+// the current GPU or a stream asks first.
+void refuse_inside_host_function();
+
 }  // namespace warpdrill::cpu::detail

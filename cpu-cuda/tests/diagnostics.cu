@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -197,6 +198,37 @@ __global__ void warp_writes_flag(int* out, int same) {
     if (threadIdx.x < 32) flag = same ? 1 : static_cast<int>(threadIdx.x);
     __syncthreads();
     out[threadIdx.x] = flag;
+}
+
+// Each lane of warp 0 counts itself with an atomic; lane 1 reads the count
+// with a plain load before any barrier (the check-then-update of NVIDIA's
+// newdelete sample), or, with `store`, lane 1 overwrites it.
+__global__ void count_then_peek(int* out, int store) {
+    __shared__ int count;
+    if (threadIdx.x == 0) count = 0;
+    __syncthreads();
+    if (threadIdx.x < 32) atomicAdd(&count, 1);
+    if (threadIdx.x == 1) out[1] = store ? (count = 7) : count;
+    __syncthreads();
+    if (threadIdx.x == 0) out[0] = count;
+}
+
+// A polymorphic object built in shared memory with placement new: its
+// constructor writes the pointer to its virtual functions, which a virtual
+// call reads.
+struct Shape {
+    virtual ~Shape() = default;
+    virtual int corners() const { return 0; }
+};
+struct Square : Shape {
+    int corners() const override { return 4; }
+};
+__global__ void virtual_call_in_shared(int* out) {
+    alignas(Square) __shared__ unsigned char storage[sizeof(Square)];
+    __shared__ Shape* shape;
+    if (threadIdx.x == 0) shape = new (storage) Square();
+    __syncthreads();
+    out[threadIdx.x] = shape->corners();
 }
 
 // Each thread writes its own byte of shared memory and its own 2-byte element
@@ -418,6 +450,33 @@ TEST_CASE("lanes of one warp writing the same value are a warning beside the res
 
     const std::string message = fault_of([&] { launch(warp_writes_flag, {1, 64}, out.data(), 0); });
     expect_says(message, {"race on flag"});
+}
+
+TEST_CASE(
+    "an atomic update and a plain read of shared memory unordered are a warning, as racecheck is silent",
+    "[diagnostics][race]") {
+    warpdrill::cpu::take_warnings();
+    DeviceBuffer<int> out(2);
+    launch(count_then_peek, {1, 64}, out.data(), 0);
+    warpdrill::check_launch();
+    CHECK(out.download()[0] == 32);
+    const std::vector<std::string> warnings = warpdrill::cpu::take_warnings();
+    REQUIRE(warnings.size() == 1);
+    expect_says(warnings[0], {"read count", "with a plain load", "updated it with an atomic",
+                              "racecheck reports no hazard", "data race"});
+    // A plain store among the atomics is a race still.
+    const std::string message = fault_of([&] { launch(count_then_peek, {1, 64}, out.data(), 1); });
+    expect_says(message, {"race on count"});
+}
+
+TEST_CASE("an object built in shared memory with placement new has written its virtual functions' pointer",
+          "[diagnostics][initcheck]") {
+    warpdrill::cpu::take_warnings();
+    DeviceBuffer<int> out(64);
+    launch(virtual_call_in_shared, {1, 64}, out.data());
+    warpdrill::check_launch();
+    for (const int corners : out.download()) CHECK(corners == 4);
+    CHECK(warpdrill::cpu::take_warnings().empty());
 }
 
 TEST_CASE("a race within a warp names both lines, both lanes, the element and __syncwarp()", "[diagnostics][race]") {

@@ -2,7 +2,9 @@
 // it: kernel<<<...>>>(...) with CUDA's conversions and default arguments,
 // extern __shared__ arrays of any type, __constant__ and __device__
 // variables in device memory (cudaMemcpyToSymbol, a last-block ticket), and
-// CUDA's overloads of the math functions.
+// CUDA's overloads of the math functions, and assert() in a kernel.
+#undef NDEBUG  // the build's RelWithDebInfo defines it: here assert() is tested
+#include <cassert>
 #include <cmath>
 #include <vector>
 
@@ -157,6 +159,25 @@ TEST_CASE("CUDA_VERSION, <math_constants.h> and __trap()", "[nvcc-syntax]") {
     DeviceBuffer<float> negative(std::vector<float>{0.5f, -3.0f, 2.0f, 0.0f});
     const std::string message = fault_of([&] { block_max_or_trap<<<1, 4>>>(negative.data(), out.data()); });
     CHECK(contains(message, "thread 1 (warp 0, lane 1): __trap() at cpu-cuda/tests/nvcc_syntax.cu:"));
+}
+
+// Each thread asserts that its index is below n.
+__global__ void assert_index_below(int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    assert(i < n);
+}
+
+TEST_CASE("assert() in a kernel ends the launch, with the line a GPU prints", "[nvcc-syntax]") {
+    assert_index_below<<<2, 32>>>(64);
+    check_cuda(cudaDeviceSynchronize());
+    const std::string message = fault_of([] { assert_index_below<<<2, 32>>>(60); });
+    CHECK(contains(message,
+                   "in block (1,0,0): thread 28 (warp 0, lane 28): assert(i < n) failed at "
+                   "cpu-cuda/tests/nvcc_syntax.cu:"));
+    CHECK(contains(message,
+                   ": void assert_index_below(int): block: [1,0,0], thread: [28,0,0] Assertion `i < n` "
+                   "failed.\" for each thread"));
+    CHECK(contains(message, "cudaErrorAssert"));
 }
 
 TEST_CASE("a write past a __device__ array names the variable", "[nvcc-syntax]") {

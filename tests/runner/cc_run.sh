@@ -101,7 +101,7 @@ grep -q "which_gpu.cu" <<< "$dependencies" || fail "cudacc's depfile does not na
 answers_as_gpu() {
   local probe=$1 results=$2 except=$3 what=$4
   "$warpdrill" --root "$root" cc "$root/cpu-cuda/tests/gpu/$probe.cu" -o "$probe"
-  "./$probe" > "$probe.txt" 2> /dev/null
+  "./$probe" > "$probe.txt" 2> "$probe.stderr"
   diff <(tail -n +4 "$root/results/$results" | grep -Ev "$except") <(grep -Ev "$except" "$probe.txt") ||
     fail "$what answer otherwise than an H200's (above: <, the H200's)"
 }
@@ -125,6 +125,22 @@ answers_as_gpu memcpy_probe memcpy-probe-h200.txt ', driver API ' "copies and me
 # 0): the backend refuses the call.
 crash='the process died of signal 11|cudaStreamAttachMemAsync +managed +flags 0,'
 answers_as_gpu managed_hints_probe managed-hints-probe-h200.txt "$crash" "managed memory's hints"
+
+# Registered memory, the device's flags and limits, stream priorities, host
+# functions, malloc() in kernels and __grid_constant__, as on an H200, but
+# the lines that differ on purpose: the imitated H100's persisting L2, the
+# heap's capacity (a GPU's allocator keeps some of it), and the program that
+# the backend stops where a GPU answers cudaErrorNotPermitted (a host function
+# that calls the runtime: it runs on the backend's thread, which may stop the
+# program before the line that queued it is printed) or cudaErrorAssert (a
+# failed assert in a kernel). Those two stops say why.
+differ='PersistingL2CacheSize|got memory|fills a heap|cudaStreamSynchronize|calls cudaMalloc|cudaMalloc in it'
+differ+='|Assertion `|fail assert|cudaErrorAssert|cudaGetLastError again'
+answers_as_gpu host_runtime_probe host-runtime-probe-h200.txt "$differ" "the runtime's calls around kernels"
+grep -q "the host function call_the_runtime, queued on a stream with cudaLaunchHostFunc" host_runtime_probe.stderr ||
+  fail "a host function that calls the runtime is not named: $(cat host_runtime_probe.stderr)"
+grep -q 'thread: \[28,0,0\] Assertion `i < n` failed." for each thread' host_runtime_probe.stderr ||
+  fail "a failed assert in a kernel is not named: $(cat host_runtime_probe.stderr)"
 
 status=0
 "$warpdrill" --root "$root" cc --no-such-option "$programs/ticket_sum.cu" > option.txt 2>&1 || status=$?

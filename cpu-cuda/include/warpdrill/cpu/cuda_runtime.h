@@ -25,8 +25,6 @@
 // cudacc (cpu-cuda/front) defines __device__, __constant__ and __shared__ to
 // markers of its own while it reads a .cu file, to tell a __device__ variable
 // (device memory) from a __device__ function; elsewhere they are these.
-// The CUDA release whose runtime this imitates (13.0), as cuda_runtime_api.h spells it.
-#define CUDART_VERSION 13000
 
 #define __global__
 #ifndef __device__
@@ -72,16 +70,23 @@ enum cudaError_t {
     cudaErrorInvalidMemcpyDirection = 21,
     cudaErrorInvalidDeviceFunction = 98,
     cudaErrorInvalidDevice = 101,
+    cudaErrorUnsupportedLimit = 215,
     cudaErrorPeerAccessUnsupported = 217,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorNotReady = 600,
     cudaErrorPeerAccessAlreadyEnabled = 704,
     cudaErrorPeerAccessNotEnabled = 705,
+    cudaErrorAssert = 710,
+    cudaErrorHostMemoryAlreadyRegistered = 712,
+    cudaErrorHostMemoryNotRegistered = 713,
+    cudaErrorIllegalInstruction = 715,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
     cudaErrorCooperativeLaunchTooLarge = 720,
+    cudaErrorNotPermitted = 800,
     cudaErrorNotSupported = 801,
     cudaErrorInvalidClusterSize = 912,
+    cudaErrorUnknown = 999,
 };
 using cudaError = cudaError_t;
 enum cudaMemcpyKind {
@@ -287,6 +292,16 @@ cudaError_t cudaHostAlloc(T** ptr, std::size_t bytes, unsigned flags) {
     return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
 }
 cudaError_t cudaFreeHost(void* ptr);
+// Page-locks a range of pageable memory: until cudaHostUnregister it is
+// pinned memory (a range may not overlap one registered before). Pageable
+// memory only: I/O memory, and the flags a GPU refused there, are refused.
+inline constexpr unsigned cudaHostRegisterDefault = 0x00;
+inline constexpr unsigned cudaHostRegisterPortable = 0x01;
+inline constexpr unsigned cudaHostRegisterMapped = 0x02;
+inline constexpr unsigned cudaHostRegisterIoMemory = 0x04;
+inline constexpr unsigned cudaHostRegisterReadOnly = 0x08;
+cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned flags);
+cudaError_t cudaHostUnregister(void* ptr);
 // The device's address of pinned memory: the same address (flags must be 0).
 cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags);
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
@@ -312,13 +327,58 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int 
 cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device);
 cudaError_t cudaDeviceEnablePeerAccess(int peer_device, unsigned flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peer_device);
+
+// A GPU's flags and limits: kept and reported as an H200 did, refused where
+// it refused; the backend runs the same whatever they say
+// (device_settings.cpp). cudaDeviceMapHost is always among the flags.
+inline constexpr unsigned cudaDeviceScheduleAuto = 0x00;
+inline constexpr unsigned cudaDeviceScheduleSpin = 0x01;
+inline constexpr unsigned cudaDeviceScheduleYield = 0x02;
+inline constexpr unsigned cudaDeviceScheduleBlockingSync = 0x04;
+inline constexpr unsigned cudaDeviceBlockingSync = 0x04;
+inline constexpr unsigned cudaDeviceScheduleMask = 0x07;
+inline constexpr unsigned cudaDeviceMapHost = 0x08;
+inline constexpr unsigned cudaDeviceLmemResizeToMax = 0x10;
+inline constexpr unsigned cudaDeviceSyncMemops = 0x80;
+inline constexpr unsigned cudaDeviceMask = 0xff;
+cudaError_t cudaSetDeviceFlags(unsigned flags);
+cudaError_t cudaGetDeviceFlags(unsigned* flags);
+enum cudaLimit {
+    cudaLimitStackSize = 0x00,
+    cudaLimitPrintfFifoSize = 0x01,
+    cudaLimitMallocHeapSize = 0x02,
+    cudaLimitDevRuntimeSyncDepth = 0x03,
+    cudaLimitDevRuntimePendingLaunchCount = 0x04,
+    cudaLimitMaxL2FetchGranularity = 0x05,
+    cudaLimitPersistingL2CacheSize = 0x06,
+};
+cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit);
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value);
+
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
+// Priorities run from 0 (the least, every stream's by default) to -5 (the
+// greatest); a priority outside is taken as the nearest. Kept and reported:
+// the order work runs in here does not depend on them.
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned* flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 // Whether the stream's (the event's) work has run: here the query runs it,
 // as a GPU may have run it by then, and answers cudaSuccess.
 cudaError_t cudaStreamQuery(cudaStream_t stream);
+// A host function queued on a stream runs once the work before it in the
+// stream has run, on a thread of the backend's own (the host need not
+// synchronise), and the stream's later work waits for it. It may not call
+// CUDA's runtime: the backend ends the program there, quoting the rule.
+#define CUDART_CB
+using cudaHostFn_t = void (*)(void* data);
+using cudaStreamCallback_t = void (*)(cudaStream_t stream, cudaError_t status, void* data);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void* data);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data,
+                                  unsigned flags);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);

@@ -76,6 +76,15 @@ namespace warpdrill::cpu::detail {
 clock_t program_clock();
 }  // namespace warpdrill::cpu::detail
 
+// ---- malloc() and free() in a kernel ------------------------------------------------
+// cudacc turns the program's calls of malloc() and free() into these: the
+// GPU's heap in a kernel (nullptr when it is full, as on a GPU), the C
+// library's in host code (device_heap.cpp).
+namespace warpdrill::cpu::detail {
+void* program_malloc(std::size_t bytes);
+void program_free(void* ptr);
+}  // namespace warpdrill::cpu::detail
+
 // ---- single-precision intrinsics ----------------------------------------------------
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
