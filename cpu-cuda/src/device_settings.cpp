@@ -9,7 +9,9 @@
 
 #include "device.h"
 #include "device_settings.h"
+#include "program.h"
 #include "state.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::cpu::detail {
 namespace {
@@ -86,6 +88,7 @@ cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit) {
 }
 
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value) {
+    const HostCall call{"cudaDeviceSetLimit", code_offset(__builtin_return_address(0))};
     if (limit < 0 || limit > kUnnamedLimit) return record(cudaErrorInvalidValue);
     if (limit == kUnnamedLimit) return record(cudaErrorNotPermitted);
     if (limit == cudaLimitDevRuntimeSyncDepth) return record(cudaErrorUnsupportedLimit);
@@ -94,7 +97,10 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value) {
     switch (limit) {
         case cudaLimitMallocHeapSize:
             // Fixed once a kernel has used the heap; never below 4 MiB.
-            if (device.heap_used) return record(cudaErrorInvalidValue);
+            if (device.heap_used) {
+                return refuse(call, cudaErrorInvalidValue,
+                              warpdrill::messages::text("backend.api.heap_size_fixed"));
+            }
             value = std::max(value, kMinHeapBytes);
             break;
         case cudaLimitStackSize: value = (value + 15) / 16 * 16; break;  // whole 16-byte words

@@ -314,23 +314,42 @@ cudaError_t cudaFreeHost(void* ptr) {
     return free_pinned(ptr) ? cudaSuccess : record(cudaErrorInvalidValue);
 }
 
+// Registration as an H200 answered it (results/host-runtime-probe-h200.txt).
 cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned flags) {
+    const HostCall call{"cudaHostRegister", code_offset(__builtin_return_address(0))};
     constexpr unsigned kPageableFlags =
         cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterReadOnly;
-    if (!ptr || bytes == 0 || (flags & ~kPageableFlags) != 0) return record(cudaErrorInvalidValue);
-    if (in_device_memory(ptr) || is_pinned_allocation(ptr)) return record(cudaErrorInvalidValue);
-    return register_range(ptr, bytes) ? cudaSuccess : record(cudaErrorHostMemoryAlreadyRegistered);
+    if (!ptr || bytes == 0)
+        return refuse(call, cudaErrorInvalidValue, warpdrill::messages::text("backend.api.no_range"));
+    if ((flags & ~kPageableFlags) != 0) {
+        return refuse(call, cudaErrorInvalidValue, warpdrill::messages::text("backend.api.register_flags"));
+    }
+    if (in_device_memory(ptr) || is_pinned_allocation(ptr)) {
+        return refuse(call, cudaErrorInvalidValue,
+                      warpdrill::messages::text("backend.api.register_not_pageable"));
+    }
+    if (register_range(ptr, bytes)) return cudaSuccess;
+    return refuse(call, cudaErrorHostMemoryAlreadyRegistered,
+                  warpdrill::messages::text("backend.api.registered_before"));
 }
 
 cudaError_t cudaHostUnregister(void* ptr) {
-    if (!ptr || is_pinned_allocation(ptr)) return record(cudaErrorInvalidValue);
+    const HostCall call{"cudaHostUnregister", code_offset(__builtin_return_address(0))};
+    if (!ptr)
+        return refuse(call, cudaErrorInvalidValue, warpdrill::messages::text("backend.api.null_pointer"));
+    if (is_pinned_allocation(ptr)) {
+        return refuse(call, cudaErrorInvalidValue, warpdrill::messages::text("backend.api.pinned_memory"));
+    }
     finish_all();  // queued copies may still read or write it as pinned memory
     switch (unregister_range(ptr)) {
         case Unregistered::done: return cudaSuccess;
-        case Unregistered::inside_a_range: return record(cudaErrorInvalidValue);
+        case Unregistered::inside_a_range:
+            return refuse(call, cudaErrorInvalidValue,
+                          warpdrill::messages::text("backend.api.inside_registered_range"));
         case Unregistered::not_registered: break;
     }
-    return record(cudaErrorHostMemoryNotRegistered);
+    return refuse(call, cudaErrorHostMemoryNotRegistered,
+                  warpdrill::messages::text("backend.api.not_registered"));
 }
 
 cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags) {

@@ -523,3 +523,23 @@ TEST_CASE("a misaligned Pack names the line that loads it", "[backend][diagnosti
     const std::string message = fault_of([&] { launch(misaligned_pack, {1, 32}, in.data(), out.data()); });
     expect_says(message, {"misaligned 16-byte access at cpu-cuda/tests/test_cpu_backend.cpp:"});
 }
+
+TEST_CASE("a refused registration says why, where compute-sanitizer reports the call",
+          "[backend][diagnostics]") {
+    warpdrill::cpu::take_warnings();
+    DeviceBuffer<float> device(64);
+    std::vector<float> host(1024);
+    CHECK(cudaHostRegister(device.data(), 256, 0) == cudaErrorInvalidValue);
+    CHECK(cudaHostRegister(host.data(), 4096, 0) == cudaSuccess);
+    CHECK(cudaHostRegister(host.data() + 16, 64, 0) == cudaErrorHostMemoryAlreadyRegistered);
+    CHECK(cudaHostUnregister(host.data()) == cudaSuccess);
+    CHECK(cudaHostUnregister(host.data()) == cudaErrorHostMemoryNotRegistered);
+    cudaGetLastError();
+    const std::vector<std::string> warnings = warpdrill::cpu::take_warnings();
+    REQUIRE(warnings.size() == 3);
+    expect_says(warnings[0], {"cudaHostRegister at cpu-cuda/tests/test_cpu_backend.cpp:",
+                              "returned cudaErrorInvalidValue: the memory is not pageable host memory"});
+    expect_says(warnings[1],
+                {"returned cudaErrorHostMemoryAlreadyRegistered: part of the range is registered"});
+    expect_says(warnings[2], {"cudaHostUnregister at", "returned cudaErrorHostMemoryNotRegistered"});
+}
