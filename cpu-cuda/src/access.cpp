@@ -301,9 +301,10 @@ uint3 BlockWatch::block_index(std::uint32_t linear_block) const {
 
 std::string BlockWatch::element_name(const ObservedAccess& access) const {
     if (access.array >= 0) {
+        const TlsVariable& variable = *arrays_[access.array].variable;
         const std::size_t unit = std::min(access.bytes, kWord);
-        return short_name(arrays_[access.array].variable->name) + "[" +
-               std::to_string((access.address - access.start) / unit) + "]";
+        if (variable.bytes <= unit) return short_name(variable.name);  // a scalar: `count`, not `count[0]`
+        return short_name(variable.name) + "[" + std::to_string((access.address - access.start) / unit) + "]";
     }
     if (access.allocation) {
         const std::string name = grid_.element_name(access.address, *access.allocation);
