@@ -40,6 +40,11 @@ std::string assert_failed(const char* assertion, const std::string& file, unsign
         {{"assertion", assertion}, {"where", file + ":" + std::to_string(line)}, {"gpu_line", gpu_line}});
 }
 
+std::string device_double_free() { return messages::text("backend.launch.device_double_free"); }
+std::string device_free_of_other_memory() {
+    return messages::text("backend.launch.device_free_of_other_memory");
+}
+
 std::string host_function_called_runtime(const std::string& function) {
     return messages::text("backend.launch.host_function_called_runtime", {{"function", function}});
 }

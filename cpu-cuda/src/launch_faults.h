@@ -21,6 +21,10 @@ std::string trap_called(Where where);
 // message quotes the line a GPU prints.
 std::string assert_failed(const char* assertion, const std::string& file, unsigned line, const char* function,
                           uint3 block, uint3 thread);
+// free() in a kernel of memory that free() took back before, or that
+// malloc() in a kernel did not give.
+std::string device_double_free();
+std::string device_free_of_other_memory();
 // A host function queued on a stream, `function`, called CUDA's runtime.
 std::string host_function_called_runtime(const std::string& function);
 // A device intrinsic (a barrier, a shuffle, ...) was called where no kernel runs.

@@ -231,6 +231,25 @@ __global__ void virtual_call_in_shared(int* out) {
     out[threadIdx.x] = shape->corners();
 }
 
+// The mistakes of malloc() and free() in a kernel that a GPU's memcheck and
+// initcheck report (results/device-heap-probe-h200.txt), one a launch.
+enum class HeapMistake { read_unwritten, write_past_end, free_twice, free_cudamalloced, use_after_free };
+__global__ void heap_mistake(int* out, HeapMistake mistake) {
+    int* piece = static_cast<int*>(malloc(64));  // 16 ints
+    switch (mistake) {
+        case HeapMistake::read_unwritten: out[0] = piece[3]; break;
+        case HeapMistake::write_past_end: piece[16] = 1; break;
+        case HeapMistake::free_twice: free(piece); break;
+        case HeapMistake::free_cudamalloced: free(out); break;
+        case HeapMistake::use_after_free:
+            piece[0] = 1;
+            free(piece);
+            out[0] = piece[0];
+            return;
+    }
+    free(piece);
+}
+
 // Each thread writes its own byte of shared memory and its own 2-byte element
 // of global memory (four threads to a word); `early` reads a neighbour's byte
 // before the barrier.
@@ -477,6 +496,22 @@ TEST_CASE("an object built in shared memory with placement new has written its v
     warpdrill::check_launch();
     for (const int corners : out.download()) CHECK(corners == 4);
     CHECK(warpdrill::cpu::take_warnings().empty());
+}
+
+TEST_CASE("malloc() and free() in a kernel: the mistakes memcheck and initcheck report there",
+          "[diagnostics][device-heap]") {
+    DeviceBuffer<int> out(16);
+    const auto fault_with = [&](HeapMistake mistake) {
+        return fault_of([&] { launch(heap_mistake, {1, 1}, out.data(), mistake); });
+    };
+    expect_says(fault_with(HeapMistake::read_unwritten),
+                {"uninitialized read of 4 bytes", "64 bytes (malloc() in a kernel)"});
+    expect_says(fault_with(HeapMistake::write_past_end),
+                {"out-of-bounds write of 4 bytes", "byte 64 of a buffer of 64 bytes (malloc() in a kernel)"});
+    expect_says(fault_with(HeapMistake::free_twice), {"(a double free)", "Device-side double free"});
+    expect_says(fault_with(HeapMistake::free_cudamalloced),
+                {"a pointer that malloc() in a kernel did not give", "Invalid pointer to device-side free"});
+    expect_says(fault_with(HeapMistake::use_after_free), {"cpu-cuda/tests/diagnostics.cu:"});
 }
 
 TEST_CASE("a race within a warp names both lines, both lanes, the element and __syncwarp()", "[diagnostics][race]") {
