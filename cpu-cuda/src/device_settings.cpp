@@ -16,8 +16,6 @@
 namespace warpdrill::cpu::detail {
 namespace {
 
-constexpr unsigned kScheduleMask = 0x07;
-constexpr unsigned kFlagsMask = 0xff;
 // Mapped pinned memory is always on (unified addressing): an H200 reports it
 // among the flags whatever was set.
 constexpr unsigned kAlwaysSet = cudaDeviceMapHost;
@@ -26,7 +24,7 @@ constexpr unsigned kAlwaysSet = cudaDeviceMapHost;
 // reports the shared memory a block may opt in to for it.
 constexpr std::size_t kMinHeapBytes = std::size_t{4} << 20;
 constexpr int kUnnamedLimit = 7;
-constexpr std::array<std::size_t, 8> kStartingLimits = {
+constexpr std::array<std::size_t, kUnnamedLimit + 1> kStartingLimits = {
     1024,                                              // cudaLimitStackSize, bytes a thread
     8650752,                                           // cudaLimitPrintfFifoSize
     std::size_t{8} << 20,                              // cudaLimitMallocHeapSize
@@ -39,7 +37,7 @@ constexpr std::array<std::size_t, 8> kStartingLimits = {
 
 struct DeviceSettings {
     unsigned flags = 0;
-    std::array<std::size_t, 8> limits = kStartingLimits;
+    std::array<std::size_t, kUnnamedLimit + 1> limits = kStartingLimits;
     bool heap_used = false;  // a kernel called malloc(): the heap's size is fixed
 };
 std::mutex settings_mutex;
@@ -48,8 +46,8 @@ std::array<DeviceSettings, kMaxDevices> settings;
 DeviceSettings& current_settings() { return settings[current_device()]; }
 
 bool valid_flags(unsigned flags) {
-    const unsigned schedule = flags & kScheduleMask;
-    return (flags & ~kFlagsMask) == 0 && schedule != (cudaDeviceScheduleSpin | cudaDeviceScheduleYield) &&
+    const unsigned schedule = flags & cudaDeviceScheduleMask;
+    return (flags & ~cudaDeviceMask) == 0 && schedule != (cudaDeviceScheduleSpin | cudaDeviceScheduleYield) &&
            schedule <= cudaDeviceScheduleBlockingSync;
 }
 

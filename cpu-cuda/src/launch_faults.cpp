@@ -29,15 +29,19 @@ std::string trap_called(Where where) {
 
 std::string assert_failed(const char* assertion, const std::string& file, unsigned line, const char* function,
                           uint3 block, uint3 thread) {
-    // A GPU's own words, printed to the program's standard output.
-    const std::string gpu_line = file + ":" + std::to_string(line) + ": " + function + ": block: [" +
-                                 std::to_string(block.x) + "," + std::to_string(block.y) + "," +
-                                 std::to_string(block.z) + "], thread: [" + std::to_string(thread.x) + "," +
-                                 std::to_string(thread.y) + "," + std::to_string(thread.z) + "] Assertion `" +
-                                 assertion + "` failed.";
-    return messages::text(
-        "backend.launch.assert_failed",
-        {{"assertion", assertion}, {"where", file + ":" + std::to_string(line)}, {"gpu_line", gpu_line}});
+    const std::string where = file + ":" + std::to_string(line);
+    // A GPU's own words, printed to the program's standard output; it writes
+    // an index as dims() does, in brackets: "[1,0,0]".
+    const auto bracketed = [](uint3 v) {
+        std::string text = dims(v);
+        text.front() = '[';
+        text.back() = ']';
+        return text;
+    };
+    const std::string gpu_line = where + ": " + function + ": block: " + bracketed(block) +
+                                 ", thread: " + bracketed(thread) + " Assertion `" + assertion + "` failed.";
+    return messages::text("backend.launch.assert_failed",
+                          {{"assertion", assertion}, {"where", where}, {"gpu_line", gpu_line}});
 }
 
 std::string device_double_free() { return messages::text("backend.launch.device_double_free"); }

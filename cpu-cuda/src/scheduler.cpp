@@ -639,6 +639,10 @@ void BlockRunner::fault_here(const std::string& what) const {
     fault(by_thread(describe_thread(running_->rank), what));
 }
 
+void BlockRunner::fail_here(const std::string& what) {
+    fail_running(by_thread(describe_thread(running_->rank), what));
+}
+
 // ---- the entry points the intrinsics call -------------------------------------------------
 
 BlockRunner* running_block() { return current_block && current_block->running() ? current_block : nullptr; }
@@ -673,19 +677,15 @@ void watch_spin(std::uintptr_t address) {
 
 void index_out_of_bounds(const char* array_type, long long index, const char* file, unsigned line) {
     const std::string text = index_past_end(index, array_type, checkout_path(file), line);
-    if (current_block && current_block->running()) {
-        current_block->fail_running(
-            by_thread(current_block->describe_thread(current_block->running()->rank), text));
-    }
+    if (BlockRunner* block = running_block()) block->fail_here(text);
     std::fprintf(stderr, "%s\n", in_host_code(text).c_str());  // host code: say so and go on, as C++ would
 }
 
 bool assert_failed_in_kernel(const char* assertion, const char* file, unsigned line, const char* function) {
     BlockRunner* block = running_block();
     if (!block) return false;
-    const std::string text =
-        assert_failed(assertion, checkout_path(file), line, function, block_idx(), thread_idx());
-    block->fail_running(by_thread(block->describe_thread(block->running()->rank), text));
+    block->fail_here(
+        assert_failed(assertion, checkout_path(file), line, function, block_idx(), thread_idx()));
 }
 
 void count_atomic() {

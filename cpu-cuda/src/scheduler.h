@@ -113,6 +113,8 @@ class BlockRunner {
     // From an instrumentation callback: ends the running thread's kernel with
     // a fault, without returning (the callback cannot throw).
     [[noreturn]] void fail_running(const std::string& what);
+    // fail_running with the running thread named first, as fault_here names it.
+    [[noreturn]] void fail_here(const std::string& what);
     // The running thread read `address` again: after many reads in a row it
     // spins on a flag, so it lets the other threads run.
     void watch_spin(std::uintptr_t address);

@@ -241,54 +241,35 @@ HostFunctionThread& host_function_thread() {
     return instance;
 }
 
+// The queue, for a call of the runtime's: none may come from a host function.
+WorkQueue& queue_for_call() {
+    refuse_inside_host_function();
+    return queue();
+}
+
 }  // namespace
 
 void refuse_inside_host_function() {
-    if (running_host_function)
+    if (running_host_function) {
         throw KernelFault(host_function_called_runtime(function_name(running_host_function)));
+    }
 }
 
-cudaError_t check_stream(cudaStream_t stream) {
-    refuse_inside_host_function();
-    return queue().check(stream);
-}
-int device_of(cudaStream_t stream) {
-    refuse_inside_host_function();
-    return queue().device_of(stream);
-}
+cudaError_t check_stream(cudaStream_t stream) { return queue_for_call().check(stream); }
+int device_of(cudaStream_t stream) { return queue_for_call().device_of(stream); }
 
 WorkSerial enqueue(cudaStream_t stream, std::function<void()> work, WorkSerial also_after) {
-    refuse_inside_host_function();
-    return queue().enqueue(stream, std::move(work), also_after);
+    return queue_for_call().enqueue(stream, std::move(work), also_after);
 }
 
-void finish(WorkSerial serial) {
-    refuse_inside_host_function();
-    queue().finish({serial});
-}
+void finish(WorkSerial serial) { queue_for_call().finish({serial}); }
 void finish_device(int device) {
-    refuse_inside_host_function();
-    queue().finish(queue().pending_on(device));
+    WorkQueue& work = queue_for_call();
+    work.finish(work.pending_on(device));
 }
-void finish_all() {
-    refuse_inside_host_function();
-    queue().finish(queue().pending_on(-1));
-}
+void finish_all() { finish_device(-1); }  // pending_on(-1): the work of every GPU
 bool finished(WorkSerial serial) { return queue().finished(serial); }
 
-// Queues `function` (the user's, named by `code` in a fault) on `stream`.
-cudaError_t enqueue_host_function(cudaStream_t stream, const void* code, std::function<void()> function) {
-    if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
-    const WorkSerial serial = enqueue(stream, [code, function = std::move(function)] {
-        struct Running {
-            explicit Running(const void* code) { running_host_function = code; }
-            ~Running() { running_host_function = nullptr; }
-        } running(code);
-        function();
-    });
-    if (!finished(serial)) host_function_thread().run_when_ready(serial);
-    return cudaSuccess;
-}
 void count_host_wait() { ++waits; }
 
 }  // namespace warpdrill::cpu::detail
@@ -434,6 +415,24 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
     *ms = std::chrono::duration<float, std::milli>(*end->time - *start->time).count();
     return cudaSuccess;
 }
+
+namespace {
+
+// Queues `function` (the user's, named by `code` in a fault) on `stream`.
+cudaError_t enqueue_host_function(cudaStream_t stream, const void* code, std::function<void()> function) {
+    if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
+    const WorkSerial serial = enqueue(stream, [code, function = std::move(function)] {
+        struct Running {
+            explicit Running(const void* code) { running_host_function = code; }
+            ~Running() { running_host_function = nullptr; }
+        } running(code);
+        function();
+    });
+    if (!finished(serial)) host_function_thread().run_when_ready(serial);
+    return cudaSuccess;
+}
+
+}  // namespace
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void* data) {
     if (!function) return record(cudaErrorInvalidValue);
