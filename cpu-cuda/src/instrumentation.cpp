@@ -61,38 +61,27 @@ void __tsan_vptr_read(void** vptr) {
     note(vptr, sizeof(void*), AccessKind::read, WARPDRILL_CALLER_CODE, false, true);
 }
 
-#define WARPDRILL_PLAIN_ACCESS(bytes)                                                                     \
-    void __tsan_read##bytes(void* address) {                                                              \
-        note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE, false, true);                        \
-    }                                                                                                     \
-    void __tsan_write##bytes(void* address) {                                                             \
-        note(address, bytes, AccessKind::write, WARPDRILL_CALLER_CODE, false, true);                       \
-    }                                                                                                     \
-    void __tsan_unaligned_read##bytes(void* address) {                                                    \
-        note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE);                                     \
-    }                                                                                                     \
-    void __tsan_unaligned_write##bytes(void* address) {                                                   \
-        note(address, bytes, AccessKind::write, WARPDRILL_CALLER_CODE);                                    \
+// __tsan_<kind>read<bytes> and __tsan_<kind>write<bytes>: kind is empty for
+// a plain access, unaligned_ or volatile_. Only a natural (aligned) access may
+// be one instruction on a GPU.
+#define WARPDRILL_ACCESSES(kind, bytes, is_volatile, natural)                                 \
+    void __tsan_##kind##read##bytes(void* address) {                                          \
+        note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE, is_volatile, natural);  \
+    }                                                                                         \
+    void __tsan_##kind##write##bytes(void* address) {                                         \
+        note(address, bytes, AccessKind::write, WARPDRILL_CALLER_CODE, is_volatile, natural); \
     }
-#define WARPDRILL_VOLATILE_ACCESS(bytes)                                                                  \
-    void __tsan_volatile_read##bytes(void* address) {                                                      \
-        note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE, true, true);                          \
-    }                                                                                                     \
-    void __tsan_volatile_write##bytes(void* address) {                                                     \
-        note(address, bytes, AccessKind::write, WARPDRILL_CALLER_CODE, true, true);                         \
-    }
-WARPDRILL_VOLATILE_ACCESS(1)
-WARPDRILL_VOLATILE_ACCESS(2)
-WARPDRILL_VOLATILE_ACCESS(4)
-WARPDRILL_VOLATILE_ACCESS(8)
-WARPDRILL_VOLATILE_ACCESS(16)
-#undef WARPDRILL_VOLATILE_ACCESS
-WARPDRILL_PLAIN_ACCESS(1)
-WARPDRILL_PLAIN_ACCESS(2)
-WARPDRILL_PLAIN_ACCESS(4)
-WARPDRILL_PLAIN_ACCESS(8)
-WARPDRILL_PLAIN_ACCESS(16)
-#undef WARPDRILL_PLAIN_ACCESS
+#define WARPDRILL_ACCESSES_OF_SIZE(bytes)               \
+    WARPDRILL_ACCESSES(, bytes, false, true)            \
+    WARPDRILL_ACCESSES(unaligned_, bytes, false, false) \
+    WARPDRILL_ACCESSES(volatile_, bytes, true, true)
+WARPDRILL_ACCESSES_OF_SIZE(1)
+WARPDRILL_ACCESSES_OF_SIZE(2)
+WARPDRILL_ACCESSES_OF_SIZE(4)
+WARPDRILL_ACCESSES_OF_SIZE(8)
+WARPDRILL_ACCESSES_OF_SIZE(16)
+#undef WARPDRILL_ACCESSES_OF_SIZE
+#undef WARPDRILL_ACCESSES
 
 void __tsan_read_range(void* address, unsigned long bytes) {
     note(address, bytes, AccessKind::read, WARPDRILL_CALLER_CODE);

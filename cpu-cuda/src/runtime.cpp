@@ -141,6 +141,17 @@ cudaError_t check_peer(const void* ptr, int device) {
     return allocation && allocation->device != device ? cudaErrorInvalidValue : cudaSuccess;
 }
 
+// What cudaMemcpyPeer and cudaMemcpyPeerAsync check: each side's device, then
+// the copy itself where there are bytes to copy.
+cudaError_t check_peer_copy(const HostCall& call, void* dst, int dst_device, const void* src, int src_device,
+                            std::size_t bytes) {
+    for (const cudaError_t error : {check_peer(dst, dst_device), check_peer(src, src_device)}) {
+        if (error != cudaSuccess) return record(error);
+    }
+    if (bytes == 0) return cudaSuccess;
+    return check_copy(call, dst, src, bytes, cudaMemcpyDeviceToDevice);
+}
+
 // The copy as a piece of stream work. A source in pageable host memory is
 // read now, as CUDA reads it before the call returns.
 std::function<void()> copy_work(void* dst, const void* src, std::size_t bytes) {
@@ -398,26 +409,18 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
 cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
                                 cudaStream_t stream) {
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
-    for (const cudaError_t error : {check_peer(dst, dst_device), check_peer(src, src_device)}) {
-        if (error != cudaSuccess) return record(error);
-    }
-    if (bytes == 0) return cudaSuccess;
     const HostCall call{"cudaMemcpyPeerAsync", code_offset(__builtin_return_address(0))};
-    const cudaError_t error = check_copy(call, dst, src, bytes, cudaMemcpyDeviceToDevice);
-    if (error != cudaSuccess) return error;
+    const cudaError_t error = check_peer_copy(call, dst, dst_device, src, src_device, bytes);
+    if (error != cudaSuccess || bytes == 0) return error;
     queue_copy(dst, src, bytes, stream, call);
     return cudaSuccess;
 }
 
 // Ordered after everything queued on the current GPU and on both GPUs of the copy.
 cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes) {
-    for (const cudaError_t error : {check_peer(dst, dst_device), check_peer(src, src_device)}) {
-        if (error != cudaSuccess) return record(error);
-    }
-    if (bytes == 0) return cudaSuccess;
     const HostCall call{"cudaMemcpyPeer", code_offset(__builtin_return_address(0))};
-    const cudaError_t error = check_copy(call, dst, src, bytes, cudaMemcpyDeviceToDevice);
-    if (error != cudaSuccess) return error;
+    const cudaError_t error = check_peer_copy(call, dst, dst_device, src, src_device, bytes);
+    if (error != cudaSuccess || bytes == 0) return error;
     count_host_wait();
     for (const int device : {current_device(), dst_device, src_device}) finish_device(device);
     note_copy_made(dst, src, bytes, call);

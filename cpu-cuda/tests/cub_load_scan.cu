@@ -73,6 +73,25 @@ __device__ void record_items(int* record, const int (&items)[kItems]) {
     for (int i = 0; i < kItems; ++i) record[first + i] = items[i];
 }
 
+// Calls access() with the bounds `bound` asks for: none or valid_items.
+template <class Access>
+__device__ void access_bounded(const Bound& bound, Access access) {
+    if (bound.all) {
+        access();
+    } else {
+        access(bound.valid_items);
+    }
+}
+// The same for a load, which may also take oob_default.
+template <class Load>
+__device__ void load_bounded(const Bound& bound, Load load) {
+    if (bound.with_default) {
+        load(bound.valid_items, kOutOfBounds);
+    } else {
+        access_bounded(bound, load);
+    }
+}
+
 // Loads with the free function for `arrangement`.
 template <int kThreads, int kItems>
 __global__ void load_direct(const int* in, int* record, Arrangement arrangement, Bound bound) {
@@ -81,26 +100,13 @@ __global__ void load_direct(const int* in, int* record, Arrangement arrangement,
     for (int& item : items) item = kPoison;
     const int rank = threadIdx.x;
     if (arrangement == Arrangement::blocked) {
-        if (bound.all)
-            cub::LoadDirectBlocked(rank, tile, items);
-        else if (bound.with_default)
-            cub::LoadDirectBlocked(rank, tile, items, bound.valid_items, kOutOfBounds);
-        else
-            cub::LoadDirectBlocked(rank, tile, items, bound.valid_items);
+        load_bounded(bound, [&](auto... limits) { cub::LoadDirectBlocked(rank, tile, items, limits...); });
     } else if (arrangement == Arrangement::striped) {
-        if (bound.all)
-            cub::LoadDirectStriped<kThreads>(rank, tile, items);
-        else if (bound.with_default)
-            cub::LoadDirectStriped<kThreads>(rank, tile, items, bound.valid_items, kOutOfBounds);
-        else
-            cub::LoadDirectStriped<kThreads>(rank, tile, items, bound.valid_items);
+        load_bounded(bound,
+                     [&](auto... limits) { cub::LoadDirectStriped<kThreads>(rank, tile, items, limits...); });
     } else {
-        if (bound.all)
-            cub::LoadDirectWarpStriped(rank, tile, items);
-        else if (bound.with_default)
-            cub::LoadDirectWarpStriped(rank, tile, items, bound.valid_items, kOutOfBounds);
-        else
-            cub::LoadDirectWarpStriped(rank, tile, items, bound.valid_items);
+        load_bounded(bound,
+                     [&](auto... limits) { cub::LoadDirectWarpStriped(rank, tile, items, limits...); });
     }
     record_items<kThreads>(record, items);
 }
@@ -114,12 +120,7 @@ __global__ void block_load(const int* in, int* record, Bound bound) {
     int items[kItems];
     for (int& item : items) item = kPoison;
     BlockLoad load(temp_storage);
-    if (bound.all)
-        load.Load(tile, items);
-    else if (bound.with_default)
-        load.Load(tile, items, bound.valid_items, kOutOfBounds);
-    else
-        load.Load(tile, items, bound.valid_items);
+    load_bounded(bound, [&](auto... limits) { load.Load(tile, items, limits...); });
     record_items<kThreads>(record, items);
 }
 
@@ -136,20 +137,13 @@ __global__ void store_direct(int* out, Arrangement arrangement, Bound bound) {
     make_items<kThreads>(items, arrangement);
     const int rank = threadIdx.x;
     if (arrangement == Arrangement::blocked) {
-        if (bound.all)
-            cub::StoreDirectBlocked(rank, out, items);
-        else
-            cub::StoreDirectBlocked(rank, out, items, bound.valid_items);
+        access_bounded(bound, [&](auto... limits) { cub::StoreDirectBlocked(rank, out, items, limits...); });
     } else if (arrangement == Arrangement::striped) {
-        if (bound.all)
-            cub::StoreDirectStriped<kThreads>(rank, out, items);
-        else
-            cub::StoreDirectStriped<kThreads>(rank, out, items, bound.valid_items);
+        access_bounded(
+            bound, [&](auto... limits) { cub::StoreDirectStriped<kThreads>(rank, out, items, limits...); });
     } else {
-        if (bound.all)
-            cub::StoreDirectWarpStriped(rank, out, items);
-        else
-            cub::StoreDirectWarpStriped(rank, out, items, bound.valid_items);
+        access_bounded(bound,
+                       [&](auto... limits) { cub::StoreDirectWarpStriped(rank, out, items, limits...); });
     }
 }
 
@@ -161,10 +155,7 @@ __global__ void block_store(int* out, Bound bound) {
     make_items<kThreads>(
         items, kAlgorithm == cub::BLOCK_STORE_STRIPED ? Arrangement::striped : Arrangement::blocked);
     BlockStore store(temp_storage);
-    if (bound.all)
-        store.Store(out, items);
-    else
-        store.Store(out, items, bound.valid_items);
+    access_bounded(bound, [&](auto... limits) { store.Store(out, items, limits...); });
 }
 
 // The bounds each test runs: all items, and a tile cut inside a warp's share.
@@ -291,7 +282,6 @@ void check_block_stores() {
 using Plus = cuda::std::plus<>;
 using Max = cuda::maximum<>;
 
-
 template <class T>
 std::vector<T> random_items(std::size_t n, std::uint64_t seed) {
     const std::vector<int> numbers = warpdrill::random_ints(2 * n, seed, 1, kPrime - 1);
@@ -305,7 +295,6 @@ std::vector<T> random_items(std::size_t n, std::uint64_t seed) {
     }
     return items;
 }
-
 
 // Which scan a test calls: the Sum forms for cuda::std::plus<>, the Scan forms for any operator.
 enum class Scan { exclusive, inclusive };

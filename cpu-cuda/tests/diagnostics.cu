@@ -49,21 +49,6 @@ __global__ void plain_add_from_blocks(const float* in, float* total) {
     if (threadIdx.x == 0) *total += in[blockIdx.x];
 }
 
-// A ticket without the fence: the last block may not see the partials.
-__global__ void ticket_without_fence(const float* in, float* partials, unsigned* ticket, float* total) {
-    __shared__ bool last;
-    if (threadIdx.x == 0) {
-        partials[blockIdx.x] = in[blockIdx.x];
-        last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (last && threadIdx.x == 0) {
-        float sum = 0.0f;
-        for (unsigned b = 0; b < gridDim.x; ++b) sum += partials[b];
-        *total = sum;
-    }
-}
-
 // The partials are read by block 0 without waiting for the others at all.
 __global__ void read_partials_early(const float* in, float* partials, float* total) {
     if (threadIdx.x == 0) {
@@ -543,12 +528,6 @@ TEST_CASE("a += on one global element from two blocks is a race", "[diagnostics]
     DeviceBuffer<float> total(1);
     const std::string message = fault_of([&] { launch(plain_add_from_blocks, {8, 32}, in.data(), total.data()); });
     expect_says(message, {"race on total[0]", "of block ("});
-}
-
-TEST_CASE("a ticket without __threadfence() is named", "[diagnostics][race]") {
-    TicketSum sum;
-    const std::string message = fault_of([&] { sum.launch(ticket_without_fence); });
-    expect_says(message, {"race on partials[", "made no __threadfence() after writing it"});
 }
 
 TEST_CASE("reading the partials after a ticket that is not the last is named", "[diagnostics][race]") {

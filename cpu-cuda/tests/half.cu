@@ -135,26 +135,26 @@ struct HalfThroughFloat {
     }
 };
 enum class Mode { rn, rz, rd, ru };
-struct FloatToHalf {
+enum class Format { half, bfloat16 };
+// x rounded to 16 bits by the intrinsic of `format` and `mode`, as bits.
+struct RoundFloat {
+    Format format;
     Mode mode;
     __device__ std::uint32_t operator()(float x) const {
+        const bool to_half = format == Format::half;
         switch (mode) {
-            case Mode::rn: return __half_as_ushort(__float2half_rn(x));
-            case Mode::rz: return __half_as_ushort(__float2half_rz(x));
-            case Mode::rd: return __half_as_ushort(__float2half_rd(x));
-            case Mode::ru: return __half_as_ushort(__float2half_ru(x));
-        }
-        return 0;
-    }
-};
-struct FloatToBfloat16 {
-    Mode mode;
-    __device__ std::uint32_t operator()(float x) const {
-        switch (mode) {
-            case Mode::rn: return __bfloat16_as_ushort(__float2bfloat16_rn(x));
-            case Mode::rz: return __bfloat16_as_ushort(__float2bfloat16_rz(x));
-            case Mode::rd: return __bfloat16_as_ushort(__float2bfloat16_rd(x));
-            case Mode::ru: return __bfloat16_as_ushort(__float2bfloat16_ru(x));
+            case Mode::rn:
+                return to_half ? __half_as_ushort(__float2half_rn(x))
+                               : __bfloat16_as_ushort(__float2bfloat16_rn(x));
+            case Mode::rz:
+                return to_half ? __half_as_ushort(__float2half_rz(x))
+                               : __bfloat16_as_ushort(__float2bfloat16_rz(x));
+            case Mode::rd:
+                return to_half ? __half_as_ushort(__float2half_rd(x))
+                               : __bfloat16_as_ushort(__float2bfloat16_rd(x));
+            case Mode::ru:
+                return to_half ? __half_as_ushort(__float2half_ru(x))
+                               : __bfloat16_as_ushort(__float2bfloat16_ru(x));
         }
         return 0;
     }
@@ -331,6 +331,34 @@ void set_to_zero(DeviceBuffer<T>& buffer) {
 std::uint16_t bits_on_host(__half x) { return std::bit_cast<std::uint16_t>(x); }
 std::uint16_t bits_on_host(__nv_bfloat16 x) { return std::bit_cast<std::uint16_t>(x); }
 
+// One input rounded to 16 bits in each mode.
+struct Rounded {
+    std::uint32_t nearest, toward_zero, down, up;
+};
+// Rounds each input to `format` in the four modes on the device. A NaN must
+// give the canonical NaN 0x7fff in every mode; each number is handed to
+// check(x, rounded).
+template <class Check>
+void check_roundings(Format format, const std::vector<float>& inputs, Check check) {
+    std::vector<std::uint32_t> modes[4];
+    for (const Mode mode : {Mode::rn, Mode::rz, Mode::rd, Mode::ru}) {
+        modes[static_cast<int>(mode)] = on_device(RoundFloat{format, mode}, inputs);
+    }
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const float x = inputs[i];
+        CAPTURE(x, std::bit_cast<std::uint32_t>(x));
+        const Rounded rounded{modes[0][i], modes[1][i], modes[2][i], modes[3][i]};
+        if (std::isnan(x)) {
+            for (const std::uint32_t bits :
+                 {rounded.nearest, rounded.toward_zero, rounded.down, rounded.up}) {
+                CHECK(bits == 0x7fffu);
+            }
+        } else {
+            check(x, rounded);
+        }
+    }
+}
+
 }  // namespace
 
 TEST_CASE("every half converts to float exactly and back unchanged; NaN becomes the canonical NaN",
@@ -356,25 +384,17 @@ TEST_CASE("every half converts to float exactly and back unchanged; NaN becomes 
 TEST_CASE("float to half rounds as GCC's _Float16 (to nearest even) and each directed mode to its side",
           "[half]") {
     const std::vector<float> inputs = conversion_inputs(half_value);
-    const std::vector<std::uint32_t> nearest = on_device(FloatToHalf{Mode::rn}, inputs);
-    const std::vector<std::uint32_t> toward_zero = on_device(FloatToHalf{Mode::rz}, inputs);
-    const std::vector<std::uint32_t> down = on_device(FloatToHalf{Mode::rd}, inputs);
-    const std::vector<std::uint32_t> up = on_device(FloatToHalf{Mode::ru}, inputs);
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const float x = inputs[i];
-        CAPTURE(x, std::bit_cast<std::uint32_t>(x));
-        if (std::isnan(x)) {
-            for (const auto* results : {&nearest, &toward_zero, &down, &up}) CHECK((*results)[i] == 0x7fffu);
-            continue;
-        }
-        CHECK(nearest[i] == std::bit_cast<std::uint16_t>(static_cast<_Float16>(x)));
+    check_roundings(Format::half, inputs, [](float x, const Rounded& r) {
+        CHECK(r.nearest == std::bit_cast<std::uint16_t>(static_cast<_Float16>(x)));
         const Bracket bracket = half_bracket(x);
-        CHECK(down[i] == bracket.below);
-        CHECK(up[i] == bracket.above);
-        CHECK(toward_zero[i] == (x > 0 ? bracket.below : bracket.above));
-    }
+        CHECK(r.down == bracket.below);
+        CHECK(r.up == bracket.above);
+        CHECK(r.toward_zero == (x > 0 ? bracket.below : bracket.above));
+    });
     // The edges, by hand: ties go to even, half's largest number is 65504.
-    const auto half_of = [](float x) { return on_device(FloatToHalf{Mode::rn}, std::vector<float>{x})[0]; };
+    const auto half_of = [](float x) {
+        return on_device(RoundFloat{Format::half, Mode::rn}, std::vector<float>{x})[0];
+    };
     CHECK(half_of(65519.99f) == 0x7bffu);
     CHECK(half_of(65520.0f) == 0x7c00u);  // the midpoint to 65536 ties to "even" infinity
     CHECK(half_of(0x1p-25f) == 0x0000u);  // half the smallest subnormal: ties to 0
@@ -394,22 +414,12 @@ TEST_CASE("bfloat16 is float's upper half: it widens by a shift and narrows as f
         return std::bit_cast<float>(std::uint32_t{bits} << 16);
     };
     const std::vector<float> inputs = conversion_inputs(bfloat16_value);
-    const std::vector<std::uint32_t> nearest = on_device(FloatToBfloat16{Mode::rn}, inputs);
-    const std::vector<std::uint32_t> toward_zero = on_device(FloatToBfloat16{Mode::rz}, inputs);
-    const std::vector<std::uint32_t> down = on_device(FloatToBfloat16{Mode::rd}, inputs);
-    const std::vector<std::uint32_t> up = on_device(FloatToBfloat16{Mode::ru}, inputs);
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const float x = inputs[i];
-        CAPTURE(x, std::bit_cast<std::uint32_t>(x));
-        if (std::isnan(x)) {
-            for (const auto* results : {&nearest, &toward_zero, &down, &up}) CHECK((*results)[i] == 0x7fffu);
-            continue;
-        }
-        CHECK(nearest[i] == bfloat16_nearest_even(x));
-        CHECK(toward_zero[i] == bfloat16_toward_zero(x));
-        CHECK(down[i] == (x < 0 ? bfloat16_away_from_zero(x) : bfloat16_toward_zero(x)));
-        CHECK(up[i] == (x > 0 ? bfloat16_away_from_zero(x) : bfloat16_toward_zero(x)));
-    }
+    check_roundings(Format::bfloat16, inputs, [](float x, const Rounded& r) {
+        CHECK(r.nearest == bfloat16_nearest_even(x));
+        CHECK(r.toward_zero == bfloat16_toward_zero(x));
+        CHECK(r.down == (x < 0 ? bfloat16_away_from_zero(x) : bfloat16_toward_zero(x)));
+        CHECK(r.up == (x > 0 ? bfloat16_away_from_zero(x) : bfloat16_toward_zero(x)));
+    });
 }
 
 TEST_CASE("hexp, hlog and hsqrt of every half are the exact values rounded once, as GCC rounds them",

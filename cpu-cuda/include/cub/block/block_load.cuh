@@ -84,24 +84,17 @@ template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockLoadAlgorithm 
 class BlockLoad {
     using Where = detail::Where;
     using Arrangement = detail::Arrangement;
-    static constexpr int kThreads = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
-    static_assert(ALGORITHM != BLOCK_LOAD_WARP_TRANSPOSE || kThreads % detail::kWarpThreads == 0,
-                  "cub::BlockLoad: BLOCK_LOAD_WARP_TRANSPOSE needs a block of whole warps");
-    static constexpr bool kTransposes =
-        ALGORITHM == BLOCK_LOAD_TRANSPOSE || ALGORITHM == BLOCK_LOAD_WARP_TRANSPOSE;
-
-    struct Tile {
-        T items[kThreads * ITEMS_PER_THREAD];
-    };
-    struct NoStorage {};
+    using Tile = detail::BlockTile<BlockLoad, T, ITEMS_PER_THREAD, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z,
+                                   ALGORITHM == BLOCK_LOAD_TRANSPOSE, ALGORITHM == BLOCK_LOAD_WARP_TRANSPOSE>;
+    static constexpr int kThreads = Tile::kThreads;
 
   public:
     // Only the transposing algorithms use shared memory: the whole tile.
-    using TempStorage = std::conditional_t<kTransposes, Tile, NoStorage>;
+    using TempStorage = typename Tile::TempStorage;
 
     // Uses shared memory of its own (one per BlockLoad type) instead of the caller's.
-    __device__ BlockLoad() : temp_storage_(private_storage()) {}
-    __device__ BlockLoad(TempStorage& temp_storage) : temp_storage_(temp_storage) {}
+    __device__ BlockLoad() = default;
+    __device__ BlockLoad(TempStorage& temp_storage) : tile_(temp_storage) {}
 
     template <typename RandomAccessIterator>
     __device__ void Load(RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD],
@@ -114,15 +107,15 @@ class BlockLoad {
     __device__ void Load(RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD],
                          int block_items_end, Where where = Where::current()) {
         if constexpr (ALGORITHM == BLOCK_LOAD_STRIPED) {
-            LoadDirectStriped<kThreads>(rank_, block_src_it, dst_items, block_items_end);
+            LoadDirectStriped<kThreads>(tile_.rank, block_src_it, dst_items, block_items_end);
         } else if constexpr (ALGORITHM == BLOCK_LOAD_TRANSPOSE) {
-            LoadDirectStriped<kThreads>(rank_, block_src_it, dst_items, block_items_end);
+            LoadDirectStriped<kThreads>(tile_.rank, block_src_it, dst_items, block_items_end);
             exchange<Arrangement::striped>(dst_items, [where] { __syncthreads(where); });
         } else if constexpr (ALGORITHM == BLOCK_LOAD_WARP_TRANSPOSE) {
-            LoadDirectWarpStriped(rank_, block_src_it, dst_items, block_items_end);
+            LoadDirectWarpStriped(tile_.rank, block_src_it, dst_items, block_items_end);
             exchange<Arrangement::warp_striped>(dst_items, [where] { __syncwarp(detail::kFullWarp, where); });
         } else {
-            LoadDirectBlocked(rank_, block_src_it, dst_items, block_items_end);
+            LoadDirectBlocked(tile_.rank, block_src_it, dst_items, block_items_end);
         }
     }
     // As above, and the items past block_items_end become oob_default.
@@ -134,20 +127,13 @@ class BlockLoad {
     }
 
   private:
-    __device__ static TempStorage& private_storage() {
-        __shared__ TempStorage storage;
-        return storage;
-    }
-
     // From the arrangement the items were read in to the blocked one.
     template <Arrangement kFrom, class Wait>
     __device__ void exchange(T (&items)[ITEMS_PER_THREAD], Wait wait) {
-        detail::exchange<kFrom, Arrangement::blocked, kThreads>(temp_storage_.items, rank_, items, wait);
+        tile_.template exchange<kFrom, Arrangement::blocked>(items, wait);
     }
 
-    TempStorage& temp_storage_;
-    // The calling thread's rank in the block (x fastest), from the block shape given as template arguments.
-    const int rank_ = detail::block_rank<BLOCK_DIM_X, BLOCK_DIM_Y>();
+    Tile tile_;
 };
 
 }  // namespace cub

@@ -60,24 +60,18 @@ template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD,
 class BlockStore {
     using Where = detail::Where;
     using Arrangement = detail::Arrangement;
-    static constexpr int kThreads = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
-    static_assert(ALGORITHM != BLOCK_STORE_WARP_TRANSPOSE || kThreads % detail::kWarpThreads == 0,
-                  "cub::BlockStore: BLOCK_STORE_WARP_TRANSPOSE needs a block of whole warps");
-    static constexpr bool kTransposes =
-        ALGORITHM == BLOCK_STORE_TRANSPOSE || ALGORITHM == BLOCK_STORE_WARP_TRANSPOSE;
-
-    struct Tile {
-        T items[kThreads * ITEMS_PER_THREAD];
-    };
-    struct NoStorage {};
+    using Tile =
+        detail::BlockTile<BlockStore, T, ITEMS_PER_THREAD, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z,
+                          ALGORITHM == BLOCK_STORE_TRANSPOSE, ALGORITHM == BLOCK_STORE_WARP_TRANSPOSE>;
+    static constexpr int kThreads = Tile::kThreads;
 
   public:
     // Only the transposing algorithms use shared memory: the whole tile.
-    using TempStorage = std::conditional_t<kTransposes, Tile, NoStorage>;
+    using TempStorage = typename Tile::TempStorage;
 
     // Uses shared memory of its own (one per BlockStore type) instead of the caller's.
-    __device__ BlockStore() : temp_storage_(private_storage()) {}
-    __device__ BlockStore(TempStorage& temp_storage) : temp_storage_(temp_storage) {}
+    __device__ BlockStore() = default;
+    __device__ BlockStore(TempStorage& temp_storage) : tile_(temp_storage) {}
 
     template <typename OutputIteratorT>
     __device__ void Store(OutputIteratorT block_itr, T (&items)[ITEMS_PER_THREAD],
@@ -89,33 +83,26 @@ class BlockStore {
     __device__ void Store(OutputIteratorT block_itr, T (&items)[ITEMS_PER_THREAD], int valid_items,
                           Where where = Where::current()) {
         if constexpr (ALGORITHM == BLOCK_STORE_STRIPED) {
-            StoreDirectStriped<kThreads>(rank_, block_itr, items, valid_items);
+            StoreDirectStriped<kThreads>(tile_.rank, block_itr, items, valid_items);
         } else if constexpr (ALGORITHM == BLOCK_STORE_TRANSPOSE) {
             exchange<Arrangement::striped>(items, [where] { __syncthreads(where); });
-            StoreDirectStriped<kThreads>(rank_, block_itr, items, valid_items);
+            StoreDirectStriped<kThreads>(tile_.rank, block_itr, items, valid_items);
         } else if constexpr (ALGORITHM == BLOCK_STORE_WARP_TRANSPOSE) {
             exchange<Arrangement::warp_striped>(items, [where] { __syncwarp(detail::kFullWarp, where); });
-            StoreDirectWarpStriped(rank_, block_itr, items, valid_items);
+            StoreDirectWarpStriped(tile_.rank, block_itr, items, valid_items);
         } else {
-            StoreDirectBlocked(rank_, block_itr, items, valid_items);
+            StoreDirectBlocked(tile_.rank, block_itr, items, valid_items);
         }
     }
 
   private:
-    __device__ static TempStorage& private_storage() {
-        __shared__ TempStorage storage;
-        return storage;
-    }
-
     // From the blocked arrangement to the one the items are written in.
     template <Arrangement kTo, class Wait>
     __device__ void exchange(T (&items)[ITEMS_PER_THREAD], Wait wait) {
-        detail::exchange<Arrangement::blocked, kTo, kThreads>(temp_storage_.items, rank_, items, wait);
+        tile_.template exchange<Arrangement::blocked, kTo>(items, wait);
     }
 
-    TempStorage& temp_storage_;
-    // The calling thread's rank in the block (x fastest), from the block shape given as template arguments.
-    const int rank_ = detail::block_rank<BLOCK_DIM_X, BLOCK_DIM_Y>();
+    Tile tile_;
 };
 
 }  // namespace cub

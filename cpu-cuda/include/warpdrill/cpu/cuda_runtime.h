@@ -698,22 +698,16 @@ inline unsigned __activemask() { return warpdrill::cpu::detail::active_mask(); }
 
 // The pre-CUDA-9 shuffles and votes without a mask are gone since Volta: nvcc
 // rejects them for sm_70 and later, and so does this backend.
-template <class T, class... Rest>
-T __shfl(T, Rest...) {
-    static_assert(sizeof(T) == 0, "__shfl was removed in CUDA 9: use __shfl_sync(mask, ...)");
-}
-template <class T, class... Rest>
-T __shfl_up(T, Rest...) {
-    static_assert(sizeof(T) == 0, "__shfl_up was removed in CUDA 9: use __shfl_up_sync(mask, ...)");
-}
-template <class T, class... Rest>
-T __shfl_down(T, Rest...) {
-    static_assert(sizeof(T) == 0, "__shfl_down was removed in CUDA 9: use __shfl_down_sync(mask, ...)");
-}
-template <class T, class... Rest>
-T __shfl_xor(T, Rest...) {
-    static_assert(sizeof(T) == 0, "__shfl_xor was removed in CUDA 9: use __shfl_xor_sync(mask, ...)");
-}
+#define WARPDRILL_REMOVED_SHUFFLE(name)                                                               \
+    template <class T, class... Rest>                                                                 \
+    T name(T, Rest...) {                                                                              \
+        static_assert(sizeof(T) == 0, #name " was removed in CUDA 9: use " #name "_sync(mask, ...)"); \
+    }
+WARPDRILL_REMOVED_SHUFFLE(__shfl)
+WARPDRILL_REMOVED_SHUFFLE(__shfl_up)
+WARPDRILL_REMOVED_SHUFFLE(__shfl_down)
+WARPDRILL_REMOVED_SHUFFLE(__shfl_xor)
+#undef WARPDRILL_REMOVED_SHUFFLE
 
 // The two fences differ in order only so that the backend's instrumentation
 // (access.h) can tell them apart: only __threadfence() orders two blocks.

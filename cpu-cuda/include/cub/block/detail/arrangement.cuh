@@ -6,6 +6,7 @@
 #pragma once
 
 #include <limits>
+#include <type_traits>
 
 #include "cub/warp/warp_reduce.cuh"
 
@@ -68,6 +69,49 @@ __device__ void exchange(T* shared, int rank, T (&items)[kItemsPerThread], Wait 
     wait();
     load_direct<kTo, kBlockThreads>(rank, shared, items, kAllItems);
 }
+
+// What cub::BlockLoad and cub::BlockStore (`Owner`) hold alike: the calling
+// thread's rank in a block of BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z threads,
+// and the shared memory their transposing algorithms exchange a tile through
+// (the others use none). Without the caller's TempStorage, each Owner type has
+// shared memory of its own, as in CUB.
+template <class Owner, class T, int kItemsPerThread, int kBlockDimX, int kBlockDimY, int kBlockDimZ,
+          bool kBlockTransposes, bool kWarpTransposes>
+class BlockTile {
+  public:
+    static constexpr int kThreads = kBlockDimX * kBlockDimY * kBlockDimZ;
+    static_assert(
+        !kWarpTransposes || kThreads % kWarpThreads == 0,
+        "cub::BlockLoad and cub::BlockStore: the WARP_TRANSPOSE algorithms need a block of whole warps");
+
+  private:
+    struct Tile {
+        T items[kThreads * kItemsPerThread];
+    };
+    struct NoStorage {};
+
+  public:
+    using TempStorage = std::conditional_t<kBlockTransposes || kWarpTransposes, Tile, NoStorage>;
+
+    __device__ BlockTile() : temp_storage_(private_storage()) {}
+    __device__ explicit BlockTile(TempStorage& temp_storage) : temp_storage_(temp_storage) {}
+
+    template <Arrangement kFrom, Arrangement kTo, class Wait>
+    __device__ void exchange(T (&items)[kItemsPerThread], Wait wait) {
+        detail::exchange<kFrom, kTo, kThreads>(temp_storage_.items, rank, items, wait);
+    }
+
+    // The calling thread's rank in the block (x fastest), from the block shape given as template arguments.
+    const int rank = block_rank<kBlockDimX, kBlockDimY>();
+
+  private:
+    __device__ static TempStorage& private_storage() {
+        __shared__ TempStorage storage;
+        return storage;
+    }
+
+    TempStorage& temp_storage_;
+};
 
 }  // namespace detail
 }  // namespace cub
