@@ -150,6 +150,18 @@ void BlockWatch::fence(bool device_scope) {
     for (BlockObserver* observer : observers_) observer->fence(device_scope);
 }
 
+void BlockWatch::barrier_arrive(int thread) {
+    for (BlockObserver* observer : observers_) observer->barrier_arrive(thread);
+}
+
+void BlockWatch::barrier_phase() {
+    for (BlockObserver* observer : observers_) observer->barrier_phase();
+}
+
+void BlockWatch::barrier_passed(int thread) {
+    for (BlockObserver* observer : observers_) observer->barrier_passed(thread);
+}
+
 void BlockWatch::end_block() {
     for (BlockObserver* observer : observers_) observer->end_block();
 }

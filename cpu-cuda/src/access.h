@@ -118,6 +118,9 @@ class BlockWatch {
     void tile_barrier(int first_warp, int warps);
     void group_barrier(SyncKind kind);
     void fence(bool device_scope);
+    void barrier_arrive(int thread);
+    void barrier_phase();
+    void barrier_passed(int thread);
     void branch(int thread, const char* statement, const Where& where, bool taken) {
         for (BlockObserver* observer : observers_) observer->branch(thread, statement, where, taken);
     }

@@ -87,6 +87,11 @@ class BlockObserver {
     // everything before it.
     virtual void group_barrier(SyncKind /*kind*/) {}
     virtual void fence(bool /*device_scope*/) {}
+    // cuda::barrier (<cuda/barrier>): `thread` arrived at a phase; a phase
+    // completed; `thread` returned from a wait for a completed phase.
+    virtual void barrier_arrive(int /*thread*/) {}
+    virtual void barrier_phase() {}
+    virtual void barrier_passed(int /*thread*/) {}
     // A condition of the program's source (cudacc --branches) that `thread`
     // evaluated: whether it held.
     virtual void branch(int /*thread*/, const char* /*statement*/, const Where& /*where*/, bool /*taken*/) {}

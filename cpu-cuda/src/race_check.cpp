@@ -83,6 +83,7 @@ RaceCheck::RaceCheck(const BlockWatch& watch, GridOrder& order, int threads, std
       threads_(threads),
       warps_((threads + kWarpSize - 1) / kWarpSize),
       stop_at_race_(stop_at_race),
+      held_epochs_(static_cast<std::size_t>(threads), kNotHeld),
       clocks_(static_cast<std::size_t>(threads) * kWarpSize),
       tile_clocks_(static_cast<std::size_t>(warps_) * warps_),
       dynamic_cells_(make_zeroed<ShadowCell>((dynamic_smem_bytes + kWord - 1) / kWord)) {
@@ -94,6 +95,8 @@ RaceCheck::RaceCheck(const BlockWatch& watch, GridOrder& order, int threads, std
 void RaceCheck::start_block(std::uint32_t linear_block) {
     block_ = linear_block;
     epoch_ = 0;
+    if (held_ > 0) std::ranges::fill(held_epochs_, kNotHeld);
+    held_ = 0;
     grid_syncs_ = 0;
     cluster_syncs_ = 0;
     generation_ = ++block_runs;
@@ -104,6 +107,27 @@ void RaceCheck::start_block(std::uint32_t linear_block) {
     // The same for warps and the barriers of tiles of several warps.
     std::ranges::fill(tile_clocks_, 0u);
     for (int warp = 0; warp < warps_; ++warp) tile_clocks_[static_cast<std::size_t>(warp) * warps_ + warp] = 1;
+}
+
+void RaceCheck::block_barrier(const std::vector<unsigned>& /*live*/) {
+    ++epoch_;
+    // Every thread is here: none holds an arrival's epoch any longer.
+    if (held_ > 0) std::ranges::fill(held_epochs_, kNotHeld);
+    held_ = 0;
+}
+
+void RaceCheck::barrier_arrive(int thread) {
+    std::uint32_t& held = held_epochs_[static_cast<std::size_t>(thread)];
+    if (held != kNotHeld) return;
+    held = epoch_;
+    ++held_;
+}
+
+void RaceCheck::barrier_passed(int thread) {
+    std::uint32_t& held = held_epochs_[static_cast<std::size_t>(thread)];
+    if (held == kNotHeld) return;
+    held = kNotHeld;
+    --held_;
 }
 
 void RaceCheck::warp_sync(SyncKind kind, int base, unsigned mask, unsigned /*live*/) {
@@ -162,7 +186,9 @@ Access RaceCheck::record(const ObservedAccess& observed) const {
     Access access;
     access.code = observed.code;
     access.block = block_;
-    access.epoch = epoch_;
+    access.epoch = held_ > 0 && held_epochs_[static_cast<std::size_t>(rank)] != kNotHeld
+                       ? held_epochs_[static_cast<std::size_t>(rank)]
+                       : epoch_;
     access.clock = clocks_[static_cast<std::size_t>(rank) * kWarpSize + rank % kWarpSize];
     access.tile_clock = tile_clocks_[static_cast<std::size_t>(rank / kWarpSize) * warps_ + rank / kWarpSize];
     access.fences = order_.fences(block_);

@@ -117,7 +117,17 @@ class RaceCheck : public BlockObserver {
         if (pending_write_) settle(*std::exchange(pending_write_, std::nullopt));
     }
     void warp_sync(SyncKind kind, int base, unsigned mask, unsigned live) override;
-    void block_barrier(const std::vector<unsigned>& /*live*/) override { ++epoch_; }
+    void block_barrier(const std::vector<unsigned>& /*live*/) override;
+    // A cuda::barrier orders what a thread did before its arrival before
+    // what the waiters of that phase do after it. The block's epoch stands
+    // for the phases, so what a thread does between its arrival and its
+    // return from a wait keeps the epoch it arrived at (held_epochs_): its
+    // reads there are not ordered after the writes the phase releases. Its
+    // writes there count as ordered before the phase, as racecheck counts
+    // them (0 hazards on an H200: cpu-cuda/tests/gpu/barrier_probe.cu).
+    void barrier_arrive(int thread) override;
+    void barrier_phase() override { ++epoch_; }
+    void barrier_passed(int thread) override;
     void tile_barrier(int first_warp, int warps) override;
     void group_barrier(SyncKind kind) override;
     void fence(bool device_scope) override;
@@ -159,6 +169,9 @@ class RaceCheck : public BlockObserver {
     bool stop_at_race_;
     std::uint32_t block_ = 0;
     std::uint32_t epoch_ = 0;
+    static constexpr std::uint32_t kNotHeld = ~0u;
+    std::vector<std::uint32_t> held_epochs_;  // by thread: the epoch it arrived at, or kNotHeld
+    int held_ = 0;                            // threads whose epoch is held
     std::uint32_t grid_syncs_ = 0;
     std::uint32_t cluster_syncs_ = 0;
     std::uint64_t generation_ = 0;

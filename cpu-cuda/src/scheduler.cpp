@@ -395,6 +395,7 @@ bool BlockRunner::complete_warp_syncs() {
     for (int rank = 0; rank < thread_count_; ++rank) {
         const FiberThread& thread = threads_[rank];
         if (thread.state != ThreadState::waiting || is_block_kind(thread.sync.kind)) continue;
+        if (thread.sync.kind == SyncKind::barrier_wait) continue;  // woken by the phase's last arrival
         if (thread.sync.kind == SyncKind::coalesce) {
             progressed |= complete_coalesce_from(rank);  // groups.cpp
         } else if (is_tile_collective(thread.sync.kind)) {
@@ -586,6 +587,11 @@ void BlockRunner::fault_exit_before_barrier(const std::vector<int>& waiting) {
 // Nothing can move: name the first lane that waits for a lane which is
 // somewhere else.
 void BlockRunner::report_deadlock() {
+    for (const FiberThread& thread : threads_) {
+        if (thread.state == ThreadState::waiting && thread.sync.kind == SyncKind::barrier_wait) {
+            report_barrier_deadlock(thread.rank);  // cuda_barrier.cpp
+        }
+    }
     for (const FiberThread& thread : threads_) {
         if (thread.state != ThreadState::waiting || is_block_kind(thread.sync.kind)) continue;
         if (is_tile_collective(thread.sync.kind)) report_tile_mismatch(thread.rank);  // groups.cpp

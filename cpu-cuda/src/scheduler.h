@@ -17,6 +17,7 @@
 #include "program.h"
 #include "shared_windows.h"
 #include "stack_pool.h"
+#include "warpdrill/cpu/cuda_barrier.h"
 #include "warpdrill/cpu/cuda_runtime.h"
 
 namespace warpdrill::cpu::detail {
@@ -103,6 +104,11 @@ class BlockRunner {
                             Where where);
     // A coalesced_threads() call or a collective of a tile of several warps (groups.cpp).
     std::uint64_t group_sync(SyncKind kind, int width, int param, std::uint64_t bits, Where where);
+    // cuda::barrier (cuda_barrier.cpp, <cuda/barrier>).
+    void barrier_init(BarrierState& barrier, std::ptrdiff_t expected, Where where);
+    Arrival barrier_arrive(BarrierState& barrier, std::ptrdiff_t update, bool drop, Where where);
+    void barrier_complete_phase(BarrierState& barrier);
+    void barrier_wait(const BarrierState& barrier, std::uint32_t phase, Where where);
     unsigned active_mask() const;
     void count_atomic() { ++stats_.atomics; }
     void note_branch(bool taken, const char* statement, Where where);
@@ -153,6 +159,10 @@ class BlockRunner {
     bool complete_block_barrier();
     [[noreturn]] void fault_at_barrier();
     [[noreturn]] void report_deadlock();
+    // cuda::barrier (cuda_barrier.cpp).
+    std::uint32_t linear_block() const;
+    void check_barrier(const BarrierState& barrier, SyncKind call, Where where) const;
+    [[noreturn]] void report_barrier_deadlock(int rank);
     [[noreturn]] void report_spin_deadlock() const;
     [[noreturn]] void fault_source_lane(int rank, int source);
     void warn_returned_lanes(int rank, unsigned returned);

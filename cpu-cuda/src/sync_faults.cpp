@@ -91,6 +91,9 @@ std::string name_of(SyncKind kind) {
         case SyncKind::reduce_add: return "__reduce_add_sync()";
         case SyncKind::reduce_min: return "__reduce_min_sync()";
         case SyncKind::reduce_max: return "__reduce_max_sync()";
+        case SyncKind::barrier_init: return "init(cuda::barrier*, expected)";
+        case SyncKind::barrier_arrive: return "cuda::barrier::arrive()";
+        case SyncKind::barrier_wait: return "cuda::barrier::wait()";
     }
     return "?";
 }
@@ -334,6 +337,61 @@ std::string shared_rank_in_no_variable(Where where, const std::optional<PastArra
                                                          {"bytes_past", near->bytes_past},
                                                          {"array", near->name},
                                                          {"bytes", near->bytes}});
+}
+
+// ---- cuda::barrier ----
+
+std::string barrier_missing_init(const SyncCall& call) {
+    return messages::text("backend.cuda_barrier.missing_init", {{"sync_point", call_text(call)}});
+}
+
+std::string barrier_expected_out_of_range(const SyncCall& call, std::ptrdiff_t expected, std::ptrdiff_t max) {
+    return messages::text("backend.cuda_barrier.expected_out_of_range",
+                          {{"sync_point", call_text(call)}, {"expected", expected}, {"max", max}});
+}
+
+std::string barrier_too_many_arrivals(const SyncCall& call, std::ptrdiff_t update, int pending) {
+    return messages::text("backend.cuda_barrier.too_many_arrivals",
+                          {{"sync_point", call_text(call)}, {"update", update}, {"pending", pending}});
+}
+
+std::string barrier_of_other_block(const SyncCall& call, std::uint32_t owner) {
+    return messages::text("backend.cuda_barrier.other_block",
+                          {{"sync_point", call_text(call)}, {"owner", owner}});
+}
+
+std::string barrier_deadlock(const BarrierDeadlock& deadlock) {
+    const bool one = deadlock.waiting.size() == 1;
+    if (deadlock.phase != deadlock.token_phase) {
+        // The token's phase and the next have completed: the parity is the token's again.
+        return messages::text(
+            one ? "backend.cuda_barrier.missing_wait.thread" : "backend.cuda_barrier.missing_wait.threads",
+            {{"waiting", ranges(deadlock.waiting)},
+             {"sync_point", call_text(deadlock.wait)},
+             {"token", deadlock.token_phase},
+             {"next", deadlock.token_phase + 1},
+             {"phase", deadlock.phase},
+             {"arrived", deadlock.arrived},
+             {"expected", deadlock.expected}});
+    }
+    std::string others;
+    if (deadlock.other) {
+        others = wait_text(*deadlock.other);
+    } else if (!deadlock.exited.empty()) {
+        others = messages::text(deadlock.exited.size() == 1 ? "backend.cuda_barrier.others_exited.thread"
+                                                            : "backend.cuda_barrier.others_exited.threads",
+                                {{"exited", ranges(deadlock.exited)}});
+    } else {
+        others = messages::text("backend.cuda_barrier.no_other");
+    }
+    return messages::text(
+        one ? "backend.cuda_barrier.deadlock.thread" : "backend.cuda_barrier.deadlock.threads",
+        {{"waiting", ranges(deadlock.waiting)},
+         {"sync_point", call_text(deadlock.wait)},
+         {"phase", deadlock.phase},
+         {"arrived", deadlock.arrived},
+         {"expected", deadlock.expected},
+         {"others", others}});
 }
 
 }  // namespace warpdrill::cpu::detail

@@ -179,4 +179,27 @@ struct PastArray {
 };
 std::string shared_rank_in_no_variable(Where where, const std::optional<PastArray>& near);
 
+// ---- cuda::barrier (cuda_barrier.cpp) ----
+
+// `call` uses a barrier that init() has not set up in this block:
+// compute-sanitizer's synccheck reports "Missing init".
+std::string barrier_missing_init(const SyncCall& call);
+// init() asks for `expected` arrivals a phase, outside 0 to `max`.
+std::string barrier_expected_out_of_range(const SyncCall& call, std::ptrdiff_t expected, std::ptrdiff_t max);
+// arrive(`update`) at a phase that expects `pending` more arrivals (or update < 1).
+std::string barrier_too_many_arrivals(const SyncCall& call, std::ptrdiff_t update, int pending);
+// A block-scope barrier that block `owner` set up.
+std::string barrier_of_other_block(const SyncCall& call, std::uint32_t owner);
+// Threads wait on a barrier whose phase no arrival will complete.
+struct BarrierDeadlock {
+    std::vector<int> waiting;
+    SyncCall wait;                // the first waiter's wait()
+    std::uint32_t token_phase;    // the phase its token is of
+    std::uint32_t phase;          // the barrier's phase now
+    int arrived, expected;        // the arrivals of that phase so far, and all it expects
+    std::vector<int> exited;      // threads that left the kernel
+    std::optional<Waiter> other;  // a thread that waits elsewhere, if one does
+};
+std::string barrier_deadlock(const BarrierDeadlock& deadlock);
+
 }  // namespace warpdrill::cpu::detail

@@ -142,6 +142,27 @@ grep -q "the host function call_the_runtime, queued on a stream with cudaLaunchH
 grep -q 'thread: \[28,0,0\] Assertion `i < n` failed." for each thread' host_runtime_probe.stderr ||
   fail "a failed assert in a kernel is not named: $(cat host_runtime_probe.stderr)"
 
+# cuda::barrier, case by case: where an H200 answered, the backend answers
+# the same line; where the H200 hung, or compute-sanitizer reported, the
+# backend stops the program and says so in synccheck's or racecheck's words.
+# But for "completion": racecheck reports the completion function's write
+# against the waiters' reads, which the C++ standard orders (the completion
+# step happens before any waiter returns); the backend reports nothing there.
+"$warpdrill" --root "$root" cc "$root/cpu-cuda/tests/gpu/barrier_probe.cu" -o barrier_probe
+declare -A stops=([read_before_wait]="race on staged[" [old_token]="Missing wait" [over_arrival]="Missing wait"
+                  [uninitialized]="Missing init" [exit_without_arriving]="deadlock: threads 0-4, 6-63 wait"
+                  [arrive_past_count]="Barrier overflow")
+for case in $(sed -n 's/^== //p' "$root/results/barrier-probe-h200.txt"); do
+  if [[ -n ${stops[$case]:-} ]]; then
+    if ./barrier_probe "$case" > barrier.txt 2>&1; then fail "cuda::barrier, $case: not stopped: $(cat barrier.txt)"; fi
+    grep -qF "${stops[$case]}" barrier.txt || fail "cuda::barrier, $case: $(cat barrier.txt)"
+  else
+    ./barrier_probe "$case" > barrier.txt 2>&1 || fail "cuda::barrier, $case: $(cat barrier.txt)"
+    grep -qxF "$(cat barrier.txt)" "$root/results/barrier-probe-h200.txt" ||
+      fail "cuda::barrier, $case answers otherwise than an H200: $(cat barrier.txt)"
+  fi
+done
+
 status=0
 "$warpdrill" --root "$root" cc --no-such-option "$programs/ticket_sum.cu" > option.txt 2>&1 || status=$?
 [[ $status != 0 ]] || fail "an unknown nvcc option was accepted"

@@ -446,6 +446,10 @@ enum class SyncKind : std::uint8_t {
     reduce_add,
     reduce_min,
     reduce_max,
+    // cuda::barrier's calls (<cuda/barrier>): only a wait makes a thread wait.
+    barrier_init,
+    barrier_arrive,
+    barrier_wait,
 };
 // Where a sync point is in the kernel's source. Passed by value (one pointer,
 // in a register): a reference would make kernel code store it on its stack

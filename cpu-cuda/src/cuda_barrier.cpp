@@ -1,0 +1,144 @@
+// cuda::barrier<cuda::thread_scope_block> (<cuda/barrier>) in the scheduler:
+// a phase counts its arrivals, the last one completes it and wakes the
+// threads that wait for it, and a wait that no arrival will end is named as
+// a deadlock. The answers are an H200's (cpu-cuda/tests/gpu/barrier_probe.cu,
+// results/barrier-probe-h200.txt): a token tells phases apart by their
+// parity, a barrier used before init() is synccheck's "Missing init", and a
+// waiter that a second phase overtakes waits on (synccheck's "Missing wait").
+#include <algorithm>
+#include <optional>
+
+#include "access.h"
+#include "scheduler.h"
+#include "sync_faults.h"
+
+namespace warpdrill::cpu::detail {
+namespace {
+
+constexpr std::uint32_t kBarrierReady = 0xba5e1170u;
+// An mbarrier counts arrivals in 20 bits: cuda::barrier::max().
+constexpr std::ptrdiff_t kMaxArrivals = (1 << 20) - 1;
+
+bool same_parity(std::uint32_t a, std::uint32_t b) { return ((a ^ b) & 1u) == 0; }
+
+}  // namespace
+
+std::uint32_t BlockRunner::linear_block() const {
+    return block_idx_.x + shape_.grid.x * (block_idx_.y + shape_.grid.y * block_idx_.z);
+}
+
+void BlockRunner::check_barrier(const BarrierState& barrier, SyncKind call, Where where) const {
+    const SyncCall sync_call{call, running_sync_place(where)};
+    if (barrier.ready != kBarrierReady) fault_here(barrier_missing_init(sync_call));
+    if (barrier.block != linear_block()) fault_here(barrier_of_other_block(sync_call, barrier.block));
+}
+
+void BlockRunner::barrier_init(BarrierState& barrier, std::ptrdiff_t expected, Where where) {
+    if (expected < 0 || expected > kMaxArrivals) {
+        fault_here(barrier_expected_out_of_range({SyncKind::barrier_init, running_sync_place(where)},
+                                                 expected, kMaxArrivals));
+    }
+    const auto count = static_cast<std::int32_t>(expected);
+    barrier = {kBarrierReady, 0, count, count, 0, linear_block()};
+}
+
+Arrival BlockRunner::barrier_arrive(BarrierState& barrier, std::ptrdiff_t update, bool drop, Where where) {
+    check_barrier(barrier, SyncKind::barrier_arrive, where);
+    if (update < 1 || update > barrier.pending) {
+        fault_here(barrier_too_many_arrivals({SyncKind::barrier_arrive, running_sync_place(where)}, update,
+                                             barrier.pending));
+    }
+    if (watch_) {
+        watch_->sync_point();
+        watch_->barrier_arrive(running_->rank);
+    }
+    barrier.pending -= static_cast<std::int32_t>(update);
+    if (drop) ++barrier.dropped;
+    const bool completes = barrier.pending == 0;
+    if (completes && watch_) {
+        // The completion step comes after every arrival of the phase, and
+        // this thread takes it (the completion function) as one that has passed them.
+        watch_->barrier_phase();
+        watch_->barrier_passed(running_->rank);
+    }
+    return {barrier.phase, completes};
+}
+
+void BlockRunner::barrier_complete_phase(BarrierState& barrier) {
+    barrier.expected -= barrier.dropped;
+    barrier.dropped = 0;
+    barrier.pending = barrier.expected;
+    ++barrier.phase;
+    if (watch_) watch_->barrier_phase();  // the completion step comes before every waiter goes on
+    const auto address = reinterpret_cast<std::uintptr_t>(&barrier);
+    for (FiberThread& thread : threads_) {
+        const SyncPoint& sync = thread.sync;
+        if (thread.state == ThreadState::waiting && sync.kind == SyncKind::barrier_wait &&
+            sync.bits == address && !same_parity(static_cast<std::uint32_t>(sync.param), barrier.phase)) {
+            thread.state = ThreadState::ready;
+        }
+    }
+}
+
+// Waits while the barrier's phase has the token's parity, as an mbarrier's
+// wait does: a waiter woken by its phase's end that a second phase overtakes
+// before it runs again waits on.
+void BlockRunner::barrier_wait(const BarrierState& barrier, std::uint32_t phase, Where where) {
+    check_barrier(barrier, SyncKind::barrier_wait, where);
+    if (watch_) watch_->sync_point();
+    FiberThread& self = *running_;
+    while (same_parity(barrier.phase, phase)) {
+        self.sync = {SyncKind::barrier_wait,
+                     0,
+                     0,
+                     static_cast<int>(phase),
+                     reinterpret_cast<std::uintptr_t>(&barrier),
+                     where};
+        yield(self);
+    }
+    if (watch_) watch_->barrier_passed(self.rank);
+}
+
+// Every thread that can move waits: name the barrier's waiters, its phase,
+// and where the arrivals it lacks are.
+void BlockRunner::report_barrier_deadlock(int rank) {
+    const SyncPoint& first = threads_[rank].sync;
+    const auto& barrier = *reinterpret_cast<const BarrierState*>(first.bits);
+    std::vector<int> waiting, exited;
+    std::optional<int> elsewhere;
+    for (const FiberThread& thread : threads_) {
+        if (thread.state == ThreadState::exited) {
+            exited.push_back(thread.rank);
+        } else if (thread.sync.kind == SyncKind::barrier_wait && thread.sync.bits == first.bits) {
+            waiting.push_back(thread.rank);
+        } else if (!elsewhere) {
+            elsewhere = thread.rank;
+        }
+    }
+    capture_stacks(elsewhere ? std::vector<int>{rank, *elsewhere} : std::vector<int>{rank});
+    BarrierDeadlock deadlock{.waiting = waiting,
+                             .wait = {SyncKind::barrier_wait, sync_place(rank)},
+                             .token_phase = static_cast<std::uint32_t>(first.param),
+                             .phase = barrier.phase,
+                             .arrived = barrier.expected - barrier.pending,
+                             .expected = barrier.expected,
+                             .exited = exited,
+                             .other = elsewhere ? std::optional(waiter(*elsewhere)) : std::nullopt};
+    fault(barrier_deadlock(deadlock));
+}
+
+void barrier_init(BarrierState* barrier, std::ptrdiff_t expected, Where where) {
+    block_of_caller().barrier_init(*barrier, expected, where);
+}
+
+Arrival barrier_arrive(BarrierState* barrier, std::ptrdiff_t update, bool drop, Where where) {
+    return block_of_caller().barrier_arrive(*barrier, update, drop, where);
+}
+
+void barrier_complete_phase(BarrierState* barrier) { block_of_caller().barrier_complete_phase(*barrier); }
+
+void barrier_wait(const BarrierState* barrier, std::uint32_t phase, Where where) {
+    block_of_caller().barrier_wait(*barrier, phase, where);
+}
+
+}  // namespace warpdrill::cpu::detail
