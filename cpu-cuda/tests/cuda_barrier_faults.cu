@@ -4,15 +4,10 @@
 // missing wait and barrier overflow, a hang where no arrival will end a
 // wait, racecheck's race on a read between arrive() and wait(), and its
 // silence on a write there.
-#include <cuda/barrier>
-
-// A __shared__ variable never runs its constructor, and cuda::barrier has one: init() sets it up.
-#pragma nv_diag_suppress static_var_with_dynamic_init
-
 #include <string>
-#include <utility>
 
 #include "fault_of.h"
+#include "gpu/barrier_kernels.cuh"
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/host.h"
@@ -24,38 +19,10 @@ using warpdrill::testing::fault_of;
 
 namespace {
 
-using Barrier = cuda::barrier<cuda::thread_scope_block>;
-
-__global__ void no_init(int* out) {
-    __shared__ Barrier barrier;
-    barrier.arrive_and_wait();
-    out[threadIdx.x] = 1;
-}
-
-// A barrier of 32 in a block of 64: the second warp's arrivals complete a
-// second phase before the first warp's waiters return.
-__global__ void more_arrivals_than_expected(int* out) {
-    __shared__ Barrier barrier;
-    if (threadIdx.x == 0) init(&barrier, 32);
-    __syncthreads();
-    barrier.arrive_and_wait();
-    out[threadIdx.x] = 1;
-}
-
-__global__ void leave_before_arriving(int* out) {
-    __shared__ Barrier barrier;
-    if (threadIdx.x == 0) init(&barrier, blockDim.x);
-    __syncthreads();
-    if (threadIdx.x == 5) return;
-    barrier.arrive_and_wait();
-    out[threadIdx.x] = 1;
-}
-
 // Half the block waits on the barrier, the other half at __syncthreads().
 __global__ void wait_beside_syncthreads(int* out) {
     __shared__ Barrier barrier;
-    if (threadIdx.x == 0) init(&barrier, blockDim.x);
-    __syncthreads();
+    init_by_thread_0(barrier, blockDim.x);
     if (threadIdx.x < 32) {
         barrier.arrive_and_wait();
     } else {
@@ -64,55 +31,22 @@ __global__ void wait_beside_syncthreads(int* out) {
     out[threadIdx.x] = 1;
 }
 
-__global__ void arrive_too_often(int* out) {
-    __shared__ Barrier barrier;
-    if (threadIdx.x == 0) init(&barrier, 4);
-    __syncthreads();
-    if (threadIdx.x == 0) (void)barrier.arrive(5);
-    out[threadIdx.x] = 1;
-}
-
-// Reads another warp's element between arrive() and wait().
-__global__ void read_before_wait(int* out) {
-    __shared__ Barrier barrier;
-    __shared__ int staged[64];
-    if (threadIdx.x == 0) init(&barrier, blockDim.x);
-    __syncthreads();
-    staged[threadIdx.x] = threadIdx.x;
-    Barrier::arrival_token token = barrier.arrive();
-    out[threadIdx.x] = staged[63 - threadIdx.x];
-    barrier.wait(std::move(token));
-}
-
-// Writes between arrive() and wait(), read by another warp after its wait:
-// racecheck reports no hazard here (measured), and neither does the backend.
-__global__ void write_after_arrive(int* out) {
-    __shared__ Barrier barrier;
-    __shared__ int flag;
-    if (threadIdx.x == 0) init(&barrier, blockDim.x);
-    __syncthreads();
-    Barrier::arrival_token token = barrier.arrive();
-    if (threadIdx.x == 32) flag = 7;
-    barrier.wait(std::move(token));
-    if (threadIdx.x == 0) *out = flag;
-}
-
 }  // namespace
 
 TEST_CASE("a cuda::barrier used before init() is synccheck's missing init", "[cuda-barrier][diagnostics]") {
     DeviceBuffer<int> out(64);
-    const std::string message = fault_of([&] { launch(no_init, {1, 64}, out.data()); });
-    expect_says(message, {"cuda::barrier::arrive() at cpu-cuda/tests/cuda_barrier_faults.cu:",
+    const std::string message = fault_of([&] { launch(uninitialized, {1, 64}, out.data()); });
+    expect_says(message, {"cuda::barrier::arrive() at cpu-cuda/tests/gpu/barrier_kernels.cuh:",
                           "init() has not set up in this block", "Missing init"});
 }
 
 TEST_CASE("a phase that completes twice before its waiters return leaves them waiting, as on a GPU",
           "[cuda-barrier][diagnostics]") {
     DeviceBuffer<int> out(64);
-    const std::string message = fault_of([&] { launch(more_arrivals_than_expected, {1, 64}, out.data()); });
+    const std::string message = fault_of([&] { launch(over_arrival, {1, 64}, out.data()); });
     expect_says(
         message,
-        {"deadlock: threads 0-30 wait at cuda::barrier::wait() at cpu-cuda/tests/cuda_barrier_faults.cu:",
+        {"deadlock: threads 0-30 wait at cuda::barrier::wait() at cpu-cuda/tests/gpu/barrier_kernels.cuh:",
          "with a token of phase 0", "completed phase 0 and phase 1", "wait for phase 2", "Missing wait",
          "an H200 hangs"});
 }
@@ -120,8 +54,8 @@ TEST_CASE("a phase that completes twice before its waiters return leaves them wa
 TEST_CASE("a wait that no arrival will end is a deadlock that names the missing arrivals",
           "[cuda-barrier][diagnostics]") {
     DeviceBuffer<int> out(64);
-    std::string message = fault_of([&] { launch(leave_before_arriving, {1, 64}, out.data()); });
-    expect_says(message, {"wait at cuda::barrier::wait() at cpu-cuda/tests/cuda_barrier_faults.cu:",
+    std::string message = fault_of([&] { launch(exit_without_arriving, {1, 64}, out.data()); });
+    expect_says(message, {"wait at cuda::barrier::wait() at cpu-cuda/tests/gpu/barrier_kernels.cuh:",
                           "for phase 0", "63 of its 64 expected arrivals", "thread 5 has left the kernel"});
 
     message = fault_of([&] { launch(wait_beside_syncthreads, {1, 64}, out.data()); });
@@ -132,7 +66,7 @@ TEST_CASE("a wait that no arrival will end is a deadlock that names the missing 
 TEST_CASE("arriving more often than a phase expects breaks arrive()'s precondition",
           "[cuda-barrier][diagnostics]") {
     DeviceBuffer<int> out(64);
-    const std::string message = fault_of([&] { launch(arrive_too_often, {1, 64}, out.data()); });
+    const std::string message = fault_of([&] { launch(arrive_past_count, {1, 64}, out.data()); });
     expect_says(message, {"arrives 5 times at a phase of a cuda::barrier that expects 4 more arrivals",
                           "update is less than or equal to the expected count", "Barrier overflow"});
 }
