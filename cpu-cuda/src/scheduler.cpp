@@ -28,7 +28,7 @@ thread_local BlockRunner* current_block = nullptr;
 bool is_block_kind(SyncKind kind) { return kind <= SyncKind::cluster_sync; }
 bool is_group_barrier(SyncKind kind) { return kind == SyncKind::grid_sync || kind == SyncKind::cluster_sync; }
 bool is_shuffle(SyncKind kind) { return kind >= SyncKind::shfl_idx && kind <= SyncKind::shfl_xor; }
-bool is_reduction(SyncKind kind) { return kind >= SyncKind::reduce_add; }
+bool is_reduction(SyncKind kind) { return kind >= SyncKind::reduce_add && kind <= SyncKind::reduce_max; }
 // A shuffle's width must be a power of two from 1 to 32; other intrinsics have
 // none. (Not std::has_single_bit: without -mpopcnt that is a library call,
 // and this runs for every lane of every warp intrinsic.)
