@@ -409,10 +409,22 @@ class Rewriter {
         const std::size_t stop = declarator_end(marker + 1);
         if (has_specifier(first, stop, "extern")) {
             dynamic_shared(first, marker);
-        } else if (has_specifier(first, stop, "static")) {
-            replace(marker, marker, "thread_local");
         } else {
-            replace(marker, marker, "static thread_local");
+            hoist_alignas(first, stop);
+            replace(marker, marker,
+                    has_specifier(first, stop, "static") ? "thread_local" : "static thread_local");
+        }
+    }
+
+    // nvcc takes `__shared__ alignas(16) float s[n]`; GCC takes an alignas
+    // among a declaration's specifiers only before them: it moves there.
+    void hoist_alignas(std::size_t first, std::size_t stop) {
+        for (std::size_t k = first; k < stop; ++k) {
+            if (!is(k, "alignas") || !is(k + 1, "(")) continue;
+            const std::size_t close = closing(k + 1);
+            insert_before(first, std::string(between(k, close)) + " ");
+            replace(k, close, "");
+            k = close;
         }
     }
 

@@ -4,6 +4,7 @@
 // thread-local pointer (and, once buffers live on several GPUs, a check of
 // the GPU whose memory it is); atomics and fences also do what they are asked.
 #include <cstdint>
+#include <cstring>
 
 #include "access.h"
 #include "scheduler.h"
@@ -172,3 +173,15 @@ void __ubsan_handle_out_of_bounds_abort(UbsanOutOfBounds* data, void* index) {
 }
 
 }  // extern "C"
+
+namespace warpdrill::cpu::detail {
+
+// Not instrumented as a kernel's memcpy is (this file is the runtime): the
+// copy's read and write are noted as the calling thread's, then made.
+void copy_in_kernel(void* destination, const void* source, std::size_t bytes) {
+    note(source, bytes, AccessKind::read, WARPDRILL_CALLER_CODE);
+    note(destination, bytes, AccessKind::write, WARPDRILL_CALLER_CODE);
+    std::memcpy(destination, source, bytes);
+}
+
+}  // namespace warpdrill::cpu::detail

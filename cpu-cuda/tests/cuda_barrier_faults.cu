@@ -4,6 +4,9 @@
 // missing wait and barrier overflow, a hang where no arrival will end a
 // wait, racecheck's race on a read between arrive() and wait(), and its
 // silence on a write there.
+#include <cuda/pipeline>
+#include <cooperative_groups.h>
+
 #include <string>
 
 #include "fault_of.h"
@@ -29,6 +32,18 @@ __global__ void wait_beside_syncthreads(int* out) {
         __syncthreads();
     }
     out[threadIdx.x] = 1;
+}
+
+// The producers never commit: the consumers wait for a stage that never fills.
+__global__ void consume_uncommitted(int* out) {
+    __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, 2> state;
+    const auto role = threadIdx.x < 32 ? cuda::pipeline_role::producer : cuda::pipeline_role::consumer;
+    auto pipe = cuda::make_pipeline(cooperative_groups::this_thread_block(), &state, role);
+    if (threadIdx.x >= 32) {
+        pipe.consumer_wait();
+        out[threadIdx.x] = 1;
+        pipe.consumer_release();
+    }
 }
 
 }  // namespace
@@ -83,4 +98,14 @@ TEST_CASE("a read between arrive() and wait() races with the writes the phase re
     launch(write_after_arrive, {1, 64}, out.data());
     warpdrill::check_launch();
     CHECK(out.download()[0] == 7);
+}
+
+TEST_CASE("a block pipeline's consumers that wait for a stage no producer commits are named",
+          "[cuda-barrier][cuda-pipeline][diagnostics]") {
+    DeviceBuffer<int> out(64);
+    const std::string message = fault_of([&] { launch(consume_uncommitted, {1, 64}, out.data()); });
+    expect_says(
+        message,
+        {"deadlock: threads 32-63 wait at cuda::barrier::wait() at cpu-cuda/tests/cuda_barrier_faults.cu:",
+         "0 of its 32 expected arrivals", "threads 0-31 have left the kernel"});
 }

@@ -6,6 +6,7 @@
 #undef NDEBUG  // the build's RelWithDebInfo defines it: here assert() is tested
 #include <cassert>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include <cuda.h>
@@ -44,6 +45,23 @@ __global__ void reverse_each_block(const T* in, T* out) {
     staged[blockDim.x - 1 - threadIdx.x] = in[i];
     __syncthreads();
     out[i] = staged[threadIdx.x];
+}
+
+// __shared__ arrays aligned as NVIDIA's samples align them, the alignment
+// after __shared__: each block reads its tile back as float4, and says
+// whether both arrays are 16-byte aligned.
+__global__ void read_back_as_float4(const float* in, float* out, int* aligned) {
+    __shared__ alignas(16) float tile[64];
+    static __shared__ __align__(16) float copy[64];
+    tile[threadIdx.x] = in[threadIdx.x];
+    __syncthreads();
+    if (threadIdx.x < 16)
+        reinterpret_cast<float4*>(copy)[threadIdx.x] = reinterpret_cast<const float4*>(tile)[threadIdx.x];
+    __syncthreads();
+    out[threadIdx.x] = copy[threadIdx.x];
+    if (threadIdx.x == 0)
+        *aligned = reinterpret_cast<std::uintptr_t>(tile) % 16 == 0 &&
+                   reinterpret_cast<std::uintptr_t>(copy) % 16 == 0;
 }
 
 // One launch sums the grid: the last block to take a ticket adds the block
@@ -136,6 +154,17 @@ TEST_CASE("extern __shared__ arrays of any type, sized by the launch", "[nvcc-sy
         });
         CHECK(contains(message, "the dynamic shared memory, which has 256 bytes"));
     }
+}
+
+TEST_CASE("a __shared__ array keeps the alignment written after __shared__ (alignas, __align__)",
+          "[nvcc-syntax]") {
+    std::vector<float> host(64);
+    for (int i = 0; i < 64; ++i) host[i] = static_cast<float>(i);
+    DeviceBuffer<float> in(host), out(64);
+    DeviceBuffer<int> aligned(1);
+    read_back_as_float4<<<1, 64>>>(in.data(), out.data(), aligned.data());
+    CHECK(out.download() == host);
+    CHECK(aligned.download()[0] == 1);
 }
 
 TEST_CASE("a ticket counter kept in a __device__ variable is device memory: no race, the GPU's sum",

@@ -464,6 +464,9 @@ unsigned block_sync(SyncKind kind, int predicate, Where where);
 std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
                         Where where);
 unsigned active_mask();
+// A copy a kernel's thread makes (cuda::memcpy_async): the access checks see
+// its read of `source` and its write of `destination` as the thread's own.
+void copy_in_kernel(void* destination, const void* source, std::size_t bytes);
 // A condition of the program's own source, where cudacc --branches counts
 // them (`warpdrill profile`'s build, rewrite.h): its value, told to the
 // profiler. `statement` is "if", "while" or "for".
