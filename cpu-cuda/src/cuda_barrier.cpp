@@ -23,10 +23,6 @@ bool same_parity(std::uint32_t a, std::uint32_t b) { return ((a ^ b) & 1u) == 0;
 
 }  // namespace
 
-std::uint32_t BlockRunner::linear_block() const {
-    return block_idx_.x + shape_.grid.x * (block_idx_.y + shape_.grid.y * block_idx_.z);
-}
-
 void BlockRunner::check_barrier(const BarrierState& barrier, SyncKind call, Where where) const {
     const SyncCall sync_call{call, running_sync_place(where)};
     if (barrier.ready != kBarrierReady) fault_here(barrier_missing_init(sync_call));

@@ -137,10 +137,8 @@ void BlockRunner::run(uint3 block_idx) {
     stats_.threads += static_cast<std::uint64_t>(thread_count_);
 
     current_block = this;
-    if (watch_) {
-        const std::uint32_t linear = block_idx.x + shape_.grid.x * (block_idx.y + shape_.grid.y * block_idx.z);
-        watch_->start_block(linear, reinterpret_cast<std::uintptr_t>(dynamic_shared_memory()));
-    }
+    if (watch_)
+        watch_->start_block(linear_block(), reinterpret_cast<std::uintptr_t>(dynamic_shared_memory()));
     start_threads();
     spinning_since_ = {};
     while (exited_ < thread_count_) {
@@ -177,6 +175,10 @@ void BlockRunner::bury_callback_fibers() {
         if (thread.in_callback) thread.fiber.abandon();
         thread.in_callback = false;
     }
+}
+
+std::uint32_t BlockRunner::linear_block() const {
+    return block_idx_.x + shape_.grid.x * (block_idx_.y + shape_.grid.y * block_idx_.z);
 }
 
 void BlockRunner::start_threads() {

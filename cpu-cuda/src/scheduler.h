@@ -159,8 +159,9 @@ class BlockRunner {
     bool complete_block_barrier();
     [[noreturn]] void fault_at_barrier();
     [[noreturn]] void report_deadlock();
-    // cuda::barrier (cuda_barrier.cpp).
+    // The block's index in the grid, x fastest.
     std::uint32_t linear_block() const;
+    // cuda::barrier (cuda_barrier.cpp).
     void check_barrier(const BarrierState& barrier, SyncKind call, Where where) const;
     [[noreturn]] void report_barrier_deadlock(int rank);
     [[noreturn]] void report_spin_deadlock() const;
