@@ -69,8 +69,8 @@ void BlockRunner::barrier_complete_phase(BarrierState& barrier) {
     const auto address = reinterpret_cast<std::uintptr_t>(&barrier);
     for (FiberThread& thread : threads_) {
         const SyncPoint& sync = thread.sync;
-        if (thread.state == ThreadState::waiting && sync.kind == SyncKind::barrier_wait &&
-            sync.bits == address && !same_parity(static_cast<std::uint32_t>(sync.param), barrier.phase)) {
+        if (thread.state == ThreadState::waiting && is_barrier_wait(sync.kind) && sync.bits == address &&
+            !same_parity(static_cast<std::uint32_t>(sync.param), barrier.phase)) {
             thread.state = ThreadState::ready;
         }
     }
@@ -79,17 +79,12 @@ void BlockRunner::barrier_complete_phase(BarrierState& barrier) {
 // Waits while the barrier's phase has the token's parity, as an mbarrier's
 // wait does: a waiter woken by its phase's end that a second phase overtakes
 // before it runs again waits on.
-void BlockRunner::barrier_wait(const BarrierState& barrier, std::uint32_t phase, Where where) {
-    check_barrier(barrier, SyncKind::barrier_wait, where);
+void BlockRunner::barrier_wait(const BarrierState& barrier, std::uint32_t phase, Where where, SyncKind kind) {
+    check_barrier(barrier, kind, where);
     if (watch_) watch_->sync_point();
     FiberThread& self = *running_;
     while (same_parity(barrier.phase, phase)) {
-        self.sync = {SyncKind::barrier_wait,
-                     0,
-                     0,
-                     static_cast<int>(phase),
-                     reinterpret_cast<std::uintptr_t>(&barrier),
-                     where};
+        self.sync = {kind, 0, 0, static_cast<int>(phase), reinterpret_cast<std::uintptr_t>(&barrier), where};
         yield(self);
     }
     if (watch_) watch_->barrier_passed(self.rank);
@@ -105,7 +100,7 @@ void BlockRunner::report_barrier_deadlock(int rank) {
     for (const FiberThread& thread : threads_) {
         if (thread.state == ThreadState::exited) {
             exited.push_back(thread.rank);
-        } else if (thread.sync.kind == SyncKind::barrier_wait && thread.sync.bits == first.bits) {
+        } else if (is_barrier_wait(thread.sync.kind) && thread.sync.bits == first.bits) {
             waiting.push_back(thread.rank);
         } else if (!elsewhere) {
             elsewhere = thread.rank;
@@ -113,7 +108,7 @@ void BlockRunner::report_barrier_deadlock(int rank) {
     }
     capture_stacks(elsewhere ? std::vector<int>{rank, *elsewhere} : std::vector<int>{rank});
     BarrierDeadlock deadlock{.waiting = waiting,
-                             .wait = {SyncKind::barrier_wait, sync_place(rank)},
+                             .wait = {first.kind, sync_place(rank)},
                              .token_phase = static_cast<std::uint32_t>(first.param),
                              .phase = barrier.phase,
                              .arrived = barrier.expected - barrier.pending,
@@ -133,8 +128,8 @@ Arrival barrier_arrive(BarrierState* barrier, std::ptrdiff_t update, bool drop, 
 
 void barrier_complete_phase(BarrierState* barrier) { block_of_caller().barrier_complete_phase(*barrier); }
 
-void barrier_wait(const BarrierState* barrier, std::uint32_t phase, Where where) {
-    block_of_caller().barrier_wait(*barrier, phase, where);
+void barrier_wait(const BarrierState* barrier, std::uint32_t phase, Where where, SyncKind kind) {
+    block_of_caller().barrier_wait(*barrier, phase, where, kind);
 }
 
 }  // namespace warpdrill::cpu::detail

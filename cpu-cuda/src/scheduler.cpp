@@ -397,7 +397,7 @@ bool BlockRunner::complete_warp_syncs() {
     for (int rank = 0; rank < thread_count_; ++rank) {
         const FiberThread& thread = threads_[rank];
         if (thread.state != ThreadState::waiting || is_block_kind(thread.sync.kind)) continue;
-        if (thread.sync.kind == SyncKind::barrier_wait) continue;  // woken by the phase's last arrival
+        if (is_barrier_wait(thread.sync.kind)) continue;  // woken by the phase's last arrival
         if (thread.sync.kind == SyncKind::coalesce) {
             progressed |= complete_coalesce_from(rank);  // groups.cpp
         } else if (is_tile_collective(thread.sync.kind)) {
@@ -590,7 +590,7 @@ void BlockRunner::fault_exit_before_barrier(const std::vector<int>& waiting) {
 // somewhere else.
 void BlockRunner::report_deadlock() {
     for (const FiberThread& thread : threads_) {
-        if (thread.state == ThreadState::waiting && thread.sync.kind == SyncKind::barrier_wait) {
+        if (thread.state == ThreadState::waiting && is_barrier_wait(thread.sync.kind)) {
             report_barrier_deadlock(thread.rank);  // cuda_barrier.cpp
         }
     }

@@ -108,7 +108,7 @@ class BlockRunner {
     void barrier_init(BarrierState& barrier, std::ptrdiff_t expected, Where where);
     Arrival barrier_arrive(BarrierState& barrier, std::ptrdiff_t update, bool drop, Where where);
     void barrier_complete_phase(BarrierState& barrier);
-    void barrier_wait(const BarrierState& barrier, std::uint32_t phase, Where where);
+    void barrier_wait(const BarrierState& barrier, std::uint32_t phase, Where where, SyncKind kind);
     unsigned active_mask() const;
     void count_atomic() { ++stats_.atomics; }
     void note_branch(bool taken, const char* statement, Where where);
@@ -230,6 +230,11 @@ inline void BlockRunner::yield(FiberThread& thread) {
     }
 }
 
+// A wait on a cuda::barrier's phase: the barrier's own, or a pipeline's on a stage's.
+inline bool is_barrier_wait(SyncKind kind) {
+    return kind == SyncKind::barrier_wait || kind == SyncKind::pipeline_producer_acquire ||
+           kind == SyncKind::pipeline_consumer_wait;
+}
 inline bool is_tile_collective(SyncKind kind) { return kind == SyncKind::tile_sync || kind == SyncKind::tile_shfl; }
 // Whether two sync points are the same line of source.
 inline bool same_place(const Where& a, const Where& b) {

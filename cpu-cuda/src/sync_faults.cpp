@@ -94,6 +94,8 @@ std::string name_of(SyncKind kind) {
         case SyncKind::barrier_init: return "init(cuda::barrier*, expected)";
         case SyncKind::barrier_arrive: return "cuda::barrier::arrive()";
         case SyncKind::barrier_wait: return "cuda::barrier::wait()";
+        case SyncKind::pipeline_producer_acquire: return "cuda::pipeline::producer_acquire()";
+        case SyncKind::pipeline_consumer_wait: return "cuda::pipeline::consumer_wait()";
     }
     return "?";
 }
@@ -360,6 +362,25 @@ std::string barrier_of_other_block(const SyncCall& call, std::uint32_t owner) {
                           {{"sync_point", call_text(call)}, {"owner", owner}});
 }
 
+namespace {
+
+// A pipeline's wait is on a stage's barrier: its phase is the stage's round.
+const char* barrier_deadlock_id(SyncKind wait, bool one_thread) {
+    switch (wait) {
+        case SyncKind::pipeline_consumer_wait:
+            return one_thread ? "backend.cuda_pipeline.uncommitted.thread"
+                              : "backend.cuda_pipeline.uncommitted.threads";
+        case SyncKind::pipeline_producer_acquire:
+            return one_thread ? "backend.cuda_pipeline.unreleased.thread"
+                              : "backend.cuda_pipeline.unreleased.threads";
+        default:
+            return one_thread ? "backend.cuda_barrier.deadlock.thread"
+                              : "backend.cuda_barrier.deadlock.threads";
+    }
+}
+
+}  // namespace
+
 std::string barrier_deadlock(const BarrierDeadlock& deadlock) {
     const bool one = deadlock.waiting.size() == 1;
     if (deadlock.phase != deadlock.token_phase) {
@@ -384,14 +405,13 @@ std::string barrier_deadlock(const BarrierDeadlock& deadlock) {
     } else {
         others = messages::text("backend.cuda_barrier.no_other");
     }
-    return messages::text(
-        one ? "backend.cuda_barrier.deadlock.thread" : "backend.cuda_barrier.deadlock.threads",
-        {{"waiting", ranges(deadlock.waiting)},
-         {"sync_point", call_text(deadlock.wait)},
-         {"phase", deadlock.phase},
-         {"arrived", deadlock.arrived},
-         {"expected", deadlock.expected},
-         {"others", others}});
+    return messages::text(barrier_deadlock_id(deadlock.wait.kind, one),
+                          {{"waiting", ranges(deadlock.waiting)},
+                           {"sync_point", call_text(deadlock.wait)},
+                           {"phase", deadlock.phase},
+                           {"arrived", deadlock.arrived},
+                           {"expected", deadlock.expected},
+                           {"others", others}});
 }
 
 }  // namespace warpdrill::cpu::detail

@@ -193,7 +193,7 @@ std::string barrier_of_other_block(const SyncCall& call, std::uint32_t owner);
 // Threads wait on a barrier whose phase no arrival will complete.
 struct BarrierDeadlock {
     std::vector<int> waiting;
-    SyncCall wait;                // the first waiter's wait()
+    SyncCall wait;                // the first waiter's wait(), or its pipeline's call
     std::uint32_t token_phase;    // the phase its token is of
     std::uint32_t phase;          // the barrier's phase now
     int arrived, expected;        // the arrivals of that phase so far, and all it expects

@@ -46,6 +46,23 @@ __global__ void consume_uncommitted(int* out) {
     }
 }
 
+// The consumers take the first stage and never release it: the producers,
+// round the two stages, wait to fill it again.
+__global__ void produce_unreleased(int* out) {
+    __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, 2> state;
+    const auto role = threadIdx.x < 32 ? cuda::pipeline_role::producer : cuda::pipeline_role::consumer;
+    auto pipe = cuda::make_pipeline(cooperative_groups::this_thread_block(), &state, role);
+    if (threadIdx.x < 32) {
+        for (int tile = 0; tile < 3; ++tile) {
+            pipe.producer_acquire();
+            pipe.producer_commit();
+        }
+    } else {
+        pipe.consumer_wait();
+        out[threadIdx.x] = 1;
+    }
+}
+
 }  // namespace
 
 TEST_CASE("a cuda::barrier used before init() is synccheck's missing init", "[cuda-barrier][diagnostics]") {
@@ -100,12 +117,18 @@ TEST_CASE("a read between arrive() and wait() races with the writes the phase re
     CHECK(out.download()[0] == 7);
 }
 
-TEST_CASE("a block pipeline's consumers that wait for a stage no producer commits are named",
+TEST_CASE("a block pipeline's waits that no commit or release will end are named at the pipeline's call",
           "[cuda-barrier][cuda-pipeline][diagnostics]") {
     DeviceBuffer<int> out(64);
-    const std::string message = fault_of([&] { launch(consume_uncommitted, {1, 64}, out.data()); });
-    expect_says(
-        message,
-        {"deadlock: threads 32-63 wait at cuda::barrier::wait() at cpu-cuda/tests/cuda_barrier_faults.cu:",
-         "0 of its 32 expected arrivals", "threads 0-31 have left the kernel"});
+    std::string message = fault_of([&] { launch(consume_uncommitted, {1, 64}, out.data()); });
+    expect_says(message, {"deadlock: threads 32-63 wait at cuda::pipeline::consumer_wait() at "
+                          "cpu-cuda/tests/cuda_barrier_faults.cu:",
+                          "(its round 0), which 0 of its 32 producers have committed",
+                          "threads 0-31 have left the kernel"});
+
+    message = fault_of([&] { launch(produce_unreleased, {1, 64}, out.data()); });
+    expect_says(message, {"deadlock: threads 0-31 wait at cuda::pipeline::producer_acquire() at "
+                          "cpu-cuda/tests/cuda_barrier_faults.cu:",
+                          "to be released (its round 0), which 0 of its 32 consumers have released",
+                          "threads 32-63 have left the kernel"});
 }

@@ -32,6 +32,8 @@ struct Arrival {
 void barrier_init(BarrierState* barrier, std::ptrdiff_t expected, Where where);
 Arrival barrier_arrive(BarrierState* barrier, std::ptrdiff_t update, bool drop, Where where);
 void barrier_complete_phase(BarrierState* barrier);
-void barrier_wait(const BarrierState* barrier, std::uint32_t phase, Where where);
+// `kind`: the call that waits (a pipeline's waits are on a stage's barrier).
+void barrier_wait(const BarrierState* barrier, std::uint32_t phase, Where where,
+                  SyncKind kind = SyncKind::barrier_wait);
 
 }  // namespace warpdrill::cpu::detail

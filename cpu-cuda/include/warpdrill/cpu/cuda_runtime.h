@@ -450,6 +450,9 @@ enum class SyncKind : std::uint8_t {
     barrier_init,
     barrier_arrive,
     barrier_wait,
+    // A block's cuda::pipeline waits on a stage's barrier (<cuda/pipeline>).
+    pipeline_producer_acquire,
+    pipeline_consumer_wait,
 };
 // Where a sync point is in the kernel's source. Passed by value (one pointer,
 // in a register): a reference would make kernel code store it on its stack
