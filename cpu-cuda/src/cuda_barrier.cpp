@@ -24,6 +24,8 @@ bool same_parity(std::uint32_t a, std::uint32_t b) { return ((a ^ b) & 1u) == 0;
 }  // namespace
 
 void BlockRunner::check_barrier(const BarrierState& barrier, SyncKind call, Where where) const {
+    if (barrier.ready == kBarrierReady && barrier.block == linear_block()) return;
+    // Only a fault looks for the learner's line (in a library, on the stack).
     const SyncCall sync_call{call, running_sync_place(where)};
     if (barrier.ready != kBarrierReady) fault_here(barrier_missing_init(sync_call));
     if (barrier.block != linear_block()) fault_here(barrier_of_other_block(sync_call, barrier.block));
