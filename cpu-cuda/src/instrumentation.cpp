@@ -3,6 +3,7 @@
 // are the whole runtime. Outside a tracked launch each costs one test of a
 // thread-local pointer (and, once buffers live on several GPUs, a check of
 // the GPU whose memory it is); atomics and fences also do what they are asked.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -18,10 +19,21 @@ namespace {
 // instruction after the access.
 #define WARPDRILL_CALLER_CODE __builtin_return_address(0)
 
-// `natural`: the compiler's access assumes the type's own alignment (the
-// __tsan_readN forms, not __tsan_unaligned_readN), as a GPU's load or store
-// of that width requires: a misaligned address is the GPU's
-// cudaErrorMisalignedAddress.
+// Whether a natural access (the __tsan_readN forms, not
+// __tsan_unaligned_readN) of `bytes` at `where` is one a GPU cannot make:
+// its cudaErrorMisalignedAddress. GCC calls the natural forms of 1 to 8
+// bytes for a type aligned to their width, and that of 16 bytes for any
+// type aligned to 8 or more, a float4 and a struct of a pointer and a size
+// alike. A GPU loads the second as two 8-byte words, which may lie at any
+// multiple of 8: there the backend cannot tell the two apart, and takes
+// the second (a float4 at an odd multiple of 8, which a GPU faults on, goes
+// unnamed rather than a correct struct being called misaligned).
+inline bool misaligned_for_gpu(std::uintptr_t where, std::size_t bytes) {
+    return where % std::min<std::size_t>(bytes, 8) != 0;
+}
+
+// `natural`: the compiler's access assumes the type's alignment, which a
+// GPU's load or store of that width requires (misaligned_for_gpu).
 inline void note(const volatile void* address, std::size_t bytes, AccessKind kind, const void* code,
                  bool is_volatile = false, bool natural = false) {
     const auto where = reinterpret_cast<std::uintptr_t>(address);
@@ -31,7 +43,7 @@ inline void note(const volatile void* address, std::size_t bytes, AccessKind kin
         // may call instrumented copies of inline library functions that the
         // linker took from a kernel's object file: those are not the kernel's.
         active_watch = nullptr;
-        if (natural && where % bytes != 0) watch->misaligned(where, bytes, kind, code);
+        if (natural && misaligned_for_gpu(where, bytes)) watch->misaligned(where, bytes, kind, code);
         watch->access(where, bytes, kind, code, is_volatile);
         active_watch = watch;
     } else if (warpdrill::cpu::detail::memory_on_several_devices.load(std::memory_order_relaxed)) {

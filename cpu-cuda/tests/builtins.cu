@@ -7,6 +7,7 @@
 // Linux: this file compiles with nvcc too, and there the same asserts hold
 // CUDA's own headers to them.
 #include <cstdint>
+#include <span>
 #include <ctime>
 #include <vector>
 
@@ -75,6 +76,40 @@ __global__ void spin_cycles(long long cycles, long long* counted) {
     }
     counted[0] = clock64() - start;
     counted[1] = static_cast<unsigned>(clock() - start32);  // modulo 2^32: the counter wraps
+}
+
+// A GPU loads an object with accesses as wide as its type's alignment
+// allows: a struct of a pointer and a size (16 bytes, aligned to 8) as two
+// 8-byte words, so it may lie at any multiple of 8; and a float4's member
+// alone as 4 bytes. Thread t reads spans[t] and the .x of the float4 at
+// in + 2 (a multiple of 8, not of 16).
+struct Span {
+    const float* first;
+    long long count;
+};
+__global__ void read_by_alignment(const Span* spans, const float* in, float* out) {
+    const Span span = spans[threadIdx.x];
+    out[threadIdx.x] = span.first[span.count - 1] + reinterpret_cast<const float4*>(in + 2)->x;
+}
+
+// A value and its index, 16 bytes of which 4 are padding, as
+// cub::KeyValuePair<long long, int>. Thread t of 32 writes its pair member
+// by member to shared memory and to pairs[t], then copies its neighbour's
+// whole pair from each: the copy also moves the padding, which nothing
+// wrote, and no GPU tool reports that.
+struct IndexedValue {
+    long long index;
+    int value;
+};
+__global__ void copy_padded_pairs(IndexedValue* pairs, IndexedValue* copies) {
+    __shared__ IndexedValue shared[32];
+    const int t = threadIdx.x;
+    shared[t].index = pairs[t].index = t;
+    shared[t].value = pairs[t].value = 10 * t;
+    __syncthreads();
+    const IndexedValue from_shared = shared[(t + 1) % 32];
+    const IndexedValue from_global = pairs[(t + 1) % 32];
+    copies[t] = {from_shared.index + from_global.index, from_shared.value + from_global.value};
 }
 
 }  // namespace
@@ -152,4 +187,36 @@ TEST_CASE("the make_ functions of the vector types", "[builtins][vectors]") {
     const longlong3 triple = make_longlong3(-1, 0, 1ll << 40);
     CHECK(triple.z == 1ll << 40);
     CHECK(make_float3(1.0f, 2.0f, 3.0f).y == 2.0f);
+}
+
+TEST_CASE(
+    "a 16-byte struct aligned to 8 at an odd multiple of 8, and a misaligned float4's .x alone, load as on a "
+    "GPU",
+    "[builtins][alignment]") {
+    const std::vector<float> values = {1, 2, 3, 4, 5, 6, 7, 8};
+    DeviceBuffer<float> in{std::span<const float>(values)};
+    const std::vector<Span> spans = {{in.data(), 1}, {in.data(), 4}, {in.data() + 1, 2}};
+    // The spans 8 bytes into a cudaMalloc'd buffer (which starts at a multiple of 256).
+    DeviceBuffer<long long> storage(1 + 2 * spans.size());
+    Span* const odd_spans = reinterpret_cast<Span*>(storage.data() + 1);
+    check_cuda(cudaMemcpy(odd_spans, spans.data(), spans.size() * sizeof(Span), cudaMemcpyHostToDevice));
+    DeviceBuffer<float> out(spans.size());
+    read_by_alignment<<<1, static_cast<unsigned>(spans.size())>>>(odd_spans, in.data(), out.data());
+    warpdrill::check_launch();
+    CHECK(out.download() == std::vector<float>{1 + 3, 4 + 3, 3 + 3});
+}
+
+TEST_CASE("a padded struct written member by member and copied whole is no read of an unwritten value",
+          "[builtins][alignment]") {
+    DeviceBuffer<IndexedValue> pairs(32), copies(32);
+    copy_padded_pairs<<<1, 32>>>(pairs.data(), copies.data());
+    warpdrill::check_launch();
+    const std::vector<IndexedValue> got = copies.download();
+    for (int t = 0; t < 32; ++t) {
+        CHECK(got[t].index == 2 * ((t + 1) % 32));
+        CHECK(got[t].value == 20 * ((t + 1) % 32));
+    }
+#if defined(WARPDRILL_BACKEND_CPU)
+    CHECK(warpdrill::cpu::take_warnings().empty());
+#endif
 }

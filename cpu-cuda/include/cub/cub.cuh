@@ -3,8 +3,10 @@
 // CUB's code): cub::WarpReduce, cub::WarpScan, cub::BlockReduce,
 // cub::BlockScan, cub::BlockLoad and cub::BlockStore (with the free functions
 // LoadDirect* and StoreDirect*), cub::ThreadReduce, cub::DeviceReduce's Sum,
-// Min, Max and Reduce, cub::CachingDeviceAllocator and CubDebug /
-// CubDebugExit, with the operators CUB's headers bring in CUDA 13
+// Min, Max, Reduce, TransformReduce, ArgMin and ArgMax,
+// cub::DeviceSegmentedReduce's, cub::KeyValuePair with cub::ArgMin and
+// cub::ArgMax, cub::ArgIndexInputIterator, cub::CachingDeviceAllocator and
+// CubDebug / CubDebugExit, with the operators CUB's headers bring in CUDA 13
 // (cuda::std::plus and its kin, cuda::minimum, cuda::maximum) and
 // cuda::std::numeric_limits. The rest of CUB is not here: a program that
 // uses it does not compile, and the compiler names what is missing.
@@ -15,8 +17,12 @@
 #include "cub/block/block_scan.cuh"
 #include "cub/block/block_store.cuh"
 #include "cub/device/device_reduce.cuh"
+#include "cub/device/device_segmented_reduce.cuh"
+#include "cub/iterator/arg_index_input_iterator.cuh"
+#include "cub/thread/thread_operators.cuh"
 #include "cub/thread/thread_reduce.cuh"
 #include "cub/util_allocator.cuh"
 #include "cub/util_debug.cuh"
+#include "cub/util_type.cuh"
 #include "cub/warp/warp_reduce.cuh"
 #include "cub/warp/warp_scan.cuh"

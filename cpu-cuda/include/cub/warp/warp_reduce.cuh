@@ -13,6 +13,8 @@
 #include <cuda_runtime.h>
 
 #include <bit>
+#include <cstddef>
+#include <cstring>
 #include <source_location>
 #include <type_traits>
 
@@ -33,9 +35,27 @@ constexpr bool is_logical_warp_size(int threads) {
     return threads <= kWarpThreads && std::has_single_bit(static_cast<unsigned>(threads));
 }
 
-// An item the warp steps can move with one shuffle.
-template <class T>
-constexpr bool kFitsOneShuffle = std::is_trivially_copyable_v<T> && sizeof(T) <= 8;
+// An item moved by a shuffle as CUB moves one: whole where one shuffle takes
+// it (8 bytes), otherwise one 32-bit word after another. `shuffle` is the
+// shuffle, of any type, with its lanes, offset and width bound.
+template <class T, class Shuffle>
+__device__ T shuffle_item(const T& item, Shuffle shuffle) {
+    static_assert(
+        std::is_trivially_copyable_v<T>,
+        "cub's warp and block collectives on warpdrill's CPU backend: the item type must be trivially "
+        "copyable, as CUB shuffles its bytes");
+    if constexpr (sizeof(T) <= 8) {
+        return shuffle(item);
+    } else {
+        constexpr std::size_t kWords = (sizeof(T) + 3) / 4;
+        unsigned words[kWords] = {};
+        std::memcpy(words, &item, sizeof(T));
+        for (unsigned& word : words) word = shuffle(word);
+        T moved;
+        std::memcpy(&moved, words, sizeof(T));
+        return moved;
+    }
+}
 
 // The calling thread's rank in its block, x fastest, as the GPU numbers the
 // threads when it forms warps: lane = rank % 32.
@@ -68,15 +88,14 @@ __device__ unsigned logical_warp_mask() {
 // be commutative.
 template <int kWidth, class T, class Op>
 __device__ T reduce_lanes(T value, Op op, int valid_lanes, unsigned mask, Where where) {
-    static_assert(kFitsOneShuffle<T>,
-                  "cub::WarpReduce and cub::BlockReduce on warpdrill's CPU backend: the item type must be "
-                  "trivially copyable and at most 8 bytes, one shuffle's worth");
     const int lane = block_rank() % kWidth;
     for (int offset = 1; offset < kWidth; offset *= 2) {
         const bool has_partner = lane + offset < valid_lanes;
         // A lane without a partner shifts by 0 and gets its own value back:
         // no lane reads one past the valid ones, which may not exist.
-        const T partner = __shfl_down_sync(mask, value, has_partner ? offset : 0, kWidth, where);
+        const int delta = has_partner ? offset : 0;
+        const T partner = shuffle_item(
+            value, [&](auto part) { return __shfl_down_sync(mask, part, delta, kWidth, where); });
         if (has_partner) value = op(value, partner);
     }
     return value;

@@ -32,18 +32,18 @@ struct LaneScan {
 template <int kWidth, class T, class Op>
 __device__ LaneScan<T> scan_lanes(T value, Op op, int lanes, unsigned mask, std::optional<T> initial,
                                   Where where) {
-    static_assert(kFitsOneShuffle<T>,
-                  "cub::WarpScan and cub::BlockScan on warpdrill's CPU backend: the item type must be "
-                  "trivially copyable and at most 8 bytes, one shuffle's worth");
     const int lane = block_rank() % kWidth;
     T inclusive = value;
     for (int offset = 1; offset < lanes; offset *= 2) {
-        const T left = __shfl_up_sync(mask, inclusive, offset, kWidth, where);
+        const T left = shuffle_item(
+            inclusive, [&](auto part) { return __shfl_up_sync(mask, part, offset, kWidth, where); });
         if (lane >= offset) inclusive = op(left, inclusive);
     }
-    const T aggregate = __shfl_sync(mask, inclusive, lanes - 1, kWidth, where);
+    const T aggregate =
+        shuffle_item(inclusive, [&](auto part) { return __shfl_sync(mask, part, lanes - 1, kWidth, where); });
     const T seeded = initial ? op(*initial, inclusive) : inclusive;
-    T exclusive = __shfl_up_sync(mask, seeded, 1, kWidth, where);
+    T exclusive =
+        shuffle_item(seeded, [&](auto part) { return __shfl_up_sync(mask, part, 1, kWidth, where); });
     if (lane == 0 && initial) exclusive = *initial;
     return {inclusive, exclusive, aggregate};
 }

@@ -1,0 +1,315 @@
+// CUB's device-wide reductions beyond Sum, Min, Max and Reduce:
+// cub::DeviceReduce's ArgMin, ArgMax (both interfaces: the value and index
+// written to two iterators, and the deprecated cub::KeyValuePair one) and
+// TransformReduce, and cub::DeviceSegmentedReduce, each against a reference
+// computed on the host. Small whole numbers make ties common, so that "the
+// first extremum" is tested, and every sum exact. Outputs are poisoned
+// first. The file uses only CUB's and CUDA's public API: it compiles with
+// nvcc against CUB itself too, where it holds CUB to the same results.
+#define CCCL_IGNORE_DEPRECATED_API  // the KeyValuePair forms of ArgMin and ArgMax are tested too
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include <cub/cub.cuh>
+
+#include "warpdrill/catch.h"
+#include "warpdrill/cuda.h"
+#include "warpdrill/data.h"
+#include "warpdrill/host.h"
+#include "warpdrill/testing.h"
+
+using warpdrill::check_cuda;
+using warpdrill::describe_seed;
+using warpdrill::DeviceBuffer;
+using warpdrill::fresh_seed;
+
+namespace {
+
+using Index = std::int64_t;  // what the two-iterator ArgMin and ArgMax write
+using IndexedInt = cub::KeyValuePair<int, int>;
+
+constexpr int kSizes[] = {1, 2, 31, 1000, 65537, (1 << 20) + 3};
+
+// CUB's two calls: the first sizes the temporary storage, the second runs.
+template <class Call>
+void run_two_calls(Call call) {
+    std::size_t bytes = 0;
+    check_cuda(call(nullptr, bytes));
+    REQUIRE(bytes > 0);
+    DeviceBuffer<unsigned char> temp(bytes);
+    check_cuda(call(temp.data(), bytes));
+    check_cuda(cudaDeviceSynchronize());
+}
+
+// Items from -50 to 50: in any range of a few hundred, the extremes repeat.
+std::vector<int> items_with_ties(std::size_t n, std::uint64_t seed) {
+    return warpdrill::random_ints(n, seed, -50, 50);
+}
+
+// The first place of the smallest (or, with std::greater, the largest) of
+// items[first, last), as an offset from `first`.
+template <class Before = std::less<int>>
+IndexedInt first_extremum(const std::vector<int>& items, std::size_t first, std::size_t last,
+                          Before before = {}) {
+    IndexedInt best{0, items[first]};
+    for (std::size_t i = first + 1; i < last; ++i)
+        if (before(items[i], best.value)) best = {static_cast<int>(i - first), items[i]};
+    return best;
+}
+
+struct Square {
+    __host__ __device__ long long operator()(int x) const { return static_cast<long long>(x) * x; }
+};
+
+// Segments of `items` as CUB takes them: begin and end offsets, each
+// segment's own, which need not be in order nor cover every item.
+struct Segments {
+    std::vector<int> begins, ends;
+    std::size_t count() const { return begins.size(); }
+};
+
+// Segments of every kind: empty ones (at the start, the middle and the end
+// of the items), a one-item segment, short ones, one longer than a block's
+// 256 threads and several tiles, and two that overlap and run backwards.
+Segments mixed_segments(int n) {
+    Segments segments;
+    const auto add = [&](int begin, int end) {
+        segments.begins.push_back(begin);
+        segments.ends.push_back(end);
+    };
+    add(0, 0);
+    add(0, 1);
+    add(1, 5);
+    add(5, 5);
+    add(5, 300);
+    add(300, n / 2);
+    add(n / 2, n);
+    add(n, n);
+    add(n / 4, n / 2 + 7);
+    add(7, 40);
+    return segments;
+}
+
+}  // namespace
+
+TEST_CASE("cub::DeviceReduce::ArgMin and ArgMax write the first extremum and its index", "[cub][device]") {
+    for (const int n : kSizes) {
+        const std::uint64_t seed = fresh_seed();
+        INFO("n = " << n << ", " << describe_seed(seed));
+        const std::vector<int> items = items_with_ties(n, seed);
+        DeviceBuffer<int> in{std::span<const int>(items)};
+        DeviceBuffer<int> extremum(1);
+        extremum.poison();
+        DeviceBuffer<Index> index(1);
+        index.poison();
+
+        const IndexedInt min = first_extremum(items, 0, n);
+        run_two_calls([&](void* temp, std::size_t& bytes) {
+            return cub::DeviceReduce::ArgMin(temp, bytes, in.data(), extremum.data(), index.data(), n);
+        });
+        CHECK(extremum.download().front() == min.value);
+        CHECK(index.download().front() == min.key);
+
+        const IndexedInt max = first_extremum(items, 0, n, std::greater<int>{});
+        run_two_calls([&](void* temp, std::size_t& bytes) {
+            return cub::DeviceReduce::ArgMax(temp, bytes, in.data(), extremum.data(), index.data(), n);
+        });
+        CHECK(extremum.download().front() == max.value);
+        CHECK(index.download().front() == max.key);
+
+        DeviceBuffer<IndexedInt> pair(1);
+        pair.poison();
+        run_two_calls([&](void* temp, std::size_t& bytes) {
+            return cub::DeviceReduce::ArgMin(temp, bytes, in.data(), pair.data(), n);
+        });
+        CHECK(pair.download().front().key == min.key);
+        CHECK(pair.download().front().value == min.value);
+        run_two_calls([&](void* temp, std::size_t& bytes) {
+            return cub::DeviceReduce::ArgMax(temp, bytes, in.data(), pair.data(), n);
+        });
+        CHECK(pair.download().front().key == max.key);
+        CHECK(pair.download().front().value == max.value);
+    }
+}
+
+TEST_CASE(
+    "cub::DeviceReduce::ArgMin and ArgMax of no items: the pair {1, the type's limit}; the two iterators, "
+    "nothing",
+    "[cub][device]") {
+    DeviceBuffer<int> in(1);
+    DeviceBuffer<IndexedInt> pair(1);
+    pair.poison();
+    run_two_calls([&](void* temp, std::size_t& bytes) {
+        return cub::DeviceReduce::ArgMin(temp, bytes, in.data(), pair.data(), 0);
+    });
+    CHECK(pair.download().front().key == 1);
+    CHECK(pair.download().front().value == std::numeric_limits<int>::max());
+    run_two_calls([&](void* temp, std::size_t& bytes) {
+        return cub::DeviceReduce::ArgMax(temp, bytes, in.data(), pair.data(), 0);
+    });
+    CHECK(pair.download().front().key == 1);
+    CHECK(pair.download().front().value == std::numeric_limits<int>::lowest());
+
+    // CUB 3.0's documentation says {max(), 1}; its code writes nothing (an H200, 2026-11-28).
+    DeviceBuffer<int> extremum(1);
+    DeviceBuffer<Index> index(1);
+    extremum.poison();
+    index.poison();
+    run_two_calls([&](void* temp, std::size_t& bytes) {
+        return cub::DeviceReduce::ArgMin(temp, bytes, in.data(), extremum.data(), index.data(), 0);
+    });
+    run_two_calls([&](void* temp, std::size_t& bytes) {
+        return cub::DeviceReduce::ArgMax(temp, bytes, in.data(), extremum.data(), index.data(), 0);
+    });
+    CHECK(extremum.download().front() == -1);
+    CHECK(index.download().front() == -1);
+}
+
+TEST_CASE("cub::DeviceReduce::TransformReduce: init and the transformed items", "[cub][device]") {
+    constexpr long long kInit = 7;
+    for (const int n : {0, 1, 1000, (1 << 20) + 3}) {
+        const std::uint64_t seed = fresh_seed();
+        INFO("n = " << n << ", " << describe_seed(seed));
+        const std::vector<int> items = items_with_ties(n, seed);
+        DeviceBuffer<int> in{std::span<const int>(items)};
+        DeviceBuffer<long long> out(1);
+        out.poison();
+        run_two_calls([&](void* temp, std::size_t& bytes) {
+            return cub::DeviceReduce::TransformReduce(temp, bytes, in.data(), out.data(), n,
+                                                      cuda::std::plus<>{}, Square{}, kInit);
+        });
+        long long want = kInit;
+        for (const int x : items) want += Square{}(x);
+        CHECK(out.download().front() == want);
+    }
+}
+
+TEST_CASE("cub::DeviceSegmentedReduce: Reduce, Sum, Min and Max of each segment, init for an empty one",
+          "[cub][device]") {
+    constexpr int n = 5000;
+    const std::uint64_t seed = fresh_seed();
+    INFO(describe_seed(seed));
+    const std::vector<int> items = items_with_ties(n, seed);
+    const Segments segments = mixed_segments(n);
+    const std::size_t count = segments.count();
+    DeviceBuffer<int> in{std::span<const int>(items)};
+    DeviceBuffer<int> begins{std::span<const int>(segments.begins)};
+    DeviceBuffer<int> ends{std::span<const int>(segments.ends)};
+    DeviceBuffer<long long> sums(count);
+    sums.poison();
+    DeviceBuffer<int> mins(count);
+    mins.poison();
+    DeviceBuffer<int> maxes(count);
+    maxes.poison();
+    DeviceBuffer<int> reduced(count);
+    reduced.poison();
+    constexpr int kInit = 20;  // within the items' range: it wins in some segments, not in others
+
+    run_two_calls([&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSegmentedReduce::Sum(temp, bytes, in.data(), sums.data(), count, begins.data(),
+                                               ends.data());
+    });
+    run_two_calls([&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSegmentedReduce::Min(temp, bytes, in.data(), mins.data(), count, begins.data(),
+                                               ends.data());
+    });
+    run_two_calls([&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSegmentedReduce::Max(temp, bytes, in.data(), maxes.data(), count, begins.data(),
+                                               ends.data());
+    });
+    run_two_calls([&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSegmentedReduce::Reduce(temp, bytes, in.data(), reduced.data(), count,
+                                                  begins.data(), ends.data(), cuda::maximum<>{}, kInit);
+    });
+
+    const std::vector<long long> got_sums = sums.download();
+    const std::vector<int> got_mins = mins.download(), got_maxes = maxes.download(),
+                           got_reduced = reduced.download();
+    for (std::size_t s = 0; s < count; ++s) {
+        const auto first = items.begin() + segments.begins[s], last = items.begin() + segments.ends[s];
+        INFO("segment " << s << ": [" << segments.begins[s] << ", " << segments.ends[s] << ")");
+        long long sum = 0;
+        for (auto it = first; it != last; ++it) sum += *it;
+        const bool empty = first == last;
+        CHECK(got_sums[s] == sum);
+        CHECK(got_mins[s] == (empty ? std::numeric_limits<int>::max() : *std::min_element(first, last)));
+        CHECK(got_maxes[s] == (empty ? std::numeric_limits<int>::lowest() : *std::max_element(first, last)));
+        CHECK(got_reduced[s] == (empty ? kInit : std::max(kInit, *std::max_element(first, last))));
+    }
+}
+
+TEST_CASE("cub::DeviceSegmentedReduce::ArgMin and ArgMax: the first extremum's offset in its segment",
+          "[cub][device]") {
+    constexpr int n = 5000;
+    const std::uint64_t seed = fresh_seed();
+    INFO(describe_seed(seed));
+    const std::vector<int> items = items_with_ties(n, seed);
+    const Segments segments = mixed_segments(n);
+    const std::size_t count = segments.count();
+    DeviceBuffer<int> in{std::span<const int>(items)};
+    DeviceBuffer<int> begins{std::span<const int>(segments.begins)};
+    DeviceBuffer<int> ends{std::span<const int>(segments.ends)};
+    DeviceBuffer<IndexedInt> mins(count);
+    mins.poison();
+    DeviceBuffer<IndexedInt> maxes(count);
+    maxes.poison();
+    run_two_calls([&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSegmentedReduce::ArgMin(temp, bytes, in.data(), mins.data(), count, begins.data(),
+                                                  ends.data());
+    });
+    run_two_calls([&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSegmentedReduce::ArgMax(temp, bytes, in.data(), maxes.data(), count, begins.data(),
+                                                  ends.data());
+    });
+    const std::vector<IndexedInt> got_mins = mins.download(), got_maxes = maxes.download();
+    for (std::size_t s = 0; s < count; ++s) {
+        const int first = segments.begins[s], last = segments.ends[s];
+        INFO("segment " << s << ": [" << first << ", " << last << ")");
+        const IndexedInt min = first == last ? IndexedInt{1, std::numeric_limits<int>::max()}
+                                             : first_extremum(items, first, last);
+        const IndexedInt max = first == last ? IndexedInt{1, std::numeric_limits<int>::lowest()}
+                                             : first_extremum(items, first, last, std::greater<int>{});
+        CHECK(got_mins[s].key == min.key);
+        CHECK(got_mins[s].value == min.value);
+        CHECK(got_maxes[s].key == max.key);
+        CHECK(got_maxes[s].value == max.value);
+    }
+}
+
+TEST_CASE("cub::DeviceSegmentedReduce over one offsets array, begins and ends aliased, and over no segments",
+          "[cub][device]") {
+    // The rows of a matrix of 300 rows of 129 floats: offsets[r] to offsets[r + 1].
+    constexpr int kRows = 300, kColumns = 129;
+    const std::uint64_t seed = fresh_seed();
+    INFO(describe_seed(seed));
+    const std::vector<float> items = warpdrill::random_small_integers(kRows * kColumns, seed);
+    std::vector<int> offsets(kRows + 1);
+    for (int r = 0; r <= kRows; ++r) offsets[r] = r * kColumns;
+    DeviceBuffer<float> in{std::span<const float>(items)};
+    DeviceBuffer<int> d_offsets{std::span<const int>(offsets)};
+    DeviceBuffer<float> sums(kRows);
+    sums.poison();
+    run_two_calls([&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSegmentedReduce::Sum(temp, bytes, in.data(), sums.data(), kRows, d_offsets.data(),
+                                               d_offsets.data() + 1);
+    });
+    const std::vector<float> got = sums.download();
+    for (int r = 0; r < kRows; ++r) {
+        double want = 0;
+        for (int c = 0; c < kColumns; ++c) want += items[r * kColumns + c];
+        CHECK(got[r] == want);
+    }
+
+    // No segments: CUB returns at once, leaving even the size untouched.
+    std::size_t bytes = 0;
+    CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, bytes, in.data(), sums.data(), 0, d_offsets.data(),
+                                          d_offsets.data() + 1) == cudaSuccess);
+    CHECK(bytes == 0);
+    check_cuda(cudaDeviceSynchronize());
+    CHECK(sums.download() == got);
+}
