@@ -95,6 +95,35 @@ Segments mixed_segments(int n) {
     return segments;
 }
 
+// 5000 items with ties and mixed_segments() of them, on the device.
+// run(call) makes CUB's two calls of `call`, a DeviceSegmentedReduce
+// function given its first seven arguments (the temporary storage and its
+// size, the items, a poisoned output, the number of segments and their
+// offsets), and returns what it wrote.
+struct SegmentedItems {
+    static constexpr int kItems = 5000;
+    std::vector<int> items;
+    Segments segments = mixed_segments(kItems);
+    DeviceBuffer<int> in, begins, ends;
+
+    explicit SegmentedItems(std::uint64_t seed)
+        : items(items_with_ties(kItems, seed)),
+          in{std::span<const int>(items)},
+          begins{std::span<const int>(segments.begins)},
+          ends{std::span<const int>(segments.ends)} {}
+
+    template <class Out, class Call>
+    std::vector<Out> run(Call call) {
+        DeviceBuffer<Out> out(segments.count());
+        out.poison();
+        run_two_calls([&](void* temp, std::size_t& bytes) {
+            return call(temp, bytes, in.data(), out.data(), static_cast<std::int64_t>(segments.count()),
+                        begins.data(), ends.data());
+        });
+        return out.download();
+    }
+};
+
 }  // namespace
 
 TEST_CASE("cub::DeviceReduce::ArgMin and ArgMax write the first extremum and its index", "[cub][device]") {
@@ -191,93 +220,57 @@ TEST_CASE("cub::DeviceReduce::TransformReduce: init and the transformed items", 
 
 TEST_CASE("cub::DeviceSegmentedReduce: Reduce, Sum, Min and Max of each segment, init for an empty one",
           "[cub][device]") {
-    constexpr int n = 5000;
     const std::uint64_t seed = fresh_seed();
     INFO(describe_seed(seed));
-    const std::vector<int> items = items_with_ties(n, seed);
-    const Segments segments = mixed_segments(n);
-    const std::size_t count = segments.count();
-    DeviceBuffer<int> in{std::span<const int>(items)};
-    DeviceBuffer<int> begins{std::span<const int>(segments.begins)};
-    DeviceBuffer<int> ends{std::span<const int>(segments.ends)};
-    DeviceBuffer<long long> sums(count);
-    sums.poison();
-    DeviceBuffer<int> mins(count);
-    mins.poison();
-    DeviceBuffer<int> maxes(count);
-    maxes.poison();
-    DeviceBuffer<int> reduced(count);
-    reduced.poison();
+    SegmentedItems segmented(seed);
     constexpr int kInit = 20;  // within the items' range: it wins in some segments, not in others
+    const std::vector<long long> sums =
+        segmented.run<long long>([](auto&&... args) { return cub::DeviceSegmentedReduce::Sum(args...); });
+    const std::vector<int> mins =
+        segmented.run<int>([](auto&&... args) { return cub::DeviceSegmentedReduce::Min(args...); });
+    const std::vector<int> maxes =
+        segmented.run<int>([](auto&&... args) { return cub::DeviceSegmentedReduce::Max(args...); });
+    const std::vector<int> reduced = segmented.run<int>(
+        [](auto&&... args) { return cub::DeviceSegmentedReduce::Reduce(args..., cuda::maximum<>{}, kInit); });
 
-    run_two_calls([&](void* temp, std::size_t& bytes) {
-        return cub::DeviceSegmentedReduce::Sum(temp, bytes, in.data(), sums.data(), count, begins.data(),
-                                               ends.data());
-    });
-    run_two_calls([&](void* temp, std::size_t& bytes) {
-        return cub::DeviceSegmentedReduce::Min(temp, bytes, in.data(), mins.data(), count, begins.data(),
-                                               ends.data());
-    });
-    run_two_calls([&](void* temp, std::size_t& bytes) {
-        return cub::DeviceSegmentedReduce::Max(temp, bytes, in.data(), maxes.data(), count, begins.data(),
-                                               ends.data());
-    });
-    run_two_calls([&](void* temp, std::size_t& bytes) {
-        return cub::DeviceSegmentedReduce::Reduce(temp, bytes, in.data(), reduced.data(), count,
-                                                  begins.data(), ends.data(), cuda::maximum<>{}, kInit);
-    });
-
-    const std::vector<long long> got_sums = sums.download();
-    const std::vector<int> got_mins = mins.download(), got_maxes = maxes.download(),
-                           got_reduced = reduced.download();
-    for (std::size_t s = 0; s < count; ++s) {
-        const auto first = items.begin() + segments.begins[s], last = items.begin() + segments.ends[s];
+    const Segments& segments = segmented.segments;
+    for (std::size_t s = 0; s < segments.count(); ++s) {
+        const auto first = segmented.items.begin() + segments.begins[s];
+        const auto last = segmented.items.begin() + segments.ends[s];
         INFO("segment " << s << ": [" << segments.begins[s] << ", " << segments.ends[s] << ")");
         long long sum = 0;
         for (auto it = first; it != last; ++it) sum += *it;
         const bool empty = first == last;
-        CHECK(got_sums[s] == sum);
-        CHECK(got_mins[s] == (empty ? std::numeric_limits<int>::max() : *std::min_element(first, last)));
-        CHECK(got_maxes[s] == (empty ? std::numeric_limits<int>::lowest() : *std::max_element(first, last)));
-        CHECK(got_reduced[s] == (empty ? kInit : std::max(kInit, *std::max_element(first, last))));
+        CHECK(sums[s] == sum);
+        CHECK(mins[s] == (empty ? std::numeric_limits<int>::max() : *std::min_element(first, last)));
+        CHECK(maxes[s] == (empty ? std::numeric_limits<int>::lowest() : *std::max_element(first, last)));
+        CHECK(reduced[s] == (empty ? kInit : std::max(kInit, *std::max_element(first, last))));
     }
 }
 
 TEST_CASE("cub::DeviceSegmentedReduce::ArgMin and ArgMax: the first extremum's offset in its segment",
           "[cub][device]") {
-    constexpr int n = 5000;
     const std::uint64_t seed = fresh_seed();
     INFO(describe_seed(seed));
-    const std::vector<int> items = items_with_ties(n, seed);
-    const Segments segments = mixed_segments(n);
-    const std::size_t count = segments.count();
-    DeviceBuffer<int> in{std::span<const int>(items)};
-    DeviceBuffer<int> begins{std::span<const int>(segments.begins)};
-    DeviceBuffer<int> ends{std::span<const int>(segments.ends)};
-    DeviceBuffer<IndexedInt> mins(count);
-    mins.poison();
-    DeviceBuffer<IndexedInt> maxes(count);
-    maxes.poison();
-    run_two_calls([&](void* temp, std::size_t& bytes) {
-        return cub::DeviceSegmentedReduce::ArgMin(temp, bytes, in.data(), mins.data(), count, begins.data(),
-                                                  ends.data());
-    });
-    run_two_calls([&](void* temp, std::size_t& bytes) {
-        return cub::DeviceSegmentedReduce::ArgMax(temp, bytes, in.data(), maxes.data(), count, begins.data(),
-                                                  ends.data());
-    });
-    const std::vector<IndexedInt> got_mins = mins.download(), got_maxes = maxes.download();
-    for (std::size_t s = 0; s < count; ++s) {
+    SegmentedItems segmented(seed);
+    const std::vector<IndexedInt> mins =
+        segmented.run<IndexedInt>([](auto&&... args) { return cub::DeviceSegmentedReduce::ArgMin(args...); });
+    const std::vector<IndexedInt> maxes =
+        segmented.run<IndexedInt>([](auto&&... args) { return cub::DeviceSegmentedReduce::ArgMax(args...); });
+
+    const Segments& segments = segmented.segments;
+    for (std::size_t s = 0; s < segments.count(); ++s) {
         const int first = segments.begins[s], last = segments.ends[s];
         INFO("segment " << s << ": [" << first << ", " << last << ")");
         const IndexedInt min = first == last ? IndexedInt{1, std::numeric_limits<int>::max()}
-                                             : first_extremum(items, first, last);
-        const IndexedInt max = first == last ? IndexedInt{1, std::numeric_limits<int>::lowest()}
-                                             : first_extremum(items, first, last, std::greater<int>{});
-        CHECK(got_mins[s].key == min.key);
-        CHECK(got_mins[s].value == min.value);
-        CHECK(got_maxes[s].key == max.key);
-        CHECK(got_maxes[s].value == max.value);
+                                             : first_extremum(segmented.items, first, last);
+        const IndexedInt max = first == last
+                                   ? IndexedInt{1, std::numeric_limits<int>::lowest()}
+                                   : first_extremum(segmented.items, first, last, std::greater<int>{});
+        CHECK(mins[s].key == min.key);
+        CHECK(mins[s].value == min.value);
+        CHECK(maxes[s].key == max.key);
+        CHECK(maxes[s].value == max.value);
     }
 }
 
