@@ -1,22 +1,25 @@
-// CUB's device-wide reductions beyond Sum, Min, Max and Reduce:
-// cub::DeviceReduce's ArgMin, ArgMax (both interfaces: the value and index
-// written to two iterators, and the deprecated cub::KeyValuePair one) and
-// TransformReduce, and cub::DeviceSegmentedReduce, each against a reference
-// computed on the host. Small whole numbers make ties common, so that "the
+// CUB's device-wide reductions beyond Sum, Min, Max and Reduce, and its
+// scans: cub::DeviceReduce's ArgMin, ArgMax (both interfaces: the value and
+// index written to two iterators, and the deprecated cub::KeyValuePair one)
+// and TransformReduce, cub::DeviceSegmentedReduce and cub::DeviceScan, each
+// against a reference computed on the host. Small whole numbers make ties common, so that "the
 // first extremum" is tested, and every sum exact. Outputs are poisoned
 // first. The file uses only CUB's and CUDA's public API: it compiles with
 // nvcc against CUB itself too, where it holds CUB to the same results.
 #define CCCL_IGNORE_DEPRECATED_API  // the KeyValuePair forms of ArgMin and ArgMax are tested too
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include <cub/cub.cuh>
 
+#include "affine_maps.cuh"
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/data.h"
@@ -305,4 +308,111 @@ TEST_CASE("cub::DeviceSegmentedReduce over one offsets array, begins and ends al
     CHECK(bytes == 0);
     check_cuda(cudaDeviceSynchronize());
     CHECK(sums.download() == got);
+}
+
+namespace {
+
+// The host's inclusive scan of `items` from `init`, in order.
+template <class T, class Op>
+std::vector<T> host_inclusive_scan(const std::vector<T>& items, Op op, std::optional<T> init = std::nullopt) {
+    std::vector<T> scanned;
+    for (const T& item : items) {
+        init = init ? op(*init, item) : item;
+        scanned.push_back(*init);
+    }
+    return scanned;
+}
+
+// CUB's two calls of a DeviceScan function `call` (given all but the
+// temporary storage) from `items` into a poisoned output; `in_place` scans
+// the input buffer itself. Returns what it wrote.
+template <class Out, class In, class Call>
+std::vector<Out> device_scan(const std::vector<In>& items, Call call) {
+    DeviceBuffer<In> in{std::span<const In>(items)};
+    DeviceBuffer<Out> out(items.size());
+    out.poison();
+    run_two_calls([&](void* temp, std::size_t& bytes) { return call(temp, bytes, in.data(), out.data()); });
+    return out.download();
+}
+
+constexpr int kScanSizes[] = {1, 255, 256, 257, 1000, 65537, (1 << 20) + 3};
+
+}  // namespace
+
+TEST_CASE("cub::DeviceScan's sums of ints are the host's, in and out of place", "[cub][device][scan]") {
+    for (const int n : kScanSizes) {
+        const std::uint64_t seed = fresh_seed();
+        INFO("n = " << n << ", " << describe_seed(seed));
+        const std::vector<int> items = items_with_ties(n, seed);
+        const std::vector<int> inclusive = host_inclusive_scan(items, std::plus<int>{});
+        std::vector<int> exclusive(n);
+        exclusive[0] = 0;
+        std::copy(inclusive.begin(), inclusive.end() - 1, exclusive.begin() + 1);
+
+        CHECK(device_scan<int>(items, [&](void* temp, std::size_t& bytes, const int* in, int* out) {
+                  return cub::DeviceScan::InclusiveSum(temp, bytes, in, out, n);
+              }) == inclusive);
+        CHECK(device_scan<int>(items, [&](void* temp, std::size_t& bytes, const int* in, int* out) {
+                  return cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, n);
+              }) == exclusive);
+
+        DeviceBuffer<int> data{std::span<const int>(items)};
+        run_two_calls([&](void* temp, std::size_t& bytes) {
+            return cub::DeviceScan::InclusiveSum(temp, bytes, data.data(), n);
+        });
+        CHECK(data.download() == inclusive);
+        data.upload(items);
+        run_two_calls([&](void* temp, std::size_t& bytes) {
+            return cub::DeviceScan::ExclusiveSum(temp, bytes, data.data(), n);
+        });
+        CHECK(data.download() == exclusive);
+    }
+}
+
+TEST_CASE("cub::DeviceScan keeps the items' order: a non-commutative operator, with and without an init",
+          "[cub][device][scan]") {
+    const Affine init{3, 5};
+    for (const int n : {1, 300, 70000}) {
+        const std::uint64_t seed = fresh_seed();
+        INFO("n = " << n << ", " << describe_seed(seed));
+        const std::vector<int> numbers = warpdrill::random_ints(2 * n, seed, 1, kPrime - 1);
+        std::vector<Affine> maps(n);
+        for (int i = 0; i < n; ++i)
+            maps[i] = {static_cast<unsigned>(numbers[2 * i]), static_cast<unsigned>(numbers[2 * i + 1])};
+        const std::vector<Affine> inclusive = host_inclusive_scan(maps, ThenApply{});
+        const std::vector<Affine> from_init = host_inclusive_scan(maps, ThenApply{}, std::optional(init));
+        std::vector<Affine> exclusive{init};
+        exclusive.insert(exclusive.end(), from_init.begin(), from_init.end() - 1);
+
+        CHECK(device_scan<Affine>(maps, [&](void* temp, std::size_t& bytes, const Affine* in, Affine* out) {
+                  return cub::DeviceScan::InclusiveScan(temp, bytes, in, out, ThenApply{}, n);
+              }) == inclusive);
+        CHECK(device_scan<Affine>(maps, [&](void* temp, std::size_t& bytes, const Affine* in, Affine* out) {
+                  return cub::DeviceScan::InclusiveScanInit(temp, bytes, in, out, ThenApply{}, init, n);
+              }) == from_init);
+        CHECK(device_scan<Affine>(maps, [&](void* temp, std::size_t& bytes, const Affine* in, Affine* out) {
+                  return cub::DeviceScan::ExclusiveScan(temp, bytes, in, out, ThenApply{}, init, n);
+              }) == exclusive);
+    }
+}
+
+TEST_CASE("cub::DeviceScan's running sums of whole-number floats are exact; of no items, nothing is written",
+          "[cub][device][scan]") {
+    constexpr int n = (1 << 16) + 5;
+    const std::uint64_t seed = fresh_seed();
+    INFO(describe_seed(seed));
+    // Small whole numbers: every running sum, in any order, is exact in float.
+    const std::vector<float> items = warpdrill::random_small_integers(n, seed);
+    const std::vector<float> got =
+        device_scan<float>(items, [&](void* temp, std::size_t& bytes, const float* in, float* out) {
+            return cub::DeviceScan::InclusiveSum(temp, bytes, in, out, n);
+        });
+    CHECK(got == host_inclusive_scan(items, std::plus<float>{}));
+
+    DeviceBuffer<float> none(1);
+    none.poison();
+    run_two_calls([&](void* temp, std::size_t& bytes) {
+        return cub::DeviceScan::ExclusiveSum(temp, bytes, none.data(), none.data(), 0);
+    });
+    CHECK(std::isnan(none.download().front()));
 }
