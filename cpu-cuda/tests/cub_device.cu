@@ -1,11 +1,11 @@
 // CUB's device-wide reductions beyond Sum, Min, Max and Reduce, and its
 // scans: cub::DeviceReduce's ArgMin, ArgMax (both interfaces: the value and
 // index written to two iterators, and the deprecated cub::KeyValuePair one)
-// and TransformReduce, cub::DeviceSegmentedReduce and cub::DeviceScan, each
-// against a reference computed on the host. Small whole numbers make ties common, so that "the
-// first extremum" is tested, and every sum exact. Outputs are poisoned
-// first. The file uses only CUB's and CUDA's public API: it compiles with
-// nvcc against CUB itself too, where it holds CUB to the same results.
+// TransformReduce and ReduceByKey, cub::DeviceSegmentedReduce and
+// cub::DeviceScan, each against a reference computed on the host. Small whole numbers make ties common, so
+// that "the first extremum" is tested, and every sum exact. Outputs are poisoned first. The file uses only
+// CUB's and CUDA's public API: it compiles with nvcc against CUB itself too, where it holds CUB to the same
+// results.
 #define CCCL_IGNORE_DEPRECATED_API  // the KeyValuePair forms of ArgMin and ArgMax are tested too
 
 #include <algorithm>
@@ -415,4 +415,96 @@ TEST_CASE("cub::DeviceScan's running sums of whole-number floats are exact; of n
         return cub::DeviceScan::ExclusiveSum(temp, bytes, none.data(), none.data(), 0);
     });
     CHECK(std::isnan(none.download().front()));
+}
+
+namespace {
+
+// What ReduceByKey writes: each run's key and aggregate, and how many runs.
+template <class Value>
+struct Runs {
+    std::vector<int> keys;
+    std::vector<Value> aggregates;
+    int count = 0;
+};
+
+// The host's runs of consecutive equal keys, each run's values folded in order.
+template <class Value, class Op>
+Runs<Value> host_runs(const std::vector<int>& keys, const std::vector<Value>& values, Op op) {
+    Runs<Value> runs;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (i == 0 || keys[i] != keys[i - 1]) {
+            runs.keys.push_back(keys[i]);
+            runs.aggregates.push_back(values[i]);
+        } else {
+            runs.aggregates.back() = op(runs.aggregates.back(), values[i]);
+        }
+    }
+    runs.count = static_cast<int>(runs.keys.size());
+    return runs;
+}
+
+// ReduceByKey through CUB's two calls, into poisoned outputs of n items.
+template <class Value, class Op>
+Runs<Value> device_runs(const std::vector<int>& keys, const std::vector<Value>& values, Op op) {
+    const std::size_t n = keys.size();
+    DeviceBuffer<int> d_keys{std::span<const int>(keys)}, unique(std::max<std::size_t>(n, 1)), count(1);
+    DeviceBuffer<Value> d_values{std::span<const Value>(values)}, aggregates(std::max<std::size_t>(n, 1));
+    unique.poison();
+    aggregates.poison();
+    count.poison();
+    run_two_calls([&](void* temp, std::size_t& bytes) {
+        return cub::DeviceReduce::ReduceByKey(temp, bytes, d_keys.data(), unique.data(), d_values.data(),
+                                              aggregates.data(), count.data(), op, static_cast<int>(n));
+    });
+    Runs<Value> runs;
+    runs.count = count.download().front();
+    REQUIRE(runs.count >= 0);
+    runs.keys = unique.download();
+    runs.aggregates = aggregates.download();
+    runs.keys.resize(runs.count);
+    runs.aggregates.resize(runs.count);
+    return runs;
+}
+
+// Keys in runs of 1 to 600 items (across blocks' edges), each run's key
+// another than the one before.
+std::vector<int> keys_in_runs(std::size_t n, std::uint64_t seed) {
+    const std::vector<int> lengths = warpdrill::random_ints(n, seed, 1, 600);
+    std::vector<int> keys;
+    for (std::size_t run = 0; keys.size() < n; ++run) {
+        keys.insert(keys.end(), std::min<std::size_t>(lengths[run], n - keys.size()),
+                    static_cast<int>(run % 7));
+    }
+    return keys;
+}
+
+}  // namespace
+
+TEST_CASE("cub::DeviceReduce::ReduceByKey: CUB's documented example, and no items", "[cub][device]") {
+    const std::vector<int> keys = {0, 2, 2, 9, 5, 5, 5, 8}, values = {0, 7, 1, 6, 2, 5, 3, 4};
+    const Runs<int> runs = device_runs(keys, values, cuda::minimum<>{});
+    CHECK(runs.count == 5);
+    CHECK(runs.keys == std::vector<int>{0, 2, 9, 5, 8});
+    CHECK(runs.aggregates == std::vector<int>{0, 1, 6, 2, 4});
+    CHECK(device_runs(std::vector<int>{}, std::vector<int>{}, cuda::std::plus<>{}).count == 0);
+}
+
+TEST_CASE("cub::DeviceReduce::ReduceByKey over runs across blocks, in the items' order", "[cub][device]") {
+    for (const int n : {1, 257, 5000, 70000}) {
+        const std::uint64_t seed = fresh_seed();
+        INFO("n = " << n << ", " << describe_seed(seed));
+        const std::vector<int> keys = keys_in_runs(n, seed);
+        const std::vector<int> values = items_with_ties(n, seed);
+        const Runs<int> sums = device_runs(keys, values, cuda::std::plus<>{});
+        const Runs<int> want_sums = host_runs(keys, values, std::plus<int>{});
+        CHECK(sums.count == want_sums.count);
+        CHECK(sums.keys == want_sums.keys);
+        CHECK(sums.aggregates == want_sums.aggregates);
+
+        std::vector<Affine> maps(n);
+        for (int i = 0; i < n; ++i)
+            maps[i] = {static_cast<unsigned>(values[i] + 51), static_cast<unsigned>(i % kPrime)};
+        const Runs<Affine> composed = device_runs(keys, maps, ThenApply{});
+        CHECK(composed.aggregates == host_runs(keys, maps, ThenApply{}).aggregates);
+    }
 }

@@ -3,15 +3,15 @@
 // CUB's code): cub::WarpReduce, cub::WarpScan, cub::BlockReduce,
 // cub::BlockScan, cub::BlockLoad and cub::BlockStore (with the free functions
 // LoadDirect* and StoreDirect*), cub::ThreadReduce, cub::DeviceReduce's Sum,
-// Min, Max, Reduce, TransformReduce, ArgMin and ArgMax, the same six of
-// cub::DeviceSegmentedReduce, cub::DeviceScan's InclusiveSum, ExclusiveSum,
-// InclusiveScan, InclusiveScanInit and ExclusiveScan, cub::KeyValuePair with
-// cub::ArgMin and cub::ArgMax, cub::ArgIndexInputIterator,
-// cub::CachingDeviceAllocator and CubDebug / CubDebugExit, with the
-// operators CUB's headers bring in CUDA 13 (cuda::std::plus and its kin,
-// cuda::minimum, cuda::maximum) and cuda::std::numeric_limits. The rest of
-// CUB is not here: a program that uses it does not compile, and the
-// compiler names what is missing.
+// Min, Max, Reduce, TransformReduce, ArgMin, ArgMax and ReduceByKey,
+// cub::DeviceSegmentedReduce's six reductions, cub::DeviceScan's
+// InclusiveSum, ExclusiveSum, InclusiveScan, InclusiveScanInit and
+// ExclusiveScan, cub::KeyValuePair with cub::ArgMin and cub::ArgMax,
+// cub::ArgIndexInputIterator, cub::CachingDeviceAllocator and CubDebug /
+// CubDebugExit, with the operators CUB's headers bring in CUDA 13
+// (cuda::std::plus and its kin, cuda::minimum, cuda::maximum) and
+// cuda::std::numeric_limits. The rest of CUB is not here: a program that
+// uses it does not compile, and the compiler names what is missing.
 #pragma once
 
 #include "cub/block/block_load.cuh"

@@ -1,17 +1,19 @@
 // <cub/device/device_reduce.cuh> on the CPU backend: cub::DeviceReduce's Sum,
-// Min, Max, Reduce, TransformReduce, ArgMin and ArgMax, part of the subset of
-// CUB that warpdrill's CPU backend provides, written for the backend from
-// CUB's documented API (not CUB's code). Two kernels, as in lesson 8: a grid
-// that fills the GPU reduces grid-stride shares of the input to one partial
-// result per block, kept in the caller's temporary storage; then one block
-// reduces the partials. An input that one block covers takes the second
-// kernel only.
+// Min, Max, Reduce, TransformReduce, ArgMin, ArgMax and ReduceByKey, part of
+// the subset of CUB that warpdrill's CPU backend provides, written for the
+// backend from CUB's documented API (not CUB's code). The reductions take
+// two kernels, as in lesson 8: a grid that fills the GPU reduces
+// grid-stride shares of the input to one partial result per block, kept in
+// the caller's temporary storage; then one block reduces the partials (an
+// input that one block covers takes the second kernel only). ReduceByKey is
+// a scan (detail/reduce_by_key.cuh says how).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "cub/device/detail/reduce.cuh"
+#include "cub/device/detail/reduce_by_key.cuh"
 
 // CUB marks the interfaces it has superseded [[deprecated]], unless the program asks not to be told.
 #if defined(CCCL_IGNORE_DEPRECATED_API) || defined(CUB_IGNORE_DEPRECATED_API)
@@ -121,6 +123,25 @@ struct DeviceReduce {
                               OutputIteratorT d_out, int num_items, cudaStream_t stream = 0) {
         return arg_extremum_pair<::cub::ArgMax>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items,
                                                 stream);
+    }
+
+    // For each run of consecutive equal keys (compared with ==), in order:
+    // its first key to d_unique_out, the reduction_op of its values to
+    // d_aggregates_out; the number of runs to *d_num_runs_out (0 of no items).
+    template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
+              typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename ReductionOpT,
+              typename NumItemsT>
+    static cudaError_t ReduceByKey(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                   KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_unique_out,
+                                   ValuesInputIteratorT d_values_in,
+                                   AggregatesOutputIteratorT d_aggregates_out,
+                                   NumRunsOutputIteratorT d_num_runs_out, ReductionOpT reduction_op,
+                                   NumItemsT num_items, cudaStream_t stream = 0) {
+        using Value = detail::iterator_value_t<ValuesInputIteratorT>;
+        using Accum = std::decay_t<std::invoke_result_t<ReductionOpT&, Value, Value>>;
+        return detail::reduce_by_key<Accum>(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out,
+                                            d_values_in, d_aggregates_out, d_num_runs_out, reduction_op,
+                                            static_cast<std::int64_t>(num_items), stream);
     }
 
   private:
