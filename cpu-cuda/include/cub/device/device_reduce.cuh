@@ -76,8 +76,8 @@ struct DeviceReduce {
                                        ReductionOpT reduction_op, TransformOpT transform_op, T init,
                                        cudaStream_t stream = 0) {
         return Reduce(d_temp_storage, temp_storage_bytes,
-                      detail::TransformedInput<InputIteratorT, TransformOpT>{d_in, transform_op}, d_out,
-                      num_items, reduction_op, init, stream);
+                      detail::ReadAt{[=](std::int64_t i) { return transform_op(d_in[i]); }}, d_out, num_items,
+                      reduction_op, init, stream);
     }
 
     // The first smallest item to *d_min_out and its index to *d_index_out.

@@ -146,19 +146,19 @@ cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, InputI
     return cudaPeekAtLastError();
 }
 
-// in[i] read as transform(in[i]): TransformReduce's input.
-template <class InputIt, class Transform>
-struct TransformedInput {
-    using value_type = std::decay_t<std::invoke_result_t<const Transform&, iterator_value_t<InputIt>>>;
+// An input iterator whose item i is read(i), computed where it is read:
+// TransformReduce's input, transform(in[i]), and ReduceByKey's.
+template <class Read>
+struct ReadAt {
+    using value_type = std::decay_t<std::invoke_result_t<const Read&, std::int64_t>>;
     using difference_type = std::ptrdiff_t;
     using pointer = void;
     using reference = value_type;
     using iterator_category = std::random_access_iterator_tag;
 
-    InputIt in;
-    Transform transform;
+    Read read;
 
-    value_type operator[](std::int64_t i) const { return transform(in[i]); }
+    value_type operator[](std::int64_t i) const { return read(i); }
 };
 
 // Where the two-iterator ArgMin and ArgMax write: *out = {index, extremum}

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <optional>
 
 #include "cub/device/detail/scan.cuh"
@@ -34,23 +33,6 @@ __device__ bool starts_run(KeysIt keys, std::int64_t i) {
 // the current run so far}.
 template <class Accum>
 using RunsSoFar = KeyValuePair<std::int64_t, Accum>;
-
-// Item i read as {1 if it starts a run else 0, values[i]}.
-template <class KeysIt, class ValuesIt, class Accum>
-struct RunItems {
-    using value_type = RunsSoFar<Accum>;
-    using difference_type = std::ptrdiff_t;
-    using pointer = void;
-    using reference = value_type;
-    using iterator_category = std::random_access_iterator_tag;
-
-    KeysIt keys;
-    ValuesIt values;
-
-    value_type operator[](std::int64_t i) const {
-        return value_type(starts_run(keys, i) ? 1 : 0, static_cast<Accum>(values[i]));
-    }
-};
 
 // Adds the runs; the values combine only within a run (where b starts
 // none). Associative when `op` is.
@@ -88,7 +70,10 @@ cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes,
                           UniqueOut d_unique_out, ValuesIt d_values_in, AggregatesOut d_aggregates_out,
                           NumRunsOut d_num_runs_out, Op op, std::int64_t n, cudaStream_t stream) {
     using Scanned = RunsSoFar<Accum>;
-    const RunItems<KeysIt, ValuesIt, Accum> items{d_keys_in, d_values_in};
+    // Item i read as {1 if it starts a run else 0, its value}.
+    const ReadAt items{[=](std::int64_t i) {
+        return Scanned(starts_run(d_keys_in, i) ? 1 : 0, static_cast<Accum>(d_values_in[i]));
+    }};
     const WithinRuns<Op> within_runs{op};
     const std::size_t scanned_bytes =
         (static_cast<std::size_t>(n) * sizeof(Scanned) + 15) / 16 * 16;  // the scan's storage starts aligned
