@@ -167,6 +167,58 @@ void check_warp_reduce(Op op) {
     }
 }
 
+// Each lane writes out[lane] = its result of HeadSegmentedReduce (or, with
+// kTails, TailSegmentedReduce; Sum for cuda::std::plus<>) with its flag.
+template <int kLogicalThreads, bool kTails, class T, class Op>
+__global__ void warp_segmented_reduce(const T* in, const int* flags, T* out, Op op) {
+    using WarpReduce = cub::WarpReduce<T, kLogicalThreads>;
+    __shared__ typename WarpReduce::TempStorage temp_storage[kWarpTestThreads / kLogicalThreads];
+    WarpReduce reduce(temp_storage[threadIdx.x / kLogicalThreads]);
+    const T input = in[threadIdx.x];
+    const int flag = flags[threadIdx.x];
+    if constexpr (std::is_same_v<Op, Plus>) {
+        out[threadIdx.x] =
+            kTails ? reduce.TailSegmentedSum(input, flag) : reduce.HeadSegmentedSum(input, flag);
+    } else {
+        out[threadIdx.x] = kTails ? reduce.TailSegmentedReduce(input, flag, op)
+                                  : reduce.HeadSegmentedReduce(input, flag, op);
+    }
+}
+
+// Random flags, about one lane in four: each segment's first lane must hold
+// the segment's reduction, in order (other lanes' results are undefined).
+template <int kLogicalThreads, bool kTails, class T, class Op>
+void check_warp_segmented_reduce(Op op) {
+    const std::uint64_t seed = fresh_seed();
+    INFO("cub::WarpReduce<" << kLogicalThreads << ">, " << (kTails ? "tail" : "head") << " flags, "
+                            << describe_seed(seed));
+    const std::vector<T> items = random_items<T>(kWarpTestThreads, seed);
+    std::vector<int> flags = warpdrill::random_ints(kWarpTestThreads, seed + 1, 0, 3);
+    for (int& flag : flags) flag = flag == 0;
+    std::vector<int> firsts;  // each segment's first lane
+    std::vector<std::vector<T>> covered;
+    for (int lane = 0; lane < kWarpTestThreads; ++lane) {
+        const bool in_lane_0 = lane % kLogicalThreads == 0;
+        const bool starts = in_lane_0 || (kTails ? flags[lane - 1] : flags[lane]);
+        if (starts) {
+            firsts.push_back(lane);
+            covered.emplace_back();
+        }
+        covered.back().push_back(items[lane]);
+    }
+    DeviceBuffer<T> in{std::span<const T>(items)};
+    DeviceBuffer<int> d_flags{std::span<const int>(flags)};
+    DeviceBuffer<T> out(kWarpTestThreads);
+    out.poison();
+    warp_segmented_reduce<kLogicalThreads, kTails>
+        <<<1, kWarpTestThreads>>>(in.data(), d_flags.data(), out.data(), op);
+    warpdrill::check_launch();
+    const std::vector<T> lanes = out.download();
+    std::vector<T> results;
+    for (const int lane : firsts) results.push_back(lanes[lane]);
+    check_results(results, covered, op);
+}
+
 // ---- cub::BlockReduce -----------------------------------------------------------------
 constexpr int kItemsPerThread = 4;
 constexpr int kBlocks = 3;
@@ -333,6 +385,16 @@ TEST_CASE(
     check_warp_reduce<16, double>(AbsMax<double>{});
     check_warp_reduce<8, int>(cuda::maximum<>{});
     check_warp_reduce<4, float>(AbsMax<float>{});
+}
+
+TEST_CASE("cub::WarpReduce's segmented reductions, by head and by tail flags", "[cub][warp]") {
+    check_warp_segmented_reduce<32, false, int>(Plus{});
+    check_warp_segmented_reduce<32, true, int>(Plus{});
+    check_warp_segmented_reduce<8, false, float>(Plus{});
+    check_warp_segmented_reduce<16, true, double>(AbsMax<double>{});
+    check_warp_segmented_reduce<32, false, Affine>(ThenApply{});
+    check_warp_segmented_reduce<32, true, Affine>(ThenApply{});
+    check_warp_segmented_reduce<4, false, Affine>(ThenApply{});
 }
 
 TEST_CASE("cub::WarpReduce keeps the lanes' order: a non-commutative operator", "[cub][warp]") {

@@ -1,9 +1,9 @@
 // <cub/warp/warp_reduce.cuh> on the CPU backend: cub::WarpReduce, part of the
 // subset of CUB that warpdrill's CPU backend provides, written for the
-// backend from CUB's documented API (not CUB's code). A warp reduces with
-// __shfl_down_sync, so TempStorage is empty. Also the warp step that
-// cub::BlockReduce shares (cub::detail::reduce_lanes), and what cub::WarpScan
-// shares with it.
+// backend from CUB's documented API (not CUB's code), its segmented
+// reductions included. A warp reduces with __shfl_down_sync, so TempStorage
+// is empty. Also the warp step that cub::BlockReduce shares
+// (cub::detail::reduce_lanes), and what cub::WarpScan shares with it.
 //
 // Every call takes the caller's source location, as the backend's intrinsics
 // do, so that a mistake (a call that only part of a warp or block reaches) is
@@ -101,6 +101,29 @@ __device__ T reduce_lanes(T value, Op op, int valid_lanes, unsigned mask, Where 
     return value;
 }
 
+// Reduces `value` over its segment's lanes from the calling lane on, in a
+// logical warp of kWidth lanes whose lanes are `mask` (every lane of it must
+// call); a segment starts at lane 0 and at each lane whose `starts` is set.
+// Valid in each segment's first lane. After the step with offset o, lane l
+// holds op over lanes [l, l + 2o) of its segment, in order: its partner
+// l + o, when in the segment, is in the same one, so it holds [l + o, l + 2o).
+template <int kWidth, class T, class Op>
+__device__ T reduce_segment_lanes(T value, bool starts, Op op, unsigned mask, Where where) {
+    const int lane = block_rank() % kWidth;
+    const int first_lane = block_rank() % kWarpThreads - lane;  // the logical warp's, in the warp
+    const unsigned starting = (__ballot_sync(mask, starts, where) >> first_lane) & first_lanes(kWidth);
+    const unsigned starting_later = starting & ~first_lanes(lane + 1);
+    const int segment_end = starting_later ? std::countr_zero(starting_later) : kWidth;
+    for (int offset = 1; offset < kWidth; offset *= 2) {
+        const bool has_partner = lane + offset < segment_end;
+        const int delta = has_partner ? offset : 0;
+        const T partner = shuffle_item(
+            value, [&](auto part) { return __shfl_down_sync(mask, part, delta, kWidth, where); });
+        if (has_partner) value = op(value, partner);
+    }
+    return value;
+}
+
 }  // namespace detail
 
 // The reduction of a logical warp of LOGICAL_WARP_THREADS threads (a power of
@@ -134,6 +157,35 @@ class WarpReduce {
     __device__ T Reduce(T input, ReductionOp reduction_op, int valid_items, Where where = Where::current()) {
         return detail::reduce_lanes<LOGICAL_WARP_THREADS>(
             input, reduction_op, valid_items, detail::logical_warp_mask<LOGICAL_WARP_THREADS>(), where);
+    }
+
+    // Segmented reductions: a segment starts at lane 0 and at each lane
+    // whose head flag is set, or after each lane whose tail flag is set. The
+    // result is valid in each segment's first lane only.
+    template <typename FlagT>
+    __device__ T HeadSegmentedSum(T input, FlagT head_flag, Where where = Where::current()) {
+        return HeadSegmentedReduce(input, head_flag, ::cuda::std::plus<>{}, where);
+    }
+    template <typename FlagT>
+    __device__ T TailSegmentedSum(T input, FlagT tail_flag, Where where = Where::current()) {
+        return TailSegmentedReduce(input, tail_flag, ::cuda::std::plus<>{}, where);
+    }
+    template <typename ReductionOp, typename FlagT>
+    __device__ T HeadSegmentedReduce(T input, FlagT head_flag, ReductionOp reduction_op,
+                                     Where where = Where::current()) {
+        return detail::reduce_segment_lanes<LOGICAL_WARP_THREADS>(
+            input, static_cast<bool>(head_flag), reduction_op,
+            detail::logical_warp_mask<LOGICAL_WARP_THREADS>(), where);
+    }
+    template <typename ReductionOp, typename FlagT>
+    __device__ T TailSegmentedReduce(T input, FlagT tail_flag, ReductionOp reduction_op,
+                                     Where where = Where::current()) {
+        const unsigned mask = detail::logical_warp_mask<LOGICAL_WARP_THREADS>();
+        // A lane starts a segment where the lane before it ends one.
+        const bool after_tail = __shfl_up_sync(mask, static_cast<int>(static_cast<bool>(tail_flag)), 1,
+                                               LOGICAL_WARP_THREADS, where) != 0;
+        const bool starts = detail::block_rank() % LOGICAL_WARP_THREADS > 0 && after_tail;
+        return detail::reduce_segment_lanes<LOGICAL_WARP_THREADS>(input, starts, reduction_op, mask, where);
     }
 };
 
