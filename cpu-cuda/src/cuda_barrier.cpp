@@ -92,6 +92,23 @@ void BlockRunner::barrier_wait(const BarrierState& barrier, std::uint32_t phase,
     if (watch_) watch_->barrier_passed(self.rank);
 }
 
+// The try_wait family: whether the phase has completed, looked at once now
+// and once after the other threads have run (where a GPU lets some time
+// pass). A thread that only ever tries is a spinning one: if no thread does
+// anything else, the block's spin watch names it.
+bool BlockRunner::barrier_try_wait(const BarrierState& barrier, std::uint32_t phase, Where where) {
+    check_barrier(barrier, SyncKind::barrier_wait, where);
+    if (watch_) watch_->sync_point();
+    FiberThread& self = *running_;
+    if (same_parity(barrier.phase, phase)) {
+        ++spinners_;
+        self.fiber.suspend();  // stays ready: runs again next round
+        if (same_parity(barrier.phase, phase)) return false;
+    }
+    if (watch_) watch_->barrier_passed(self.rank);
+    return true;
+}
+
 // Every thread that can move waits: name the barrier's waiters, its phase,
 // and where the arrivals it lacks are.
 void BlockRunner::report_barrier_deadlock(int rank) {
@@ -132,6 +149,10 @@ void barrier_complete_phase(BarrierState* barrier) { block_of_caller().barrier_c
 
 void barrier_wait(const BarrierState* barrier, std::uint32_t phase, Where where, SyncKind kind) {
     block_of_caller().barrier_wait(*barrier, phase, where, kind);
+}
+
+bool barrier_try_wait(const BarrierState* barrier, std::uint32_t phase, Where where) {
+    return block_of_caller().barrier_try_wait(*barrier, phase, where);
 }
 
 }  // namespace warpdrill::cpu::detail

@@ -109,6 +109,7 @@ class BlockRunner {
     Arrival barrier_arrive(BarrierState& barrier, std::ptrdiff_t update, bool drop, Where where);
     void barrier_complete_phase(BarrierState& barrier);
     void barrier_wait(const BarrierState& barrier, std::uint32_t phase, Where where, SyncKind kind);
+    bool barrier_try_wait(const BarrierState& barrier, std::uint32_t phase, Where where);
     unsigned active_mask() const;
     void count_atomic() { ++stats_.atomics; }
     void note_branch(bool taken, const char* statement, Where where);

@@ -4,7 +4,10 @@
 // (results/barrier-probe-h200.txt). This file compiles with nvcc too: on a
 // GPU it holds libcu++ to the same answers.
 #include <algorithm>
+#include <utility>
 #include <vector>
+
+#include <cuda/std/chrono>
 
 #include "gpu/barrier_kernels.cuh"
 #include "warpdrill/catch.h"
@@ -12,6 +15,38 @@
 #include "warpdrill/host.h"
 
 using warpdrill::DeviceBuffer;
+
+namespace {
+
+// Warp 1 stages a value a lane for each of two phases and arrives, waiting
+// for its first phase with try_wait_for and its token; warp 0 never arrives
+// and watches the phases by parity: try_wait_parity_for in a loop for the
+// first, wait_parity for the second (the backend runs warp 0 first, so its
+// first tries come before any arrival). out[lane] = in[lane] * 3 and
+// out[32 + lane] = in[lane] * 5.
+__global__ void watched_phases(const int* in, int* out) {
+    __shared__ Barrier barrier;
+    __shared__ int staged[2][32];
+    init_by_thread_0(barrier, 32);
+    const int lane = threadIdx.x % 32;
+    const cuda::std::chrono::nanoseconds a_while(1000);
+    if (threadIdx.x >= 32) {
+        staged[0][lane] = in[lane] * 3;
+        Barrier::arrival_token token = barrier.arrive();
+        while (!barrier.try_wait_for(std::move(token), a_while)) {
+        }
+        staged[1][lane] = in[lane] * 5;
+        static_cast<void>(barrier.arrive());
+    } else {
+        while (!barrier.try_wait_parity_for(false, a_while)) {
+        }
+        out[lane] = staged[0][lane];
+        barrier.wait_parity(true);
+        out[32 + lane] = staged[1][lane];
+    }
+}
+
+}  // namespace
 
 TEST_CASE("a phase of a cuda::barrier orders the writes before each arrival before the reads after each wait",
           "[cuda-barrier]") {
@@ -54,4 +89,21 @@ TEST_CASE("a token of a phase that has completed does not wait", "[cuda-barrier]
     warpdrill::launch(parity, {1, 1}, out.data());
     warpdrill::check_launch();
     CHECK(out.download()[0] == 2);
+}
+
+TEST_CASE(
+    "threads that never arrive watch a cuda::barrier's phases by parity; try_wait_for ends once a phase has",
+    "[cuda-barrier]") {
+    std::vector<int> values(32);
+    for (int lane = 0; lane < 32; ++lane) values[lane] = lane + 1;
+    DeviceBuffer<int> in(values), out(64);
+    out.poison();
+    warpdrill::launch(watched_phases, {1, 64}, in.data(), out.data());
+    warpdrill::check_launch();
+    std::vector<int> expected(64);
+    for (int lane = 0; lane < 32; ++lane) {
+        expected[lane] = values[lane] * 3;
+        expected[32 + lane] = values[lane] * 5;
+    }
+    CHECK(out.download() == expected);
 }

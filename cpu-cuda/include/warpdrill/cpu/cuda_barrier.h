@@ -35,5 +35,7 @@ void barrier_complete_phase(BarrierState* barrier);
 // `kind`: the call that waits (a pipeline's waits are on a stage's barrier).
 void barrier_wait(const BarrierState* barrier, std::uint32_t phase, Where where,
                   SyncKind kind = SyncKind::barrier_wait);
+// Whether the phase has completed, after the other threads have had a turn.
+bool barrier_try_wait(const BarrierState* barrier, std::uint32_t phase, Where where);
 
 }  // namespace warpdrill::cpu::detail
