@@ -101,6 +101,12 @@ bool BlockRunner::barrier_try_wait(const BarrierState& barrier, std::uint32_t ph
     if (watch_) watch_->sync_point();
     FiberThread& self = *running_;
     if (same_parity(barrier.phase, phase)) {
+        self.sync = {SyncKind::barrier_try_wait,
+                     0,
+                     0,
+                     static_cast<int>(phase),
+                     reinterpret_cast<std::uintptr_t>(&barrier),
+                     where};
         ++spinners_;
         self.fiber.suspend();  // stays ready: runs again next round
         if (same_parity(barrier.phase, phase)) return false;
@@ -109,7 +115,18 @@ bool BlockRunner::barrier_try_wait(const BarrierState& barrier, std::uint32_t ph
     return true;
 }
 
-// Every thread that can move waits: name the barrier's waiters, its phase,
+std::optional<int> BlockRunner::barrier_try_waiter() const {
+    for (const FiberThread& thread : threads_) {
+        const SyncPoint& sync = thread.sync;
+        if (thread.state != ThreadState::ready || sync.kind != SyncKind::barrier_try_wait) continue;
+        const auto& barrier = *reinterpret_cast<const BarrierState*>(sync.bits);
+        if (same_parity(barrier.phase, static_cast<std::uint32_t>(sync.param))) return thread.rank;
+    }
+    return std::nullopt;
+}
+
+// Every thread that can move waits (or, in the try_wait family, only tries):
+// name the barrier's waiters, its phase,
 // and where the arrivals it lacks are.
 void BlockRunner::report_barrier_deadlock(int rank) {
     const SyncPoint& first = threads_[rank].sync;

@@ -612,7 +612,8 @@ void BlockRunner::report_deadlock() {
     fault(no_thread_can_proceed());
 }
 
-void BlockRunner::report_spin_deadlock() const {
+void BlockRunner::report_spin_deadlock() {
+    if (const std::optional<int> rank = barrier_try_waiter()) report_barrier_deadlock(*rank);
     std::vector<int> waiting;
     for (const FiberThread& thread : threads_) {
         if (thread.state == ThreadState::waiting) waiting.push_back(thread.rank);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -165,7 +166,9 @@ class BlockRunner {
     // cuda::barrier (cuda_barrier.cpp).
     void check_barrier(const BarrierState& barrier, SyncKind call, Where where) const;
     [[noreturn]] void report_barrier_deadlock(int rank);
-    [[noreturn]] void report_spin_deadlock() const;
+    [[noreturn]] void report_spin_deadlock();
+    // A thread that tries a cuda::barrier's phase that has not completed, if any.
+    std::optional<int> barrier_try_waiter() const;
     [[noreturn]] void fault_source_lane(int rank, int source);
     void warn_returned_lanes(int rank, unsigned returned);
     [[noreturn]] void fault_exit_before_barrier(const std::vector<int>& waiting);
@@ -233,8 +236,8 @@ inline void BlockRunner::yield(FiberThread& thread) {
 
 // A wait on a cuda::barrier's phase: the barrier's own, or a pipeline's on a stage's.
 inline bool is_barrier_wait(SyncKind kind) {
-    return kind == SyncKind::barrier_wait || kind == SyncKind::pipeline_producer_acquire ||
-           kind == SyncKind::pipeline_consumer_wait;
+    return kind == SyncKind::barrier_wait || kind == SyncKind::barrier_try_wait ||
+           kind == SyncKind::pipeline_producer_acquire || kind == SyncKind::pipeline_consumer_wait;
 }
 inline bool is_tile_collective(SyncKind kind) { return kind == SyncKind::tile_sync || kind == SyncKind::tile_shfl; }
 // Whether two sync points are the same line of source.

@@ -94,6 +94,7 @@ std::string name_of(SyncKind kind) {
         case SyncKind::barrier_init: return "init(cuda::barrier*, expected)";
         case SyncKind::barrier_arrive: return "cuda::barrier::arrive()";
         case SyncKind::barrier_wait: return "cuda::barrier::wait()";
+        case SyncKind::barrier_try_wait: return "cuda::barrier::try_wait_*()";
         case SyncKind::pipeline_producer_acquire: return "cuda::pipeline::producer_acquire()";
         case SyncKind::pipeline_consumer_wait: return "cuda::pipeline::consumer_wait()";
     }

@@ -7,6 +7,7 @@
 #include <cuda/pipeline>
 #include <cooperative_groups.h>
 
+#include <chrono>
 #include <string>
 
 #include "fault_of.h"
@@ -63,6 +64,18 @@ __global__ void produce_unreleased(int* out) {
     }
 }
 
+// One warp tries a phase that expects the whole block's arrivals; the other
+// warp never arrives.
+__global__ void try_unarrived_phase(int* out) {
+    __shared__ Barrier barrier;
+    init_by_thread_0(barrier, blockDim.x);
+    if (threadIdx.x < 32) {
+        while (!barrier.try_wait_parity_for(false, std::chrono::nanoseconds(100))) {
+        }
+    }
+    out[threadIdx.x] = 1;
+}
+
 }  // namespace
 
 TEST_CASE("a cuda::barrier used before init() is synccheck's missing init", "[cuda-barrier][diagnostics]") {
@@ -93,6 +106,15 @@ TEST_CASE("a wait that no arrival will end is a deadlock that names the missing 
     message = fault_of([&] { launch(wait_beside_syncthreads, {1, 64}, out.data()); });
     expect_says(message, {"threads 0-31 wait at cuda::barrier::wait()", "32 of its 64 expected arrivals",
                           "is at __syncthreads() at cpu-cuda/tests/cuda_barrier_faults.cu:"});
+}
+
+TEST_CASE("a try_wait loop that no arrival will end is the barrier's deadlock, once only tries are left",
+          "[cuda-barrier][diagnostics]") {
+    DeviceBuffer<int> out(64);
+    const std::string message = fault_of([&] { launch(try_unarrived_phase, {1, 64}, out.data()); });
+    expect_says(message,
+                {"threads 0-31 wait at cuda::barrier::try_wait_*() at cpu-cuda/tests/cuda_barrier_faults.cu:",
+                 "for phase 0", "0 of its 64 expected arrivals", "threads 32-63 have left the kernel"});
 }
 
 TEST_CASE("arriving more often than a phase expects breaks arrive()'s precondition",

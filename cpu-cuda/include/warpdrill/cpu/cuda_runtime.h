@@ -450,6 +450,7 @@ enum class SyncKind : std::uint8_t {
     barrier_init,
     barrier_arrive,
     barrier_wait,
+    barrier_try_wait,  // the try_wait family: the thread stays ready, and tries again
     // A block's cuda::pipeline waits on a stage's barrier (<cuda/pipeline>).
     pipeline_producer_acquire,
     pipeline_consumer_wait,
