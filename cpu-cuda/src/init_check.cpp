@@ -15,20 +15,19 @@ namespace {
 
 constexpr std::size_t kWord = 4;
 
-// The first byte of a read of `bytes` that holds no value, or `bytes` if
-// all do; `written(i)` says whether byte i does. A read of more than 8 bytes
-// is a C++ copy of a whole object, padding and all (GCC copies a
-// cub::KeyValuePair<long, int> with one 16-byte access), where a GPU loads
-// the members alone: there a member that nothing wrote shows as an 8-byte
-// word of the read with no byte written, while a partly written word may
-// be a member and its padding.
+// A read wider than 8 bytes is a C++ copy of a whole object, padding and
+// all (GCC copies a cub::KeyValuePair<long, int> with one 16-byte access),
+// where a GPU loads the members alone: there a member that nothing wrote
+// shows as an 8-byte word of the read with no byte written, while a partly
+// written word may be a member and its padding. The first byte of such a
+// word, or `bytes` if there is none; `written(i)` says whether byte i of the
+// read holds a value.
+constexpr std::size_t kMemberWord = 8;
 template <class Written>
-std::size_t first_unwritten_value(std::size_t bytes, Written written) {
-    constexpr std::size_t kMemberWord = 8;
-    const std::size_t step = bytes > kMemberWord ? kMemberWord : 1;
-    for (std::size_t first = 0; first < bytes; first += step) {
+std::size_t first_unwritten_member(std::size_t bytes, Written written) {
+    for (std::size_t first = 0; first < bytes; first += kMemberWord) {
         bool any = false;
-        for (std::size_t i = first; i < std::min(first + step, bytes) && !any; ++i) any = written(i);
+        for (std::size_t i = first; i < std::min(first + kMemberWord, bytes) && !any; ++i) any = written(i);
         if (!any) return first;
     }
     return bytes;
@@ -61,8 +60,11 @@ void InitCheck::check_global(const ObservedAccess& access) {
     const std::size_t offset = access.address - allocation.start;
     GridAccesses& grid = watch_.grid();
     if (reads_value(access.kind) && !fully_written(allocation) && !grid.holds_fault()) {
-        const std::size_t unwritten = first_unwritten_value(
-            access.bytes, [&](std::size_t i) { return allocation.written.all(offset + i, 1); });
+        const std::size_t unwritten =
+            access.bytes > kMemberWord
+                ? first_unwritten_member(access.bytes,
+                                         [&](std::size_t i) { return allocation.written.all(offset + i, 1); })
+                : allocation.written.first_unwritten(offset, access.bytes);
         if (unwritten < access.bytes) {
             const std::uintptr_t address = access.address + unwritten;
             const std::string what = in_buffer(grid.element_name(address, allocation),
@@ -97,12 +99,12 @@ void InitCheck::check_shared(const ObservedAccess& access) {
         if (is_write(access.kind)) written.bytes |= touched;
         unwritten |= (touched & ~written.bytes) != 0;
     }
-    if (unwritten && access.bytes > 8) {
+    if (unwritten && access.bytes > kMemberWord) {
         const auto written = [&](std::size_t i) {
             const std::uintptr_t byte = access.address + i;
             return ((words[byte / kWord - start_word].bytes >> (byte % kWord)) & 1) != 0;
         };
-        unwritten = first_unwritten_value(access.bytes, written) < access.bytes;
+        unwritten = first_unwritten_member(access.bytes, written) < access.bytes;
     }
     FirstStore& first = first_stores_[access.array >= 0 ? access.array : arrays_.size()];
     if (first.generation != generation_) first = {generation_, 0};

@@ -323,9 +323,9 @@ std::vector<T> host_inclusive_scan(const std::vector<T>& items, Op op, std::opti
     return scanned;
 }
 
-// CUB's two calls of a DeviceScan function `call` (given all but the
-// temporary storage) from `items` into a poisoned output; `in_place` scans
-// the input buffer itself. Returns what it wrote.
+// CUB's two calls of `call`, a DeviceScan function given the temporary
+// storage and its size, the items on the device and a poisoned output;
+// returns what it wrote.
 template <class Out, class In, class Call>
 std::vector<Out> device_scan(const std::vector<In>& items, Call call) {
     DeviceBuffer<In> in{std::span<const In>(items)};

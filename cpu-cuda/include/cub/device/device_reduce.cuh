@@ -159,7 +159,7 @@ struct DeviceReduce {
     template <class Op, class InputIt, class OutputIt>
     static cudaError_t arg_extremum_pair(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                                          OutputIt d_out, int num_items, cudaStream_t stream) {
-        using Pair = detail::non_void_value_t<OutputIt, KeyValuePair<int, detail::iterator_value_t<InputIt>>>;
+        using Pair = detail::arg_pair_t<OutputIt, InputIt>;
         return detail::arg_extremum<int, typename Pair::Value, Op>(d_temp_storage, temp_storage_bytes, d_in,
                                                                    d_out, num_items, stream);
     }

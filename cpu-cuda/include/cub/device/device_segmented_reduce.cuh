@@ -97,7 +97,7 @@ struct DeviceSegmentedReduce {
                                     OutputIt d_out, std::int64_t num_segments, BeginIt d_begin_offsets,
                                     EndIt d_end_offsets, cudaStream_t stream) {
         using Input = detail::iterator_value_t<InputIt>;
-        using Pair = detail::non_void_value_t<OutputIt, KeyValuePair<int, Input>>;
+        using Pair = detail::arg_pair_t<OutputIt, InputIt>;
         return detail::reduce_segments<Pair>(d_temp_storage, temp_storage_bytes,
                                              ArgIndexInputIterator<InputIt, int, typename Pair::Value>(d_in),
                                              d_out, num_segments, d_begin_offsets, d_end_offsets, Op{},

@@ -103,7 +103,8 @@ __device__ T reduce_lanes(T value, Op op, int valid_lanes, unsigned mask, Where 
 
 // Reduces `value` over its segment's lanes from the calling lane on, in a
 // logical warp of kWidth lanes whose lanes are `mask` (every lane of it must
-// call); a segment starts at lane 0 and at each lane whose `starts` is set.
+// call); a segment starts at lane 0 and at each other lane whose `starts`
+// is set.
 // Valid in each segment's first lane. After the step with offset o, lane l
 // holds op over lanes [l, l + 2o) of its segment, in order: its partner
 // l + o, when in the segment, is in the same one, so it holds [l + o, l + 2o).
@@ -181,11 +182,12 @@ class WarpReduce {
     __device__ T TailSegmentedReduce(T input, FlagT tail_flag, ReductionOp reduction_op,
                                      Where where = Where::current()) {
         const unsigned mask = detail::logical_warp_mask<LOGICAL_WARP_THREADS>();
-        // A lane starts a segment where the lane before it ends one.
+        // A lane starts a segment where the lane before it ends one (lane 0
+        // gets its own flag back, which reduce_segment_lanes never reads).
         const bool after_tail = __shfl_up_sync(mask, static_cast<int>(static_cast<bool>(tail_flag)), 1,
                                                LOGICAL_WARP_THREADS, where) != 0;
-        const bool starts = detail::block_rank() % LOGICAL_WARP_THREADS > 0 && after_tail;
-        return detail::reduce_segment_lanes<LOGICAL_WARP_THREADS>(input, starts, reduction_op, mask, where);
+        return detail::reduce_segment_lanes<LOGICAL_WARP_THREADS>(input, after_tail, reduction_op, mask,
+                                                                  where);
     }
 };
 

@@ -196,6 +196,11 @@ EmptyInputInit<Pair> arg_extremum_init() {
     return {Pair(1, static_cast<typename Pair::Value>(empty_extremum<Op, Input>()))};
 }
 
+// What the KeyValuePair forms of ArgMin and ArgMax write, as in CUB: the
+// output's value type, or {int offset, the input's value}.
+template <class OutputIt, class InputIt>
+using arg_pair_t = non_void_value_t<OutputIt, KeyValuePair<int, iterator_value_t<InputIt>>>;
+
 // ArgMin or ArgMax of in[0, n), with keys of type Offset and values of type Value.
 template <class Offset, class Value, class Op, class InputIt, class OutputIt>
 cudaError_t arg_extremum(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
