@@ -27,6 +27,7 @@
 #include <iostream>
 #include <iterator>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -85,6 +86,57 @@ Args cuda_definitions() {
 std::string read_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The headers of NVIDIA's CUDA toolkit, by the start of their names: a
+// program may include one that the CPU backend has no copy of.
+bool is_toolkit_header(std::string_view header) {
+    for (std::string_view start : {"thrust/",    "cub/",     "cuda/",    "cooperative_groups",
+                                   "cuda_",      "cuda.h",   "cublas",   "cufft",
+                                   "curand",     "cusparse", "cusolver", "cudnn",
+                                   "nvrtc",      "nvml",     "nccl",     "nvtx3/",
+                                   "nvToolsExt", "npp",      "mma.h",    "sm_",
+                                   "crt/",       "nv/"}) {
+        if (header.starts_with(start)) return true;
+    }
+    return false;
+}
+
+// The toolkit's headers that GCC's messages in `errors` say it could not find
+// ("file:line:col: fatal error: thrust/reduce.h: No such file or directory").
+std::vector<std::string> missing_toolkit_headers(const std::string& errors) {
+    static const std::regex missing(R"(fatal error: ([^:\s]+): No such file or directory)");
+    static const std::regex colour("\x1b\\[[0-9;]*[mK]");
+    const std::string plain = std::regex_replace(errors, colour, "");
+    std::vector<std::string> headers;
+    for (std::sregex_iterator match(plain.begin(), plain.end(), missing), end; match != end; ++match) {
+        if (is_toolkit_header((*match)[1].str())) headers.push_back((*match)[1].str());
+    }
+    return headers;
+}
+
+// Runs the preprocessor's `command` with its messages passed on as they are
+// (coloured where a terminal shows them), and then, for each header of the
+// toolkit it did not find, a line saying that the CPU backend lacks it, where
+// GCC's "No such file" would leave a learner wondering why nvcc finds it.
+int preprocess_naming_missing_headers(Args command) {
+    const fs::path errors_file =
+        fs::temp_directory_path() / ("cudacc-" + std::to_string(getpid()) + ".errors");
+    if (isatty(2)) command.insert(command.begin() + 1, "-fdiagnostics-color=always");
+    const int saved_stderr = dup(2);
+    const int errors_fd = open(errors_file.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0600);
+    dup2(errors_fd, 2);
+    close(errors_fd);
+    const int status = run(command);
+    dup2(saved_stderr, 2);
+    close(saved_stderr);
+    const std::string errors = read_file(errors_file);
+    fs::remove(errors_file);
+    std::cerr << errors;
+    for (const std::string& header : missing_toolkit_headers(errors))
+        std::cerr << "cudacc: " << messages::text("cudacc.toolkit_header_missing", {{"header", header}})
+                  << "\n";
+    return status;
 }
 
 // The files a depfile names, in make's syntax as GCC writes it: "target: a.cu
@@ -356,7 +408,7 @@ int compile_cuda(Args compile, const std::string& source, const std::string& obj
     std::optional<PrecompiledRuntime> pch;
     if (!pch_root.empty()) pch = precompiled_runtime(preprocess, fs::absolute(source).string(), pch_root);
     if (pch) use_precompiled(preprocess, *pch);
-    if (const int status = run(preprocess); status != 0) return status;
+    if (const int status = preprocess_naming_missing_headers(preprocess); status != 0) return status;
     const std::vector<fs::path> inputs = depfile_inputs(depfile);
     if (names_cuda_arch(inputs)) {
         const fs::path mirror = object + ".cuda-arch";
