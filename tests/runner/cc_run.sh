@@ -8,8 +8,8 @@
 # CMake's compiler launcher, cudacc writes a depfile there that names only
 # files that exist), the device's properties and attributes, copies of each
 # kind and managed memory's hints answer as an H200's but where the backend
-# differs on purpose, and an nvcc option the CPU backend does not know is
-# named.
+# differs on purpose, an nvcc option the CPU backend does not know is
+# named, and so is a header of CUDA's toolkit that the backend lacks.
 set -euo pipefail
 warpdrill=$1
 root=$2
@@ -167,4 +167,18 @@ status=0
 "$warpdrill" --root "$root" cc --no-such-option "$programs/ticket_sum.cu" > option.txt 2>&1 || status=$?
 [[ $status != 0 ]] || fail "an unknown nvcc option was accepted"
 grep -q "does not know the nvcc option --no-such-option" option.txt || fail "$(cat option.txt)"
+
+# A header of CUDA's toolkit that the backend has no copy of: the compiler's
+# "No such file", then a line saying that the CPU backend lacks it; a
+# program's own missing header gets the compiler's words alone.
+printf '#include <curand_kernel.h>\nint main() {}\n' > uses_curand.cu
+status=0
+"$warpdrill" --root "$root" cc uses_curand.cu -o uses_curand > curand.txt 2>&1 || status=$?
+[[ $status != 0 ]] || fail "a program that includes <curand_kernel.h> was built"
+grep -q "curand_kernel.h: No such file or directory" curand.txt || fail "$(cat curand.txt)"
+grep -q "the CPU backend has no <curand_kernel.h>, which nvcc finds in NVIDIA's CUDA toolkit" curand.txt ||
+  fail "the missing toolkit header is not named: $(cat curand.txt)"
+printf '#include "own_header.h"\nint main() {}\n' > uses_own.cu
+"$warpdrill" --root "$root" cc uses_own.cu -o uses_own > own.txt 2>&1 && fail "a program without its own header was built"
+if grep -q "the CPU backend has no" own.txt; then fail "a program's own header is called CUDA's: $(cat own.txt)"; fi
 echo "warpdrill cc and run: all passed"
