@@ -1,6 +1,8 @@
 #include "device_memory.h"
 
 #include "race_check.h"  // ShadowCell, which an allocation owns
+#include "faults.h"
+#include "warnings.h"
 #include "program.h"
 #include "warpdrill/messages.h"
 
@@ -230,6 +232,54 @@ void note_copy(const void* dst, const void* src, std::size_t bytes, HostCall cal
         done += written + 1;
         while (done < bytes && !source->written.all(from + done, 1)) ++done;
     }
+}
+
+namespace {
+
+// The bytes of [from, from + bytes) of `written` that count as unwritten for
+// a copy to the host, and the first of them (bytes if none): those of each
+// 8-byte word of the buffer of which the copy reads no written byte. A
+// struct's padding, which a GPU's member-wise stores leave unwritten too (and
+// initcheck then reports), never fills such a word in a struct aligned to 8
+// or less; a float left unwritten beside a written one goes unnamed.
+struct UnwrittenWords {
+    std::size_t first;
+    std::size_t count;
+};
+UnwrittenWords unwritten_words(const WrittenBytes& written, std::size_t from, std::size_t bytes) {
+    constexpr std::size_t kWord = 8;
+    UnwrittenWords found{bytes, 0};
+    const std::size_t end = from + bytes;
+    const std::size_t start = from + written.first_unwritten(from, bytes);
+    for (std::size_t word = start - start % kWord; word < end; word += kWord) {
+        const std::size_t first = std::max(word, from), last = std::min(word + kWord, end);
+        bool any_written = false;
+        for (std::size_t byte = first; byte < last && !any_written; ++byte)
+            any_written = written.all(byte, 1);
+        if (any_written) continue;
+        if (found.count == 0) found.first = first - from;
+        found.count += last - first;
+    }
+    return found;
+}
+
+}  // namespace
+
+void check_copy_source(const void* dst, const void* src, std::size_t bytes, const HostCall& call) {
+    const DeviceAllocation* source = allocation_of(src, bytes);
+    if (!source || fully_written(*source) || allocation_of(dst, bytes)) return;
+    const std::size_t from = reinterpret_cast<std::uintptr_t>(src) - source->start;
+    const UnwrittenWords unwritten = unwritten_words(source->written, from, bytes);
+    if (unwritten.count == 0) return;
+    warn("uninitialized copy " + std::to_string(call.code), [&] {
+        WrittenElsewhere elsewhere{source->last_host_write, std::nullopt};
+        if (const std::uint32_t store = source->first_store.load(std::memory_order_relaxed)) {
+            elsewhere.store = source_places({store})[0];
+        }
+        return uninitialized_copy_source(call, bytes, unwritten.count,
+                                         in_buffer("", from + unwritten.first, buffer_description(*source)),
+                                         elsewhere);
+    });
 }
 
 }  // namespace warpdrill::cpu::detail

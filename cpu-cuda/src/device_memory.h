@@ -94,6 +94,10 @@ void unchecked_launch_began();
 // A copy of `bytes` into `dst` (cudaMemcpy's kinds, cudaMemset when `src` is
 // null): the bytes of device memory it writes now hold what the source held.
 void note_copy(const void* dst, const void* src, std::size_t bytes, HostCall call);
+// A copy from device memory to the host, as it runs: warns once per call
+// site where the bytes it reads hold nothing any cudaMemset, cudaMemcpy or
+// kernel wrote (initcheck's uninitialized access by a cudaMemcpy source).
+void check_copy_source(const void* dst, const void* src, std::size_t bytes, const HostCall& call);
 
 // Where the reserved range lies, and the owner of each of its granules: set
 // once, when the first buffer is allocated. Until then the range is empty.

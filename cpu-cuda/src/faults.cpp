@@ -227,6 +227,16 @@ std::string uninitialized_global_read(const BadAccess& access, const std::string
                                                {"consequence", messages::text("backend.init.on_a_gpu")}}));
 }
 
+std::string uninitialized_copy_source(const HostCall& call, std::size_t bytes, std::size_t unwritten,
+                                      const std::string& what, const WrittenElsewhere& elsewhere) {
+    return messages::text("backend.init.copy_source", {{"call", call.name},
+                                                       {"where", to_string(source_places({call.code})[0])},
+                                                       {"bytes", bytes},
+                                                       {"unwritten", unwritten},
+                                                       {"location", what},
+                                                       {"written", written_elsewhere(elsewhere)}});
+}
+
 std::string uninitialized_shared_read(const Accessor& by, const std::string& element, uint3 block,
                                       const std::string& array, const std::optional<SourcePlace>& store) {
     const std::string stores =

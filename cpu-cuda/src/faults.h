@@ -95,6 +95,10 @@ struct WrittenElsewhere {
 // initcheck: `what` names the element and its buffer.
 std::string uninitialized_global_read(const BadAccess& access, const std::string& what, uint3 block,
                                       const WrittenElsewhere& elsewhere);
+// A warning: `call` copied `bytes` to the host, `unwritten` of which nothing
+// wrote, the first at `what`.
+std::string uninitialized_copy_source(const HostCall& call, std::size_t bytes, std::size_t unwritten,
+                                      const std::string& what, const WrittenElsewhere& elsewhere);
 // A warning: shared memory read before any thread of the block wrote it;
 // `array` names the array, `store` is the block's first store to it.
 std::string uninitialized_shared_read(const Accessor& by, const std::string& element, uint3 block,

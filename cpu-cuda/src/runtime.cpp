@@ -154,8 +154,13 @@ cudaError_t check_peer_copy(const HostCall& call, void* dst, int dst_device, con
 
 // The copy as a piece of stream work. A source in pageable host memory is
 // read now, as CUDA reads it before the call returns.
-std::function<void()> copy_work(void* dst, const void* src, std::size_t bytes) {
-    if (reached_by_copy_engine(src)) return [=] { std::memmove(dst, src, bytes); };
+std::function<void()> copy_work(void* dst, const void* src, std::size_t bytes, const HostCall& call) {
+    if (reached_by_copy_engine(src)) {
+        return [=] {
+            check_copy_source(dst, src, bytes, call);
+            std::memmove(dst, src, bytes);
+        };
+    }
     auto staged = std::make_shared<std::vector<std::byte>>(static_cast<const std::byte*>(src),
                                                            static_cast<const std::byte*>(src) + bytes);
     return [=] { std::memcpy(dst, staged->data(), bytes); };
@@ -165,7 +170,7 @@ std::function<void()> copy_work(void* dst, const void* src, std::size_t bytes) {
 // when done, as CUDA's does.
 void queue_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, const HostCall& call) {
     note_copy_made(dst, src, bytes, call);
-    const WorkSerial serial = enqueue(stream, copy_work(dst, src, bytes));
+    const WorkSerial serial = enqueue(stream, copy_work(dst, src, bytes, call));
     if (!reached_by_copy_engine(dst)) {
         count_host_wait();
         finish(serial);
@@ -262,7 +267,10 @@ cudaError_t copy_and_wait(const HostCall& call, void* dst, const void* src, std:
     note_copy_made(dst, src, bytes, call);
     // The host waits until the copy has run, so the source is read then,
     // not staged first as an asynchronous copy's is.
-    finish(enqueue(nullptr, [=] { std::memmove(dst, src, bytes); }));
+    finish(enqueue(nullptr, [=] {
+        check_copy_source(dst, src, bytes, call);
+        std::memmove(dst, src, bytes);
+    }));
     return cudaSuccess;
 }
 

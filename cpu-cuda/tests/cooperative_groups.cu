@@ -328,6 +328,7 @@ void check_ordered_tile() {
     const std::vector<Affine> maps = some_maps(kThreads);
     DeviceBuffer<float> d_floats{std::span<const float>(floats)}, float_out(2 * kThreads);
     DeviceBuffer<Affine> d_maps{std::span<const Affine>(maps)}, map_out(3 * kThreads);
+    warpdrill::poison(float_out, map_out);  // only the groups' lanes write
     launch(ordered_tile<kSize>, {1, kThreads}, d_floats.data(), d_maps.data(), float_out.data(), map_out.data());
     check_launch();
     const std::vector<float> got_floats = float_out.download();
@@ -548,6 +549,7 @@ TEST_CASE("cg::reduce and the scans combine in CUDA's order: float sums, a funct
     const std::vector<Affine> maps = some_maps(kThreads);
     DeviceBuffer<float> d_floats{std::span<const float>(floats)}, float_out(3 * kThreads);
     DeviceBuffer<Affine> d_maps{std::span<const Affine>(maps)}, map_out(3 * kThreads);
+    warpdrill::poison(float_out, map_out);  // only the groups' lanes write
     launch(ordered_groups, {1, kThreads}, kLanes, d_floats.data(), d_maps.data(), float_out.data(), map_out.data());
     check_launch();
     const std::vector<float> got_floats = float_out.download();

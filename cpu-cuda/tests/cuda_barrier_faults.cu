@@ -129,6 +129,7 @@ TEST_CASE("a read between arrive() and wait() races with the writes the phase re
           "[cuda-barrier][diagnostics][race]") {
     warpdrill::cpu::take_warnings();
     DeviceBuffer<int> out(64);
+    warpdrill::poison(out);
     const std::string message = fault_of([&] { launch(read_before_wait, {1, 64}, out.data()); });
     expect_says(message, {"race on staged[", "staged[threadIdx.x] = threadIdx.x;",
                           "out[threadIdx.x] = staged[63 - threadIdx.x];"});

@@ -82,7 +82,10 @@ struct TicketSum {
     DeviceBuffer<float> in = ones(kBlocks);
     DeviceBuffer<float> partials{kBlocks}, totals{kBlocks};
     DeviceBuffer<unsigned> ticket{1};
-    TicketSum() { check_cuda(cudaMemset(ticket.data(), 0, sizeof(unsigned))); }
+    TicketSum() {
+        check_cuda(cudaMemset(ticket.data(), 0, sizeof(unsigned)));
+        warpdrill::poison(totals);
+    }
     void launch(void (*kernel)(const float*, float*, unsigned*, float*)) {
         warpdrill::launch(kernel, {kBlocks, 32}, in.data(), partials.data(), ticket.data(), totals.data());
     }
@@ -427,6 +430,45 @@ TEST_CASE("reading shared memory that no thread of the block wrote is a warning 
     warpdrill::check_launch();
     CHECK(out.download()[0] == 1024);
     CHECK(warpdrill::cpu::take_warnings().empty());
+}
+
+// Writes out[i] for the threads of the grid below n.
+__global__ void write_below(int* out, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = i;
+}
+
+TEST_CASE("a copy to the host of bytes that nothing wrote is a warning, as initcheck reports it",
+          "[diagnostics][uninitialized]") {
+    warpdrill::cpu::take_warnings();
+    constexpr int n = 1024;
+    DeviceBuffer<int> out(n);
+    launch(write_below, {1, 256}, out.data(), n);  // three blocks short
+    warpdrill::check_launch();
+    std::vector<int> host(n);
+    check_cuda(cudaMemcpy(host.data(), out.data(), 256 * sizeof(int), cudaMemcpyDeviceToHost));
+    CHECK(warpdrill::cpu::take_warnings().empty());  // the written part alone
+    check_cuda(cudaMemcpy(host.data(), out.data(), n * sizeof(int), cudaMemcpyDeviceToHost));
+    const std::vector<std::string> warnings = warpdrill::cpu::take_warnings();
+    REQUIRE(warnings.size() == 1);
+    expect_says(warnings[0], {"cudaMemcpy at cpu-cuda/tests/diagnostics.cu:",
+                              "copied 4096 bytes to the host, 3072 of which nothing had written",
+                              "the first is byte 1024 of a buffer of 4096 bytes",
+                              "A kernel's store at cpu-cuda/tests/diagnostics.cu:", "initcheck"});
+
+    // A copy is checked when it runs, after the kernel queued before it on its stream.
+    cudaStream_t stream;
+    check_cuda(cudaStreamCreate(&stream));
+    int* pinned = nullptr;
+    check_cuda(cudaMallocHost(&pinned, n * sizeof(int)));
+    DeviceBuffer<int> queued(n);
+    write_below<<<n / 256, 256, 0, stream>>>(queued.data(), n);
+    check_cuda(cudaMemcpyAsync(pinned, queued.data(), n * sizeof(int), cudaMemcpyDeviceToHost, stream));
+    check_cuda(cudaStreamSynchronize(stream));
+    CHECK(pinned[n - 1] == n - 1);
+    CHECK(warpdrill::cpu::take_warnings().empty());
+    check_cuda(cudaFreeHost(pinned));
+    check_cuda(cudaStreamDestroy(stream));
 }
 
 TEST_CASE("threads writing neighbouring bytes of one word do not race; reading one before the barrier does",

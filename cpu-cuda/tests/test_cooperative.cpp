@@ -85,6 +85,7 @@ void check_tile_facts() {
     for (int t = 0; t < kThreads; ++t) in[t] = (t * 37) % 101 - 50;
     DeviceBuffer<int> d_in{std::span<const int>(in)};
     DeviceBuffer<int> out(kThreads * kTileFields);
+    warpdrill::poison(out);
     warpdrill::launch(tile_facts<kSize>, {1, kThreads}, d_in.data(), out.data());
     check_launch();
     const std::vector<int> got = out.download();
@@ -196,6 +197,7 @@ TEST_CASE("thread_block_tile: ranks, shuffles, ballot and cg::reduce for every t
 TEST_CASE("a tile of 32 of a smaller block is partial: its missing lanes count as exited",
           "[backend][groups][diagnostics]") {
     DeviceBuffer<int> out(4);
+    warpdrill::poison(out);
     warpdrill::launch(warp_tile_of_four_threads, {1, 4}, out.data(), 0);
     check_launch();
     CHECK(out.download() == std::vector<int>{1, 0, 3, 2});
@@ -210,6 +212,7 @@ TEST_CASE("__reduce_add_sync, __reduce_min_sync and __reduce_max_sync", "[backen
     DeviceBuffer<int> d_in{std::span<const int>(in)};
     DeviceBuffer<int> sums(kThreads), minima(kThreads), maxima(kThreads), half_sums(kThreads);
     DeviceBuffer<unsigned> unsigned_maxima(kThreads);
+    warpdrill::poison(sums, minima, maxima, half_sums, unsigned_maxima);
     warpdrill::launch(warp_reductions, {1, kThreads}, d_in.data(), sums.data(), minima.data(), maxima.data(),
                       unsigned_maxima.data(), half_sums.data());
     check_launch();
@@ -232,6 +235,7 @@ TEST_CASE("a cooperative launch: every block sees every block's writes after gri
           "[backend][groups]") {
     const unsigned blocks = static_cast<unsigned>(resident_blocks(64));
     DeviceBuffer<unsigned> slots(blocks), seen(3 * blocks);
+    warpdrill::poison(seen);
     check_cuda(launch_cooperative(all_blocks_see_all, blocks, 64, slots.data(), seen.data()));
     check_launch();
     const std::vector<unsigned> got = seen.download();
@@ -244,6 +248,7 @@ TEST_CASE("a cooperative launch: every block sees every block's writes after gri
     CHECK(stats.block_barriers == 0);
 
     DeviceBuffer<unsigned long long> ranks(4 * 96), sizes(4 * 96);
+    warpdrill::poison(ranks, sizes);
     check_cuda(launch_cooperative(grid_ranks, 4, 96, ranks.data(), sizes.data()));
     check_launch();
     CHECK(ranks.download()[200] == 200);
@@ -276,6 +281,7 @@ TEST_CASE("clusters: blocks read each other's shared memory through map_shared_r
         INFO("clusters of " << cluster_blocks);
         const unsigned blocks = 32, threads = 64;  // more clusters than run at once
         DeviceBuffer<unsigned> out(2 * blocks * threads);
+        warpdrill::poison(out);
         check_cuda(launch_clusters(read_next_block, blocks, threads, cluster_blocks, false,
                                    16 * sizeof(unsigned), out.data()));
         check_launch();
@@ -293,6 +299,7 @@ TEST_CASE("clusters: blocks read each other's shared memory through map_shared_r
 TEST_CASE("a cooperative launch with clusters", "[backend][groups]") {
     const unsigned blocks = static_cast<unsigned>(resident_blocks(128)) / 4 * 4;
     DeviceBuffer<unsigned> cluster_sums(blocks / 4), total(1);
+    warpdrill::poison(total);
     check_cuda(
         launch_clusters(cluster_then_grid, blocks, 128, 4, true, 0, cluster_sums.data(), total.data()));
     check_launch();

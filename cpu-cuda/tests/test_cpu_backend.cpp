@@ -203,6 +203,7 @@ TEST_CASE("threadIdx, blockIdx, blockDim and gridDim in three dimensions", "[bac
     const std::size_t n = 2 * 3 * 2 * 4 * 2 * 3;
     DeviceBuffer<uint3> threads(n), blocks(n);
     DeviceBuffer<dim3> dims(n);
+    warpdrill::poison(threads, blocks, dims);
     launch(record_indices, {grid, block}, threads.data(), blocks.data(), dims.data());
     warpdrill::check_launch();
     const auto t = threads.download();
@@ -262,6 +263,7 @@ TEST_CASE("the shuffled order starts the blocks in an order drawn from its seed"
         warpdrill::cpu::ScopedThreadOrder scoped(order, seed);
         DeviceBuffer<unsigned> next(1);
         DeviceBuffer<unsigned> arrived(blocks);
+        warpdrill::poison(arrived);
         cudaMemset(next.data(), 0, sizeof(unsigned));
         launch(record_arrival, {blocks, 32}, next.data(), arrived.data());
         warpdrill::check_launch();
@@ -292,6 +294,7 @@ TEST_CASE("votes and __syncthreads_count", "[backend]") {
     DeviceBuffer<int> d_pred{std::span<const int>(predicate)};
     DeviceBuffer<unsigned> ballot(32);
     DeviceBuffer<int> any(32), all(32), count(32);
+    warpdrill::poison(ballot, any, all, count);
     launch(votes, {1, 32}, d_pred.data(), ballot.data(), any.data(), all.data(), count.data());
     warpdrill::check_launch();
     CHECK(ballot.download()[5] == 0x49249249u);
@@ -353,6 +356,7 @@ TEST_CASE("occupancy: the blocks one multiprocessor holds", "[backend]") {
 
 TEST_CASE("dynamic shared memory starts poisoned", "[backend]") {
     DeviceBuffer<float> out(64);
+    warpdrill::poison(out);
     launch(read_dynamic_shared, {1, 64, 64 * sizeof(float)}, out.data());
     warpdrill::check_launch();
     CHECK(std::isnan(out.download()[63]));
@@ -360,6 +364,7 @@ TEST_CASE("dynamic shared memory starts poisoned", "[backend]") {
 
 TEST_CASE("shuffles move 8-byte values and sub-warp masks", "[backend][shuffle]") {
     DeviceBuffer<double> doubles(32);
+    warpdrill::poison(doubles);
     launch(shuffle_doubles, {1, 32}, doubles.data());
     warpdrill::check_launch();
     const auto d = doubles.download();
@@ -367,6 +372,7 @@ TEST_CASE("shuffles move 8-byte values and sub-warp masks", "[backend][shuffle]"
     CHECK(d[31] == 31.25);
 
     DeviceBuffer<int> out(32);
+    warpdrill::poison(out);
     launch(split_masks, {1, 32}, out.data());
     warpdrill::check_launch();
     CHECK(out.download()[20] == 16);
@@ -420,6 +426,7 @@ TEST_CASE("lanes of a mask that returned take no part; a shuffle that reads one 
           "[backend][diagnostics]") {
     warpdrill::cpu::take_warnings();
     DeviceBuffer<int> out(32);
+    warpdrill::poison(out);
     launch(shuffle_in_groups_after_others_returned, {1, 32}, out.data());
     warpdrill::check_launch();
     const std::vector<int> got = out.download();
@@ -467,6 +474,7 @@ TEST_CASE("a full mask in a partial warp: lanes that do not exist count as exite
           "[backend][diagnostics]") {
     warpdrill::cpu::take_warnings();
     DeviceBuffer<int> out(48);
+    warpdrill::poison(out);
     launch(full_mask_in_partial_warp, {1, 48}, out.data());
     warpdrill::check_launch();
     const std::vector<int> got = out.download();

@@ -77,4 +77,10 @@ class DeviceBuffer {
     std::size_t count_ = 0;
 };
 
+// Poisons each of `buffers` (DeviceBuffer::poison): a run's outputs, before it.
+template <class... Buffers>
+void poison(Buffers&... buffers) {
+    (buffers.poison(), ...);
+}
+
 }  // namespace warpdrill
