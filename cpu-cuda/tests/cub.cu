@@ -50,11 +50,7 @@ using Plus = cuda::std::plus<>;
 template <class T>
 std::vector<T> random_items(std::size_t n, std::uint64_t seed) {
     if constexpr (std::is_same_v<T, Affine>) {
-        const std::vector<int> numbers = warpdrill::random_ints(2 * n, seed, 1, kPrime - 1);
-        std::vector<Affine> maps(n);
-        for (std::size_t i = 0; i < n; ++i)
-            maps[i] = {static_cast<unsigned>(numbers[2 * i]), static_cast<unsigned>(numbers[2 * i + 1])};
-        return maps;
+        return random_maps(n, seed);
     } else if constexpr (std::is_integral_v<T>) {
         return warpdrill::random_ints(n, seed, -1000, 1000);
     } else {

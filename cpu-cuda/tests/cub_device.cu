@@ -375,10 +375,7 @@ TEST_CASE("cub::DeviceScan keeps the items' order: a non-commutative operator, w
     for (const int n : {1, 300, 70000}) {
         const std::uint64_t seed = fresh_seed();
         INFO("n = " << n << ", " << describe_seed(seed));
-        const std::vector<int> numbers = warpdrill::random_ints(2 * n, seed, 1, kPrime - 1);
-        std::vector<Affine> maps(n);
-        for (int i = 0; i < n; ++i)
-            maps[i] = {static_cast<unsigned>(numbers[2 * i]), static_cast<unsigned>(numbers[2 * i + 1])};
+        const std::vector<Affine> maps = random_maps(n, seed);
         const std::vector<Affine> inclusive = host_inclusive_scan(maps, ThenApply{});
         const std::vector<Affine> from_init = host_inclusive_scan(maps, ThenApply{}, std::optional(init));
         std::vector<Affine> exclusive{init};
