@@ -3,17 +3,25 @@
 // and a poll of it, clock() and clock64() (the cycle counter in a kernel, the
 // C library's clock() on the host), and the include guards that code from
 // elsewhere tests (NVIDIA's samples' helper_cuda.h declares checkCudaErrors
-// and findCudaDevice only where it sees them). The sizes and alignments are what nvcc 13.0 gives on 64-bit
+// and findCudaDevice only where it sees them), and the integer intrinsics
+// against the Math API's definitions. The sizes and alignments are what nvcc 13.0 gives on 64-bit
 // Linux: this file compiles with nvcc too, and there the same asserts hold
 // CUDA's own headers to them.
+#include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdint>
-#include <span>
+#include <cstdlib>
 #include <ctime>
+#include <random>
+#include <span>
 #include <vector>
 
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
+#include "warpdrill/data.h"
 #include "warpdrill/host.h"
+#include "warpdrill/testing.h"
 
 #if !defined(__CUDA_RUNTIME_H__) || !defined(__DRIVER_TYPES_H__)
 #error "cuda_runtime.h's and driver_types.h's include guards are not defined"
@@ -110,6 +118,42 @@ __global__ void copy_padded_pairs(IndexedValue* pairs, IndexedValue* copies) {
     const IndexedValue from_shared = shared[(t + 1) % 32];
     const IndexedValue from_global = pairs[(t + 1) % 32];
     copies[t] = {from_shared.index + from_global.index, from_shared.value + from_global.value};
+}
+
+// CUDA's integer intrinsics of bytes and halves, funnel shifts, absolute
+// differences and averages, and the halves of a double: thread t applies
+// each to its operands a[t], b[t], c[t], one result a slot.
+constexpr int kIntrinsics = 22;
+__global__ void integer_intrinsics(const unsigned* a, const unsigned* b, const unsigned* c, unsigned* out) {
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned x = a[t], y = b[t], z = c[t];
+    const int sx = static_cast<int>(x), sy = static_cast<int>(y), sz = static_cast<int>(z);
+    unsigned* const r = out + t * kIntrinsics;
+    r[0] = __byte_perm(x, y, z);
+    r[1] = __funnelshift_l(x, y, z);
+    r[2] = __funnelshift_lc(x, y, z % 64);
+    r[3] = __funnelshift_r(x, y, z);
+    r[4] = __funnelshift_rc(x, y, z % 64);
+    r[5] = static_cast<unsigned>(__dp4a(sx, sy, sz));
+    r[6] = __dp4a(x, y, z);
+    r[7] = static_cast<unsigned>(__dp2a_lo(sx, sy, sz));
+    r[8] = static_cast<unsigned>(__dp2a_hi(sx, sy, sz));
+    r[9] = __dp2a_lo(x, y, z);
+    r[10] = __dp2a_hi(x, y, z);
+    r[11] = __sad(sx, sy, z);
+    r[12] = __usad(x, y, z);
+    r[13] = static_cast<unsigned>(__hadd(sx, sy));
+    r[14] = static_cast<unsigned>(__rhadd(sx, sy));
+    r[15] = __uhadd(x, y);
+    r[16] = __urhadd(x, y);
+    const double d = __hiloint2double(sx, sy);
+    r[17] = static_cast<unsigned>(__double2hiint(d));
+    r[18] = static_cast<unsigned>(__double2loint(d));
+    r[19] = static_cast<unsigned>(__dp4a(make_char4(1, -2, 3, -4), make_char4(-5, 6, -7, 8), 9));
+    r[20] = __dp4a(make_uchar4(1, 2, 3, 250), make_uchar4(5, 6, 7, 8), 9u);
+    __nanosleep(z % 1000);
+    __threadfence_system();
+    r[21] = __float_as_uint(__frcp_rn(__uint_as_float(x)));
 }
 
 }  // namespace
@@ -219,4 +263,89 @@ TEST_CASE("a padded struct written member by member and copied whole is no read 
 #if defined(WARPDRILL_BACKEND_CPU)
     CHECK(warpdrill::cpu::take_warnings().empty());
 #endif
+}
+
+namespace {
+
+// The bytes of x (0-3) and y (4-7) as the intrinsics' documentation numbers them.
+unsigned byte_of(unsigned x, unsigned y, unsigned n) { return ((n < 4 ? x : y) >> (8 * (n % 4))) & 0xffu; }
+
+// What each of integer_intrinsics' results should be, by the Math API's words.
+std::vector<unsigned> documented_results(unsigned x, unsigned y, unsigned z) {
+    const int sx = static_cast<int>(x), sy = static_cast<int>(y), sz = static_cast<int>(z);
+    const unsigned long long joined = static_cast<unsigned long long>(y) << 32 | x;  // hi:lo
+    unsigned perm = 0;
+    for (unsigned n = 0; n < 4; ++n) perm |= byte_of(x, y, (z >> (4 * n)) & 7u) << (8 * n);
+    const auto signed_byte = [](unsigned v, int i) {
+        return static_cast<int>(static_cast<std::int8_t>(v >> (8 * i)));
+    };
+    const auto signed_half = [](unsigned v, int i) {
+        return static_cast<int>(static_cast<std::int16_t>(v >> (16 * i)));
+    };
+    int dp4 = sz, dp2_lo = sz, dp2_hi = sz;
+    unsigned udp4 = z, udp2_lo = z, udp2_hi = z;
+    for (int i = 0; i < 4; ++i) {
+        dp4 += signed_byte(x, i) * signed_byte(y, i);
+        udp4 += ((x >> (8 * i)) & 0xffu) * ((y >> (8 * i)) & 0xffu);
+    }
+    for (int i = 0; i < 2; ++i) {
+        dp2_lo += signed_half(x, i) * signed_byte(y, i);
+        dp2_hi += signed_half(x, i) * signed_byte(y, i + 2);
+        udp2_lo += ((x >> (16 * i)) & 0xffffu) * ((y >> (8 * i)) & 0xffu);
+        udp2_hi += ((x >> (16 * i)) & 0xffffu) * ((y >> (8 * (i + 2))) & 0xffu);
+    }
+    const long long sum = static_cast<long long>(sx) + sy;
+    const unsigned long long usum = static_cast<unsigned long long>(x) + y;
+    const unsigned shift_c_l = std::min(z % 64, 32u), shift_c_r = std::min(z % 64, 32u);
+    return {perm,
+            static_cast<unsigned>(joined << (z % 32) >> 32),
+            static_cast<unsigned>(shift_c_l == 32 ? x : joined << shift_c_l >> 32),
+            static_cast<unsigned>(joined >> (z % 32)),
+            static_cast<unsigned>(shift_c_r == 32 ? y : joined >> shift_c_r),
+            static_cast<unsigned>(dp4),
+            udp4,
+            static_cast<unsigned>(dp2_lo),
+            static_cast<unsigned>(dp2_hi),
+            udp2_lo,
+            udp2_hi,
+            static_cast<unsigned>(std::llabs(static_cast<long long>(sx) - sy)) + z,
+            (x > y ? x - y : y - x) + z,
+            static_cast<unsigned>(static_cast<int>(sum >> 1)),
+            static_cast<unsigned>(static_cast<int>((sum + 1) >> 1)),
+            static_cast<unsigned>(usum >> 1),
+            static_cast<unsigned>((usum + 1) >> 1),
+            x,
+            y,
+            static_cast<unsigned>(1 * -5 + -2 * 6 + 3 * -7 + -4 * 8 + 9),
+            1 * 5 + 2 * 6 + 3 * 7 + 250 * 8 + 9,
+            std::bit_cast<unsigned>(1.0f / std::bit_cast<float>(x))};
+}
+
+}  // namespace
+
+TEST_CASE("the integer intrinsics of bytes and halves, funnel shifts, differences and averages",
+          "[builtins][intrinsics]") {
+    const std::uint64_t seed = warpdrill::fresh_seed();
+    INFO(warpdrill::describe_seed(seed));
+    constexpr int kThreads = 4096;
+    std::vector<unsigned> a(kThreads), b(kThreads), c(kThreads);
+    std::mt19937 random(seed);
+    for (int t = 0; t < kThreads; ++t) {
+        a[t] = random(), b[t] = random(), c[t] = random();
+        if (t % 4 == 0) c[t] %= 40;               // shifts near and past 32 in the clamped forms
+        if (t % 16 == 1) a[t] = 0x3f800000u + t;  // floats near 1 for the reciprocal
+    }
+    DeviceBuffer<unsigned> da(a), db(b), dc(c), out(kThreads * kIntrinsics);
+    out.poison();
+    integer_intrinsics<<<kThreads / 256, 256>>>(da.data(), db.data(), dc.data(), out.data());
+    check_cuda(cudaDeviceSynchronize());
+    const std::vector<unsigned> got = out.download();
+    for (int t = 0; t < kThreads; ++t) {
+        const std::vector<unsigned> want = documented_results(a[t], b[t], c[t]);
+        for (int i = 0; i < kIntrinsics; ++i) {
+            if (i == kIntrinsics - 1 && std::isnan(std::bit_cast<float>(want[i]))) continue;  // any NaN
+            INFO("thread " << t << ", result " << i << ": a " << a[t] << ", b " << b[t] << ", c " << c[t]);
+            CHECK(got[t * kIntrinsics + i] == want[i]);
+        }
+    }
 }

@@ -724,6 +724,9 @@ WARPDRILL_REMOVED_SHUFFLE(__shfl_xor)
 // (access.h) can tell them apart: only __threadfence() orders two blocks.
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_acq_rel); }
+// The system's fence orders what the device's does and more (the host's and
+// other GPUs' view): for the race checker, as __threadfence().
+inline void __threadfence_system() { __threadfence(); }
 
 // ---- atomics: real ones, since blocks run on several OS threads ---------------
 namespace warpdrill::cpu::detail {

@@ -146,7 +146,11 @@ auto rounded(int mode, Operation operation) {
     WARPDRILL_ROUNDED(float, __fsqrt, suffix, mode, (float a), std::sqrt(opaque(a)))                       \
     WARPDRILL_ROUNDED(float, __fmaf, suffix, mode, (float a, float b, float c), std::fma(opaque(a), b, c)) \
     WARPDRILL_ROUNDED(double, __dadd, suffix, mode, (double a, double b), opaque(a) + opaque(b))           \
+    WARPDRILL_ROUNDED(double, __dsub, suffix, mode, (double a, double b), opaque(a) - opaque(b))           \
     WARPDRILL_ROUNDED(double, __dmul, suffix, mode, (double a, double b), opaque(a) * opaque(b))           \
+    WARPDRILL_ROUNDED(double, __ddiv, suffix, mode, (double a, double b), opaque(a) / opaque(b))           \
+    WARPDRILL_ROUNDED(double, __drcp, suffix, mode, (double a), 1.0 / opaque(a))                           \
+    WARPDRILL_ROUNDED(double, __dsqrt, suffix, mode, (double a), std::sqrt(opaque(a)))                     \
     WARPDRILL_ROUNDED(double, __fma, suffix, mode, (double a, double b, double c), std::fma(opaque(a), b, c))
 WARPDRILL_ROUNDED_OPS(rn, FE_TONEAREST)
 WARPDRILL_ROUNDED_OPS(rz, FE_TOWARDZERO)
@@ -171,6 +175,12 @@ inline unsigned __float2uint_rn(float x) { return static_cast<unsigned>(std::nea
 inline float __int2float_rn(int x) { return static_cast<float>(x); }
 inline float __uint2float_rn(unsigned x) { return static_cast<float>(x); }
 inline float __double2float_rn(double x) { return static_cast<float>(x); }
+inline int __double2hiint(double x) { return static_cast<int>(std::bit_cast<unsigned long long>(x) >> 32); }
+inline int __double2loint(double x) { return static_cast<int>(std::bit_cast<unsigned long long>(x)); }
+inline double __hiloint2double(int hi, int lo) {
+    return std::bit_cast<double>(static_cast<unsigned long long>(static_cast<unsigned>(hi)) << 32 |
+                                 static_cast<unsigned>(lo));
+}
 
 // ---- integer intrinsics ------------------------------------------------------------
 inline int __popc(unsigned x) { return std::popcount(x); }
@@ -195,6 +205,94 @@ inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long lon
 inline unsigned __umulhi(unsigned a, unsigned b) {
     return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
 }
+
+// Byte n of the result is byte s[4n+2:4n] of the eight bytes y:x (x's
+// lowest byte is 0, y's highest 7).
+inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
+    const unsigned long long bytes = static_cast<unsigned long long>(y) << 32 | x;
+    unsigned result = 0;
+    for (int n = 0; n < 4; ++n) {
+        const unsigned selected = (s >> (4 * n)) & 7u;
+        result |= static_cast<unsigned>((bytes >> (8 * selected)) & 0xffu) << (8 * n);
+    }
+    return result;
+}
+// hi:lo shifted left (the high 32 bits) or right (the low 32) by shift % 32,
+// or, in the _lc and _rc forms, by min(shift, 32).
+inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned shift) {
+    return static_cast<unsigned>((static_cast<unsigned long long>(hi) << 32 | lo) << (shift & 31u) >> 32);
+}
+inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned shift) {
+    return shift >= 32 ? lo : __funnelshift_l(lo, hi, shift);
+}
+inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned shift) {
+    return static_cast<unsigned>((static_cast<unsigned long long>(hi) << 32 | lo) >> (shift & 31u));
+}
+inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned shift) {
+    return shift >= 32 ? hi : __funnelshift_r(lo, hi, shift);
+}
+
+namespace warpdrill::cpu::detail {
+// Part `index` of `bits` as a `Part` (std::int8_t, std::uint16_t, ...), widened to an int or unsigned.
+template <class Part, class Bits>
+auto part(Bits bits, int index) {
+    using Widened = std::conditional_t<std::is_signed_v<Part>, int, unsigned>;
+    return static_cast<Widened>(static_cast<Part>(static_cast<unsigned>(bits) >> (8 * sizeof(Part) * index)));
+}
+// c plus the products of a's two 16-bit halves with two bytes of b, from byte `first`.
+template <class Half, class Byte, class T>
+T dot_halves_bytes(T a, T b, T c, int first) {
+    return c + part<Half>(a, 0) * part<Byte>(b, first) + part<Half>(a, 1) * part<Byte>(b, first + 1);
+}
+}  // namespace warpdrill::cpu::detail
+
+// c plus the products of a's and b's four bytes, signed or unsigned.
+inline int __dp4a(int a, int b, int c) {
+    using warpdrill::cpu::detail::part;
+    for (int i = 0; i < 4; ++i) c += part<std::int8_t>(a, i) * part<std::int8_t>(b, i);
+    return c;
+}
+inline unsigned __dp4a(unsigned a, unsigned b, unsigned c) {
+    using warpdrill::cpu::detail::part;
+    for (int i = 0; i < 4; ++i) c += part<std::uint8_t>(a, i) * part<std::uint8_t>(b, i);
+    return c;
+}
+inline int __dp4a(char4 a, char4 b, int c) { return __dp4a(std::bit_cast<int>(a), std::bit_cast<int>(b), c); }
+inline unsigned __dp4a(uchar4 a, uchar4 b, unsigned c) {
+    return __dp4a(std::bit_cast<unsigned>(a), std::bit_cast<unsigned>(b), c);
+}
+// c plus the products of a's two 16-bit halves with b's two low (_lo) or high (_hi) bytes.
+inline int __dp2a_lo(int a, int b, int c) {
+    return warpdrill::cpu::detail::dot_halves_bytes<std::int16_t, std::int8_t>(a, b, c, 0);
+}
+inline int __dp2a_hi(int a, int b, int c) {
+    return warpdrill::cpu::detail::dot_halves_bytes<std::int16_t, std::int8_t>(a, b, c, 2);
+}
+inline unsigned __dp2a_lo(unsigned a, unsigned b, unsigned c) {
+    return warpdrill::cpu::detail::dot_halves_bytes<std::uint16_t, std::uint8_t>(a, b, c, 0);
+}
+inline unsigned __dp2a_hi(unsigned a, unsigned b, unsigned c) {
+    return warpdrill::cpu::detail::dot_halves_bytes<std::uint16_t, std::uint8_t>(a, b, c, 2);
+}
+
+// |x - y| + z.
+inline unsigned __sad(int x, int y, unsigned z) {
+    return z + static_cast<unsigned>(x > y ? static_cast<long long>(x) - y : static_cast<long long>(y) - x);
+}
+inline unsigned __usad(unsigned x, unsigned y, unsigned z) { return z + (x > y ? x - y : y - x); }
+// The average of x and y, rounded down (__hadd) or up (__rhadd), without overflow.
+inline int __hadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y) >> 1); }
+inline int __rhadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y + 1) >> 1); }
+inline unsigned __uhadd(unsigned x, unsigned y) {
+    return static_cast<unsigned>((static_cast<unsigned long long>(x) + y) >> 1);
+}
+inline unsigned __urhadd(unsigned x, unsigned y) {
+    return static_cast<unsigned>((static_cast<unsigned long long>(x) + y + 1) >> 1);
+}
+
+// A GPU's thread sleeps for between 0 and twice `ns` nanoseconds; the CPU
+// backend's sleeps for 0 (a spin loop around it still yields: access.h).
+inline void __nanosleep(unsigned) {}
 
 // ---- loads and stores with cache hints: on the CPU, plain loads and stores -------------
 template <class T>
