@@ -253,10 +253,7 @@ UnwrittenWords unwritten_words(const WrittenBytes& written, std::size_t from, st
     const std::size_t start = from + written.first_unwritten(from, bytes);
     for (std::size_t word = start - start % kWord; word < end; word += kWord) {
         const std::size_t first = std::max(word, from), last = std::min(word + kWord, end);
-        bool any_written = false;
-        for (std::size_t byte = first; byte < last && !any_written; ++byte)
-            any_written = written.all(byte, 1);
-        if (any_written) continue;
+        if (written.any(first, last - first)) continue;
         if (found.count == 0) found.first = first - from;
         found.count += last - first;
     }

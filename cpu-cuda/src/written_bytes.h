@@ -24,11 +24,14 @@ class WrittenBytes {
     bool all(std::size_t offset, std::size_t count) const;
     // The first byte of [offset, offset + count) that nothing has written (count if none).
     std::size_t first_unwritten(std::size_t offset, std::size_t count) const;
+    // Whether any byte of [offset, offset + count) has been written.
+    bool any(std::size_t offset, std::size_t count) const;
     // Every byte written: reads need no look at the bits.
     bool complete() const { return complete_.load(std::memory_order_acquire); }
 
   private:
-    bool bit(std::size_t byte) const;
+    template <class Visit>
+    void for_each_word(std::size_t offset, std::size_t count, Visit visit) const;
     std::uint64_t* bits() const;  // made on the first partial write
 
     std::size_t bytes_;
