@@ -20,6 +20,7 @@
 #include <cub/cub.cuh>
 
 #include "affine_maps.cuh"
+#include "scan_reference.h"
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/data.h"
@@ -311,17 +312,6 @@ TEST_CASE("cub::DeviceSegmentedReduce over one offsets array, begins and ends al
 }
 
 namespace {
-
-// The host's inclusive scan of `items` from `init`, in order.
-template <class T, class Op>
-std::vector<T> host_inclusive_scan(const std::vector<T>& items, Op op, std::optional<T> init = std::nullopt) {
-    std::vector<T> scanned;
-    for (const T& item : items) {
-        init = init ? op(*init, item) : item;
-        scanned.push_back(*init);
-    }
-    return scanned;
-}
 
 // CUB's two calls of `call`, a DeviceScan function given the temporary
 // storage and its size, the items on the device and a poisoned output;

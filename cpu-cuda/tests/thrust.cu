@@ -41,6 +41,7 @@
 #include <thrust/transform_reduce.h>
 
 #include "affine_maps.cuh"
+#include "scan_reference.h"
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/data.h"
@@ -297,19 +298,6 @@ TEST_CASE("thrust::min_element, max_element and minmax_element find the first ex
         CHECK(host_both.second - host.begin() == max);  // the first largest, not std::minmax_element's last
     }
 }
-
-namespace {
-
-// The host's inclusive scan of `items` from `init` (or none), in order.
-template <class T, class Op>
-std::vector<T> host_inclusive_scan(const std::vector<T>& items, Op op, const T* init = nullptr) {
-    std::vector<T> scanned;
-    for (const T& item : items)
-        scanned.push_back(init ? op(*init, item) : scanned.empty() ? item : op(scanned.back(), item));
-    return scanned;
-}
-
-}  // namespace
 
 TEST_CASE("thrust::inclusive_scan and exclusive_scan of ints, in and out of place", "[thrust]") {
     for (const int n : kSizes) {
