@@ -482,6 +482,16 @@ struct Options {
     bool device_debug = false;  // -G: kernels keep their locals' debug information too
 };
 
+// The toolkit's libraries whose part the backend carries in itself: a
+// program's -lcublas links nothing more.
+bool is_in_the_backend(std::string_view library) {
+    for (std::string_view name :
+         {"cudart", "cudart_static", "cudadevrt", "cublas", "cublas_static", "cublasLt", "cublasLt_static"}) {
+        if (library == name) return true;
+    }
+    return false;
+}
+
 [[noreturn]] void usage_error(const std::string& message) {
     std::cerr << "cudacc: " << message << "\n";
     std::exit(2);
@@ -517,7 +527,9 @@ Options parse(const Args& args) {
             options.compile.push_back(flag + value(i, flag));
         } else if (arg.starts_with("-L") || arg.starts_with("-l")) {
             const std::string flag = arg.substr(0, 2);
-            options.link.push_back(flag + value(i, flag));
+            const std::string library = value(i, flag);
+            if (flag == "-l" && is_in_the_backend(library)) continue;
+            options.link.push_back(flag + library);
         } else if (arg.starts_with("-std")) {
             standard = value(i, "-std");
             if (standard < "c++20") standard = "c++20";  // the backend's headers need C++20

@@ -238,21 +238,19 @@ namespace {
 
 // The bytes of [from, from + bytes) of `written` that count as unwritten for
 // a copy to the host, and the first of them (bytes if none): those of each
-// 8-byte word of the buffer of which the copy reads no written byte. A
-// struct's padding, which a GPU's member-wise stores leave unwritten too (and
-// initcheck then reports), never fills such a word in a struct aligned to 8
-// or less; a float left unwritten beside a written one goes unnamed.
+// member word of the buffer of which the copy reads no written byte. So a
+// struct's padding is no warning (initcheck does report it), and a float
+// left unwritten beside a written one goes unnamed.
 struct UnwrittenWords {
     std::size_t first;
     std::size_t count;
 };
 UnwrittenWords unwritten_words(const WrittenBytes& written, std::size_t from, std::size_t bytes) {
-    constexpr std::size_t kWord = 8;
     UnwrittenWords found{bytes, 0};
     const std::size_t end = from + bytes;
     const std::size_t start = from + written.first_unwritten(from, bytes);
-    for (std::size_t word = start - start % kWord; word < end; word += kWord) {
-        const std::size_t first = std::max(word, from), last = std::min(word + kWord, end);
+    for (std::size_t word = start - start % kMemberWordBytes; word < end; word += kMemberWordBytes) {
+        const std::size_t first = std::max(word, from), last = std::min(word + kMemberWordBytes, end);
         if (written.any(first, last - first)) continue;
         if (found.count == 0) found.first = first - from;
         found.count += last - first;
@@ -269,13 +267,9 @@ void check_copy_source(const void* dst, const void* src, std::size_t bytes, cons
     const UnwrittenWords unwritten = unwritten_words(source->written, from, bytes);
     if (unwritten.count == 0) return;
     warn("uninitialized copy " + std::to_string(call.code), [&] {
-        WrittenElsewhere elsewhere{source->last_host_write, std::nullopt};
-        if (const std::uint32_t store = source->first_store.load(std::memory_order_relaxed)) {
-            elsewhere.store = source_places({store})[0];
-        }
         return uninitialized_copy_source(call, bytes, unwritten.count,
                                          in_buffer("", from + unwritten.first, buffer_description(*source)),
-                                         elsewhere);
+                                         written_elsewhere_of(*source));
     });
 }
 

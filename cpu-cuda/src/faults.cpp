@@ -192,6 +192,14 @@ std::string misaligned_vector_access(std::size_t alignment, Where where) {
                           {{"bytes", alignment}, {"where", where_text(where)}});
 }
 
+WrittenElsewhere written_elsewhere_of(const DeviceAllocation& allocation) {
+    WrittenElsewhere elsewhere{allocation.last_host_write, std::nullopt};
+    if (const std::uint32_t store = allocation.first_store.load(std::memory_order_relaxed)) {
+        elsewhere.store = source_places({store})[0];
+    }
+    return elsewhere;
+}
+
 namespace {
 
 // "The last cudaMemcpy into the buffer, at main.cu:16, wrote its bytes 0 to 1023. "
@@ -235,6 +243,49 @@ std::string uninitialized_copy_source(const HostCall& call, std::size_t bytes, s
                                                        {"unwritten", unwritten},
                                                        {"location", what},
                                                        {"written", written_elsewhere(elsewhere)}});
+}
+
+namespace {
+
+std::string access_word(bool write) {
+    return messages::text(write ? "backend.access.write" : "backend.access.read");
+}
+
+}  // namespace
+
+std::string library_out_of_bounds(const HostCall& call, const LibraryOperand& operand,
+                                  const std::string& location, bool write) {
+    return messages::text("backend.library.out_of_bounds",
+                          {{"call", call.name},
+                           {"where", to_string(source_places({call.code})[0])},
+                           {"operand", operand.name},
+                           {"layout", operand.layout},
+                           {"location", location},
+                           {"access", access_word(write)}});
+}
+
+std::string library_not_device_memory(const HostCall& call, const LibraryOperand& operand,
+                                      const std::string& location, bool write) {
+    return messages::text("backend.library.not_device_memory",
+                          {{"call", call.name},
+                           {"where", to_string(source_places({call.code})[0])},
+                           {"operand", operand.name},
+                           {"location", location},
+                           {"access", access_word(write)}});
+}
+
+std::string library_uninitialized_read(const HostCall& call, const LibraryOperand& operand,
+                                       const std::string& location, const std::string& reason,
+                                       const WrittenElsewhere& elsewhere) {
+    return messages::text("backend.library.uninitialized",
+                          {{"call", call.name},
+                           {"where", to_string(source_places({call.code})[0])},
+                           {"operand", operand.name},
+                           {"layout", operand.layout},
+                           {"location", location},
+                           {"reason", reason},
+                           {"written", written_elsewhere(elsewhere)},
+                           {"consequence", messages::text("backend.init.on_a_gpu")}});
 }
 
 std::string uninitialized_shared_read(const Accessor& by, const std::string& element, uint3 block,

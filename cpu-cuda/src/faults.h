@@ -92,6 +92,8 @@ struct WrittenElsewhere {
     std::optional<HostWrite> copy;   // the last cudaMemcpy or cudaMemset into the buffer
     std::optional<SourcePlace> store;  // a kernel's store to it
 };
+// What the program did write into `allocation`, for a message about bytes it did not.
+WrittenElsewhere written_elsewhere_of(const DeviceAllocation& allocation);
 // initcheck: `what` names the element and its buffer.
 std::string uninitialized_global_read(const BadAccess& access, const std::string& what, uint3 block,
                                       const WrittenElsewhere& elsewhere);
@@ -99,6 +101,23 @@ std::string uninitialized_global_read(const BadAccess& access, const std::string
 // wrote, the first at `what`.
 std::string uninitialized_copy_source(const HostCall& call, std::size_t bytes, std::size_t unwritten,
                                       const std::string& what, const WrittenElsewhere& elsewhere);
+// A library call's operand (library_access.h), named ("A", "A of batch 2")
+// and laid out ("a 64 x 32 matrix ...") by library_operand.
+struct LibraryOperand {
+    std::string name;
+    std::string layout;
+};
+// memcheck: the operand ends at `location`, past its buffer.
+std::string library_out_of_bounds(const HostCall& call, const LibraryOperand& operand,
+                                  const std::string& location, bool write);
+// memcheck: the operand's pointer is in no buffer a kernel may touch.
+std::string library_not_device_memory(const HostCall& call, const LibraryOperand& operand,
+                                      const std::string& location, bool write);
+// initcheck: the operand's bytes at `location` were never written; `reason`
+// says why the call reads them, or is "".
+std::string library_uninitialized_read(const HostCall& call, const LibraryOperand& operand,
+                                       const std::string& location, const std::string& reason,
+                                       const WrittenElsewhere& elsewhere);
 // A warning: shared memory read before any thread of the block wrote it;
 // `array` names the array, `store` is the block's first store to it.
 std::string uninitialized_shared_read(const Accessor& by, const std::string& element, uint3 block,

@@ -15,19 +15,16 @@ namespace {
 
 constexpr std::size_t kWord = 4;
 
-// A read wider than 8 bytes is a C++ copy of a whole object, padding and
-// all (GCC copies a cub::KeyValuePair<long, int> with one 16-byte access),
-// where a GPU loads the members alone: there a member that nothing wrote
-// shows as an 8-byte word of the read with no byte written, while a partly
-// written word may be a member and its padding. The first byte of such a
-// word, or `bytes` if there is none; `written(i)` says whether byte i of the
-// read holds a value.
-constexpr std::size_t kMemberWord = 8;
+// A read wider than a member word is a C++ copy of a whole object (GCC
+// copies a cub::KeyValuePair<long, int> with one 16-byte access): the first
+// byte of a member word of the read that nothing wrote, or `bytes` if there
+// is none; `written(i)` says whether byte i of the read holds a value.
 template <class Written>
 std::size_t first_unwritten_member(std::size_t bytes, Written written) {
-    for (std::size_t first = 0; first < bytes; first += kMemberWord) {
+    for (std::size_t first = 0; first < bytes; first += kMemberWordBytes) {
         bool any = false;
-        for (std::size_t i = first; i < std::min(first + kMemberWord, bytes) && !any; ++i) any = written(i);
+        for (std::size_t i = first; i < std::min(first + kMemberWordBytes, bytes) && !any; ++i)
+            any = written(i);
         if (!any) return first;
     }
     return bytes;
@@ -61,7 +58,7 @@ void InitCheck::check_global(const ObservedAccess& access) {
     GridAccesses& grid = watch_.grid();
     if (reads_value(access.kind) && !fully_written(allocation) && !grid.holds_fault()) {
         const std::size_t unwritten =
-            access.bytes > kMemberWord
+            access.bytes > kMemberWordBytes
                 ? first_unwritten_member(access.bytes,
                                          [&](std::size_t i) { return allocation.written.all(offset + i, 1); })
                 : allocation.written.first_unwritten(offset, access.bytes);
@@ -69,12 +66,8 @@ void InitCheck::check_global(const ObservedAccess& access) {
             const std::uintptr_t address = access.address + unwritten;
             const std::string what = in_buffer(grid.element_name(address, allocation),
                                                address - allocation.start, buffer_description(allocation));
-            WrittenElsewhere elsewhere{allocation.last_host_write, std::nullopt};
-            if (const std::uint32_t store = allocation.first_store.load(std::memory_order_relaxed)) {
-                elsewhere.store = source_places({store})[0];
-            }
-            grid.hold_fault(
-                uninitialized_global_read(watch_.bad_access(access), what, watch_.block_index(), elsewhere));
+            grid.hold_fault(uninitialized_global_read(watch_.bad_access(access), what, watch_.block_index(),
+                                                      written_elsewhere_of(allocation)));
         }
     }
     if (!is_write(access.kind)) return;
@@ -99,7 +92,7 @@ void InitCheck::check_shared(const ObservedAccess& access) {
         if (is_write(access.kind)) written.bytes |= touched;
         unwritten |= (touched & ~written.bytes) != 0;
     }
-    if (unwritten && access.bytes > kMemberWord) {
+    if (unwritten && access.bytes > kMemberWordBytes) {
         const auto written = [&](std::size_t i) {
             const std::uintptr_t byte = access.address + i;
             return ((words[byte / kWord - start_word].bytes >> (byte % kWord)) & 1) != 0;

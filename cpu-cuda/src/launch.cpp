@@ -314,25 +314,6 @@ void run_grid(const GridLaunch& launch, int device) {
     }
 }
 
-// A program of its own (`warpdrill run`) does not catch the KernelFault of a
-// kernel that broke a rule: it ends there, with the fault's message, as
-// compute-sanitizer would report it, instead of std::terminate's abort.
-std::terminate_handler previous_terminate = nullptr;
-
-[[noreturn]] void end_program_at_fault() {
-    try {
-        if (std::current_exception()) std::rethrow_exception(std::current_exception());
-    } catch (const KernelFault& fault) {
-        std::fflush(nullptr);  // what the program printed before comes first
-        std::fputs(program_stopped(fault.what()).c_str(), stderr);
-        std::_Exit(1);
-    } catch (...) {
-    }
-    if (previous_terminate) previous_terminate();
-    std::abort();
-}
-const bool terminate_handler_set = (previous_terminate = std::set_terminate(end_program_at_fault), true);
-
 }  // namespace
 
 cudaError_t launch_grid(GridLaunch launch, cudaStream_t stream) {

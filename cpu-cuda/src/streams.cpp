@@ -6,7 +6,10 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <deque>
+#include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -246,6 +249,27 @@ WorkQueue& queue_for_call() {
     refuse_inside_host_function();
     return queue();
 }
+
+// A program of its own (`warpdrill run`) does not catch the KernelFault of
+// queued work (a kernel, or a library's operation) that broke a rule: it ends
+// there, with the fault's message, as compute-sanitizer would report it,
+// instead of std::terminate's abort. Here, where every piece of work is
+// queued, so that any program that queues work has it.
+std::terminate_handler previous_terminate = nullptr;
+
+[[noreturn]] void end_program_at_fault() {
+    try {
+        if (std::current_exception()) std::rethrow_exception(std::current_exception());
+    } catch (const KernelFault& fault) {
+        std::fflush(nullptr);  // what the program printed before comes first
+        std::fputs(program_stopped(fault.what()).c_str(), stderr);
+        std::_Exit(1);
+    } catch (...) {
+    }
+    if (previous_terminate) previous_terminate();
+    std::abort();
+}
+const bool terminate_handler_set = (previous_terminate = std::set_terminate(end_program_at_fault), true);
 
 }  // namespace
 

@@ -13,6 +13,14 @@
 
 namespace warpdrill::cpu::detail {
 
+// A GPU loads and stores a struct member by member and leaves its padding
+// alone, where a C++ copy of the whole object (a wide access, or a copy to
+// the host) reads the padding too. A member is at most 8 bytes, and a struct
+// aligned to 8 or less has no 8-byte word of padding alone: so a word with no
+// byte written is a member that nothing wrote, while a partly written word
+// may be a member and its padding.
+constexpr std::size_t kMemberWordBytes = 8;
+
 class WrittenBytes {
   public:
     explicit WrittenBytes(std::size_t bytes) : bytes_(bytes) {}

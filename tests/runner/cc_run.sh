@@ -31,7 +31,7 @@ grep -q "^sum " run.txt || fail "warpdrill run printed: $(cat run.txt)"
 status=0
 "$warpdrill" --root "$root" run "$programs/missing_barrier.cu" > race.txt 2>&1 || status=$?
 [[ $status == 1 ]] || fail "a racing program: exit $status, not 1: $(cat race.txt)"
-grep -q "a kernel broke a rule of CUDA's" race.txt || fail "no fault message: $(cat race.txt)"
+grep -q "broke a rule of CUDA's" race.txt || fail "no fault message: $(cat race.txt)"
 grep -q "race on" race.txt || fail "the race is not named: $(cat race.txt)"
 grep -q 'missing_barrier.cu:[0-9]*: `if (threadIdx.x < stride)' race.txt || fail "the race's line is not named: $(cat race.txt)"
 
@@ -178,6 +178,31 @@ status=0
 grep -q "curand_kernel.h: No such file or directory" curand.txt || fail "$(cat curand.txt)"
 grep -q "the CPU backend has no <curand_kernel.h>, which nvcc finds in NVIDIA's CUDA toolkit" curand.txt ||
   fail "the missing toolkit header is not named: $(cat curand.txt)"
+# cuBLAS, linked as NVIDIA's makefiles link it (-lcublas -lcublasLt): the
+# backend carries that part of the library, so the flags link nothing more.
+cat > uses_cublas.cu << 'EOF'
+#include <cstdio>
+#include <cublasLt.h>
+#include <cublas_v2.h>
+int main() {
+    const float host[4] = {1, 2, 3, 4};
+    float *x, dot = 0;
+    cudaMalloc(&x, sizeof host);
+    cudaMemcpy(x, host, sizeof host, cudaMemcpyHostToDevice);
+    cublasHandle_t handle;
+    cublasLtHandle_t lt;
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS || cublasLtCreate(&lt) != CUBLAS_STATUS_SUCCESS) return 1;
+    cublasSdot(handle, 4, x, 1, x, 1, &dot);
+    std::printf("dot %g\n", dot);
+    cublasLtDestroy(lt);
+    cublasDestroy(handle);
+    cudaFree(x);
+}
+EOF
+"$warpdrill" --root "$root" cc uses_cublas.cu -lcublas -lcublasLt -o uses_cublas > cublas.txt 2>&1 ||
+  fail "a program of cuBLAS's with -lcublas -lcublasLt: $(cat cublas.txt)"
+./uses_cublas > cublas.txt 2>&1 || fail "the cuBLAS program: $(cat cublas.txt)"
+grep -qx "dot 30" cublas.txt || fail "cublasSdot of (1, 2, 3, 4) with itself: $(cat cublas.txt)"
 printf '#include "own_header.h"\nint main() {}\n' > uses_own.cu
 "$warpdrill" --root "$root" cc uses_own.cu -o uses_own > own.txt 2>&1 && fail "a program without its own header was built"
 if grep -q "the CPU backend has no" own.txt; then fail "a program's own header is called CUDA's: $(cat own.txt)"; fi
