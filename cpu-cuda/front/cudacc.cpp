@@ -79,8 +79,14 @@ bool is_cuda_source(const std::string& path) { return ends_with_any(path, {".cu"
 // What the preprocessor defines for a .cu file, beyond the build's own flags,
 // and <cuda_runtime.h>, which nvcc includes in every .cu file.
 Args cuda_definitions() {
-    return {"-D__device__=__cudacc_device__", "-D__constant__=__cudacc_constant__",
-            "-D__shared__=__cudacc_shared__", "-D__CUDACC__=1", "-D__NVCC__=1", "-include", "cuda_runtime.h"};
+    return {"-D__device__=__cudacc_device__",
+            "-D__constant__=__cudacc_constant__",
+            "-D__shared__=__cudacc_shared__",
+            "-D__cudacc_built_in_names__=1",
+            "-D__CUDACC__=1",
+            "-D__NVCC__=1",
+            "-include",
+            "cuda_runtime.h"};
 }
 
 std::string read_file(const fs::path& path) {

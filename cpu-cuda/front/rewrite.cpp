@@ -171,6 +171,8 @@ class Rewriter {
             } else if ((is(i, "cudaLaunchKernel") || is(i, "cudaLaunchCooperativeKernel")) &&
                        is(i + 1, "(")) {
                 drop_void_pointer_cast(i + 2);
+            } else if (const std::string_view call = built_in_call(i); !call.empty()) {
+                built_in(i, call);
             }
         }
         return applied();
@@ -272,12 +274,80 @@ class Rewriter {
                 (k > 0 && is(k - 1, "namespace")) ||
                 (i >= 2 && tokens_[i - 1].kind == Kind::literal && is(i - 2, "extern"));
             scopes_.push_back(namespace_body);
+            for (const ParameterName& parameter : parameter_names_) {
+                if (parameter.body == i) own_names_.push_back({parameter.name, scopes_.size()});
+            }
+            std::erase_if(parameter_names_,
+                          [&](const ParameterName& parameter) { return parameter.body <= i; });
         } else if (is(i, "}") && !scopes_.empty()) {
             scopes_.pop_back();
+            std::erase_if(own_names_, [&](const OwnName& own) { return own.depth > scopes_.size(); });
         }
     }
     bool at_namespace_scope() const {
         return std::ranges::all_of(scopes_, [](bool ns) { return ns; });
+    }
+
+    // ---- threadIdx, blockIdx, blockDim, gridDim ----
+    // A built-in variable's name becomes the backend's call for it, unless it
+    // names a member (after `.`, `->` or `::`) or something the program
+    // declared under that name (a variable, a parameter, a member: nvcc lets
+    // host code do so), within the braces that declaration lives in.
+    std::string_view built_in_call(std::size_t i) const {
+        static constexpr std::pair<std::string_view, std::string_view> kCalls[] = {
+            {"threadIdx", "(::warpdrill::cpu::detail::thread_idx())"},
+            {"blockIdx", "(::warpdrill::cpu::detail::block_idx())"},
+            {"blockDim", "(::warpdrill::cpu::detail::block_dim())"},
+            {"gridDim", "(::warpdrill::cpu::detail::grid_dim())"}};
+        if (tokens_[i].kind != Kind::identifier) return {};
+        for (const auto& [name, call] : kCalls) {
+            if (text(i) == name) return call;
+        }
+        return {};
+    }
+    void built_in(std::size_t i, std::string_view call) {
+        const bool member = i >= 2 && (is(i - 1, ".") || (is(i - 1, ">") && is(i - 2, "-")) ||
+                                       (is(i - 1, ":") && is(i - 2, ":")));
+        if (member) return;
+        if (declares(i)) return own_name(i);
+        const bool own =
+            std::ranges::any_of(own_names_, [&](const OwnName& own) { return own.name == text(i); });
+        if (!own) replace(i, i, std::string(call));
+    }
+    // Whether the name at i is being declared: after a type (a name that is
+    // no keyword of an expression, `>`, or a `*` or `&` after one) and before
+    // what follows a declarator. A use of a built-in either has a member
+    // after it or stands where no type does (`= gridDim`, `f(blockDim)`).
+    bool declares(std::size_t i) const {
+        static constexpr std::string_view kExpressionKeywords[] = {
+            "return", "case", "throw", "sizeof", "new", "delete", "co_return", "co_yield", "else", "do"};
+        auto is_type_end = [&](std::size_t k) {
+            return (is_identifier(k) &&
+                    std::ranges::find(kExpressionKeywords, text(k)) == std::end(kExpressionKeywords)) ||
+                   is(k, ">");
+        };
+        const bool after_type =
+            i >= 1 && (is_type_end(i - 1) || (i >= 2 && (is(i - 1, "*") || is(i - 1, "&")) &&
+                                              (is_type_end(i - 2) || is(i - 2, "*") || is(i - 2, "&"))));
+        return after_type && (is(i + 1, "(") || is(i + 1, "{") || is(i + 1, "=") || is(i + 1, ";") ||
+                              is(i + 1, ",") || is(i + 1, ")") || is(i + 1, "[") || is(i + 1, ":"));
+    }
+    // The declaration at i names the program's own variable: in the braces it
+    // stands in, or, for a parameter, in the body of its function.
+    void own_name(std::size_t i) {
+        int depth = 0;
+        for (std::size_t k = i; k-- > 0;) {
+            if (is(k, ")")) ++depth;
+            if (is(k, "(") && depth-- == 0) {
+                std::size_t body = closing(k) + 1;
+                while (body < tokens_.size() && (is_identifier(body) || is(body, "&")))
+                    ++body;  // const, noexcept, ...
+                if (is(body, "{")) parameter_names_.push_back({text(i), body});
+                return;
+            }
+            if (depth == 0 && (is(k, "{") || is(k, "}") || is(k, ";"))) break;
+        }
+        own_names_.push_back({text(i), scopes_.size()});
     }
 
     // ---- kernel<<<grid, block, shared_bytes, stream>>>(args) ----
@@ -709,6 +779,18 @@ class Rewriter {
     std::vector<Token> tokens_;
     std::vector<Edit> edits_;
     std::vector<bool> scopes_;  // one per open brace: whether it opens a namespace (or extern "C")
+    // The program's own variables named as built-ins, and the brace depth
+    // they live at; parameters so named, and the brace of their function's body.
+    struct OwnName {
+        std::string_view name;
+        std::size_t depth;
+    };
+    std::vector<OwnName> own_names_;
+    struct ParameterName {
+        std::string_view name;
+        std::size_t body;
+    };
+    std::vector<ParameterName> parameter_names_;
     RewriteOptions options_;
     bool in_program_file_ = false;  // in the program's own files: not a system or backend header
 };

@@ -31,6 +31,11 @@
 //   malloc(bytes)   free(ptr)   (in the program's own files)
 //       program_malloc() and program_free(): the GPU's heap in a kernel, the
 //       C library's in host code, as under nvcc.
+//   threadIdx, blockIdx, blockDim, gridDim
+//       the backend's calls for the built-in variables (cuda_runtime.h),
+//       except where the name is a member (`config.gridDim`) or something the
+//       program declared under that name, in that declaration's braces: nvcc
+//       lets host code write `dim3 gridDim(blocks); k<<<gridDim, 256>>>()`.
 //
 // What it cannot translate becomes a static_assert at that line, whose
 // message says what is not supported.

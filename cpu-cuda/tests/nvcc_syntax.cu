@@ -2,7 +2,8 @@
 // it: kernel<<<...>>>(...) with CUDA's conversions and default arguments,
 // extern __shared__ arrays of any type, __constant__ and __device__
 // variables in device memory (cudaMemcpyToSymbol, a last-block ticket), and
-// CUDA's overloads of the math functions, and assert() in a kernel.
+// CUDA's overloads of the math functions, assert() in a kernel, and host
+// code's own variables, parameters and members named as the built-ins.
 #undef NDEBUG  // the build's RelWithDebInfo defines it: here assert() is tested
 #include <cassert>
 #include <cmath>
@@ -111,6 +112,24 @@ __global__ void block_max_or_trap(const float* in, float* out) {
     __syncthreads();
     if (threadIdx.x == 0) *out = largest;
 #endif
+}
+
+// Host code may name its own things gridDim or blockDim, as nvcc lets it
+// (llm.c's matmul_forward does): a kernel still reads the built-ins.
+__global__ void record_launch_shape(unsigned* shape) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
+        shape[0] = gridDim.x;
+        shape[1] = blockDim.x;
+    }
+}
+struct LaunchShape {
+    dim3 gridDim;
+    dim3 blockDim;
+    unsigned threads() const { return gridDim.x * blockDim.x; }  // the members
+};
+void launch_with_names(unsigned* shape, dim3 blockDim) {
+    dim3 gridDim(3);
+    record_launch_shape<<<gridDim, blockDim>>>(shape);
 }
 
 }  // namespace
@@ -232,4 +251,19 @@ TEST_CASE("the rounding intrinsics round as their names say, whatever the compil
     CHECK(__saturatef(NAN) == 0.0f);
     CHECK(__saturatef(1.5f) == 1.0f);
     CHECK(__saturatef(-0.5f) == 0.0f);
+}
+
+TEST_CASE("host code's own variables, parameters and members may be named gridDim and blockDim",
+          "[nvcc-syntax]") {
+    warpdrill::DeviceBuffer<unsigned> shape(2);
+    launch_with_names(shape.data(), dim3(64));
+    CHECK(shape.download() == std::vector<unsigned>{3, 64});
+
+    const LaunchShape named{dim3(5), dim3(32)};
+    CHECK(named.threads() == 160);
+    cudaLaunchConfig_t config = {};
+    config.gridDim = named.gridDim;
+    config.blockDim = named.blockDim;
+    check_cuda(cudaLaunchKernelEx(&config, record_launch_shape, shape.data()));
+    CHECK(shape.download() == std::vector<unsigned>{5, 32});
 }

@@ -26,8 +26,7 @@ struct cudaLaunchAttribute {
     cudaLaunchAttributeValue val;
 };
 // Its first two fields share their names with the built-in variables, which
-// are macros on this backend: host code initialises it by position,
-// {grid, block, dynamic_smem_bytes, stream, attributes, attribute_count}.
+// are macros outside cudacc's rewrite (cuda_runtime.h).
 #pragma push_macro("gridDim")
 #pragma push_macro("blockDim")
 #undef gridDim

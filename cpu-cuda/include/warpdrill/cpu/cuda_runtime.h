@@ -408,10 +408,19 @@ struct BuiltinVariables {
 
 }  // namespace warpdrill::cpu::detail
 
+// The built-in variables. In a .cu file that cudacc compiles they are left
+// as names, which its rewrite turns into these calls wherever they mean the
+// built-ins, and nowhere else: host code may name its own variables,
+// parameters and members gridDim or blockDim, as nvcc lets it (llm.c's
+// matmul_forward does, and cudaLaunchConfig_t's members are so named).
+// Elsewhere (a .cpp file that includes the backend) they are macros, and such
+// names do not compile. The backend's own headers call the functions.
+#ifndef __cudacc_built_in_names__
 #define threadIdx (::warpdrill::cpu::detail::thread_idx())
 #define blockIdx (::warpdrill::cpu::detail::block_idx())
 #define blockDim (::warpdrill::cpu::detail::block_dim())
 #define gridDim (::warpdrill::cpu::detail::grid_dim())
+#endif
 // Not a constant expression, as with nvcc (`__shared__ float sums[warpSize]`
 // does not compile there); defined in runtime.cpp.
 extern const int warpSize;
@@ -601,7 +610,8 @@ inline int __syncthreads_count(int predicate,
 inline int __syncthreads_and(int predicate,
                              std::source_location where = std::source_location::current()) {
     using namespace warpdrill::cpu::detail;
-    return block_sync(SyncKind::syncthreads_and, predicate, where) == blockDim.x * blockDim.y * blockDim.z;
+    const dim3 block = block_dim();
+    return block_sync(SyncKind::syncthreads_and, predicate, where) == block.x * block.y * block.z;
 }
 inline int __syncthreads_or(int predicate,
                             std::source_location where = std::source_location::current()) {
