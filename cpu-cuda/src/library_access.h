@@ -28,6 +28,13 @@ struct StridedElements {
     const char* read_reason = nullptr;
 };
 
+// A vector of n elements `inc` apart (BLAS's increment: a negative one runs
+// from the end) as the checks see it: n runs of one element, |inc| apart.
+inline StridedElements vector_elements(const char* name, const void* data, std::size_t bytes, std::int64_t n,
+                                       std::int64_t inc) {
+    return {name, data, bytes, 1, n, inc < 0 ? -inc : inc};
+}
+
 // Throws a KernelFault where `elements` are not all in one buffer a GPU's
 // kernel may read, or where a read one of them holds bytes nothing wrote.
 void check_library_read(const HostCall& call, const StridedElements& elements);
