@@ -1,4 +1,4 @@
-// What cuBLAS (cublas.cpp) and cuBLASLt (cublaslt.cpp) share on the CPU
+// What cuBLAS (cublas_*.cpp) and cuBLASLt (cublaslt.cpp) share on the CPU
 // backend: scalar arguments, queueing on a stream, the element types and
 // compute types of a GEMM, and the GEMM itself as queued work, with
 // cuBLASLt's epilogues. Internal to the backend.

@@ -1,4 +1,4 @@
-// The arithmetic of the CPU backend's cuBLAS (cublas.cpp) on arrays it may
+// The arithmetic of the CPU backend's cuBLAS (cublas_*.cpp) on arrays it may
 // touch: no checks and no streams here. Internal to the backend.
 #pragma once
 
