@@ -170,7 +170,11 @@ class Rewriter {
                 device_declaration(i);
             } else if ((is(i, "cudaLaunchKernel") || is(i, "cudaLaunchCooperativeKernel")) &&
                        is(i + 1, "(")) {
-                drop_void_pointer_cast(i + 2);
+                i = drop_void_pointer_cast(i + 2);
+            } else if (in_program_file_ && is(i, "(") && (is(i + 1, "void") || is(i + 1, "const"))) {
+                i = untyped_cast(i);
+            } else if (in_program_file_ && is(i, "reinterpret_cast") && is(i + 1, "<")) {
+                i = untyped_reinterpret_cast(i);
             } else if (const std::string_view call = built_in_call(i); !call.empty()) {
                 built_in(i, call);
             }
@@ -443,17 +447,93 @@ class Rewriter {
     // ---- cudaLaunchKernel((void*)kernel, ...) ----
     // NVIDIA's samples cast the kernel to void*, which loses the parameter
     // types that the backend reads the argument pointers as: the cast goes.
-    void drop_void_pointer_cast(std::size_t first) {
+    // Returns the last token it dropped, or the one before `first`.
+    std::size_t drop_void_pointer_cast(std::size_t first) {
         if (is(first, "(")) {  // (void*)kernel, (const void *)kernel
             const std::size_t close = closing(first);
-            if (close < tokens_.size() && is_void_pointer(first + 1, close)) replace(first, close, "");
+            if (close < tokens_.size() && is_void_pointer(first + 1, close)) {
+                replace(first, close, "");
+                return close;
+            }
         } else if (is(first, "reinterpret_cast") && is(first + 1, "<")) {  // reinterpret_cast<void*>(kernel)
             const std::size_t angle = closing(first + 1);
-            if (angle >= tokens_.size() || !is_void_pointer(first + 2, angle) || !is(angle + 1, "(")) return;
+            if (angle >= tokens_.size() || !is_void_pointer(first + 2, angle) || !is(angle + 1, "("))
+                return first - 1;
             replace(first, angle + 1, "");
             const std::size_t paren = closing(angle + 1);
             if (paren < tokens_.size()) replace(paren, paren, "");
+            return angle + 1;
         }
+        return first - 1;
+    }
+
+    // ---- (void*)name ----
+    // Any other cast of a name to void* (`params.func = (void*)reduce;`, as
+    // NVIDIA's samples make a graph's kernel node) becomes untyped<void*>(name),
+    // the same pointer, which remembers a kernel's parameter types by its
+    // address (untyped_kernels.h). Only a cast of a whole name: in
+    // `(void*)a[i]` or `(void*)f(x)` the cast applies to more than a name, and
+    // stays. Returns the last token of the cast, or `open` where it stays.
+    std::size_t untyped_cast(std::size_t open) {
+        const std::size_t close = closing(open);
+        if (close >= tokens_.size() || !is_void_pointer(open + 1, close)) return open;
+        const std::size_t last = whole_name_end(close + 1);
+        if (last == 0) return open;
+        replace(open, close,
+                "::warpdrill::cpu::detail::untyped<" + std::string(between(open + 1, close - 1)) + ">(");
+        insert_after(last, ")");
+        return close;
+    }
+
+    // reinterpret_cast<void*>(name) likewise; returns the cast's `(`, or
+    // `first` where it stays.
+    std::size_t untyped_reinterpret_cast(std::size_t first) {
+        const std::size_t angle = closing(first + 1);
+        if (angle >= tokens_.size() || !is_void_pointer(first + 2, angle) || !is(angle + 1, "("))
+            return first;
+        const std::size_t last = whole_name_end(angle + 2);
+        if (last == 0 || !is(last + 1, ")")) return first;
+        replace(first, angle + 1,
+                "::warpdrill::cpu::detail::untyped<" + std::string(between(first + 2, angle - 1)) + ">(");
+        return angle + 1;
+    }
+
+    // The last token of a name from `first` (`&name`, `ns::name`,
+    // `name<256>`), where nothing after it binds tighter than a cast; 0 where
+    // no such name starts there.
+    std::size_t whole_name_end(std::size_t first) const {
+        std::size_t k = first + (is(first, "&") ? 1 : 0);
+        if (is(k, ":") && is(k + 1, ":")) k += 2;
+        // After a parameter list `(void*)` the words that may follow are no names.
+        for (std::string_view word : {"const", "volatile", "noexcept", "override", "final", "throw",
+                                      "requires", "mutable", "__attribute__", "asm", "__asm__", "try"}) {
+            if (is(k, word)) return 0;
+        }
+        if (!is_identifier(k)) return 0;
+        std::size_t last = k;
+        while (true) {
+            if (is(last + 1, "<")) {
+                const std::size_t angle = closing(last + 1);
+                if (angle >= tokens_.size() || !within_statement(last + 1, angle)) return 0;
+                last = angle;
+            }
+            if (!(is(last + 1, ":") && is(last + 2, ":") && is_identifier(last + 3))) break;
+            last += 3;
+        }
+        const std::size_t next = last + 1;
+        const bool binds_tighter =
+            is(next, "(") || is(next, "[") || is(next, ".") || (is(next, "-") && is(next + 1, ">")) ||
+            (is(next, "+") && is(next + 1, "+")) || (is(next, "-") && is(next + 1, "-"));
+        return binds_tighter ? 0 : last;
+    }
+
+    // Whether no `;`, `{` or `}` stands from token `first` to `last`: `<` and
+    // `>` there may be template brackets, not two comparisons.
+    bool within_statement(std::size_t first, std::size_t last) const {
+        for (std::size_t k = first; k <= last; ++k) {
+            if (is(k, ";") || is(k, "{") || is(k, "}")) return false;
+        }
+        return true;
     }
 
     // Whether the tokens from `first` up to `end` spell void* or const void*

@@ -22,6 +22,11 @@
 //       the same call without the cast to void* or const void* (a C-style
 //       cast or a reinterpret_cast), so that the overload that knows the
 //       kernel's parameter types takes it (cooperative_launch.h);
+//   (void*)name   reinterpret_cast<void*>(name)   elsewhere, in the
+//   program's own files (const void* alike)
+//       ::warpdrill::cpu::detail::untyped<void*>(name): the same pointer,
+//       which remembers by its address how to launch a kernel so named, for
+//       a graph's kernel node or a launch through the void* (untyped_kernels.h);
 //   __grid_constant__
 //       nothing (every thread reads the launch's copy of the parameter), or,
 //       on a parameter that is not const, an error, as with nvcc;

@@ -132,34 +132,34 @@ cublasStatus_t gemv(const HostCall& call, cublasHandle_t handle, cublasOperation
 cublasStatus_t cublasSgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float* alpha,
                            const float* A, int lda, const float* x, int incx, const float* beta, float* y,
                            int incy) {
-    return gemv(WARPDRILL_LIBRARY_CALL("cublasSgemv"), handle, trans, m, n, alpha, A, lda, x, incx, beta, y,
+    return gemv(WARPDRILL_HOST_CALL("cublasSgemv"), handle, trans, m, n, alpha, A, lda, x, incx, beta, y,
                 incy);
 }
 cublasStatus_t cublasDgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double* alpha,
                            const double* A, int lda, const double* x, int incx, const double* beta, double* y,
                            int incy) {
-    return gemv(WARPDRILL_LIBRARY_CALL("cublasDgemv"), handle, trans, m, n, alpha, A, lda, x, incx, beta, y,
+    return gemv(WARPDRILL_HOST_CALL("cublasDgemv"), handle, trans, m, n, alpha, A, lda, x, incx, beta, y,
                 incy);
 }
 
 cublasStatus_t cublasSgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
                            int n, int k, const float* alpha, const float* A, int lda, const float* B, int ldb,
                            const float* beta, float* C, int ldc) {
-    return typed_gemm(WARPDRILL_LIBRARY_CALL("cublasSgemm"), handle, transa, transb, m, n, k, alpha, A, lda,
-                      0, B, ldb, 0, beta, C, ldc, 0, 1);
+    return typed_gemm(WARPDRILL_HOST_CALL("cublasSgemm"), handle, transa, transb, m, n, k, alpha, A, lda, 0,
+                      B, ldb, 0, beta, C, ldc, 0, 1);
 }
 cublasStatus_t cublasDgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
                            int n, int k, const double* alpha, const double* A, int lda, const double* B,
                            int ldb, const double* beta, double* C, int ldc) {
-    return typed_gemm(WARPDRILL_LIBRARY_CALL("cublasDgemm"), handle, transa, transb, m, n, k, alpha, A, lda,
-                      0, B, ldb, 0, beta, C, ldc, 0, 1);
+    return typed_gemm(WARPDRILL_HOST_CALL("cublasDgemm"), handle, transa, transb, m, n, k, alpha, A, lda, 0,
+                      B, ldb, 0, beta, C, ldc, 0, 1);
 }
 cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa,
                                          cublasOperation_t transb, int m, int n, int k, const float* alpha,
                                          const float* A, int lda, long long int strideA, const float* B,
                                          int ldb, long long int strideB, const float* beta, float* C, int ldc,
                                          long long int strideC, int batchCount) {
-    return typed_gemm(WARPDRILL_LIBRARY_CALL("cublasSgemmStridedBatched"), handle, transa, transb, m, n, k,
+    return typed_gemm(WARPDRILL_HOST_CALL("cublasSgemmStridedBatched"), handle, transa, transb, m, n, k,
                       alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount);
 }
 cublasStatus_t cublasDgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa,
@@ -167,15 +167,15 @@ cublasStatus_t cublasDgemmStridedBatched(cublasHandle_t handle, cublasOperation_
                                          const double* A, int lda, long long int strideA, const double* B,
                                          int ldb, long long int strideB, const double* beta, double* C,
                                          int ldc, long long int strideC, int batchCount) {
-    return typed_gemm(WARPDRILL_LIBRARY_CALL("cublasDgemmStridedBatched"), handle, transa, transb, m, n, k,
+    return typed_gemm(WARPDRILL_HOST_CALL("cublasDgemmStridedBatched"), handle, transa, transb, m, n, k,
                       alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount);
 }
 cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
                             int n, int k, const void* alpha, const void* A, cudaDataType Atype, int lda,
                             const void* B, cudaDataType Btype, int ldb, const void* beta, void* C,
                             cudaDataType Ctype, int ldc, cublasComputeType_t computeType, cublasGemmAlgo_t) {
-    return gemm_ex(WARPDRILL_LIBRARY_CALL("cublasGemmEx"), handle, transa, transb, m, n, k, alpha, A, Atype,
-                   lda, 0, B, Btype, ldb, 0, beta, C, Ctype, ldc, 0, 1, computeType);
+    return gemm_ex(WARPDRILL_HOST_CALL("cublasGemmEx"), handle, transa, transb, m, n, k, alpha, A, Atype, lda,
+                   0, B, Btype, ldb, 0, beta, C, Ctype, ldc, 0, 1, computeType);
 }
 cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation_t transa,
                                           cublasOperation_t transb, int m, int n, int k, const void* alpha,
@@ -184,7 +184,7 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation
                                           const void* beta, void* C, cudaDataType Ctype, int ldc,
                                           long long int strideC, int batchCount,
                                           cublasComputeType_t computeType, cublasGemmAlgo_t) {
-    return gemm_ex(WARPDRILL_LIBRARY_CALL("cublasGemmStridedBatchedEx"), handle, transa, transb, m, n, k,
-                   alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC,
-                   batchCount, computeType);
+    return gemm_ex(WARPDRILL_HOST_CALL("cublasGemmStridedBatchedEx"), handle, transa, transb, m, n, k, alpha,
+                   A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, batchCount,
+                   computeType);
 }

@@ -110,7 +110,7 @@ cublasStatus_t copy(const HostCall& call, cublasHandle_t handle, int n, const T*
 
 #define WARPDRILL_REDUCTION(Name, T, Result, reduce)                                          \
     cublasStatus_t Name(cublasHandle_t handle, int n, const T* x, int incx, Result* result) { \
-        return reduce_vector(WARPDRILL_LIBRARY_CALL(#Name), handle, n, x, incx, result,       \
+        return reduce_vector(WARPDRILL_HOST_CALL(#Name), handle, n, x, incx, result,          \
                              [](dense::Strided<const T> v) { return dense::reduce(v); });     \
     }
 WARPDRILL_REDUCTION(cublasSasum, float, float, asum)
@@ -125,29 +125,29 @@ WARPDRILL_REDUCTION(cublasIdamin, double, int, iamin)
 
 cublasStatus_t cublasSdot(cublasHandle_t handle, int n, const float* x, int incx, const float* y, int incy,
                           float* result) {
-    return dot(WARPDRILL_LIBRARY_CALL("cublasSdot"), handle, n, x, incx, y, incy, result);
+    return dot(WARPDRILL_HOST_CALL("cublasSdot"), handle, n, x, incx, y, incy, result);
 }
 cublasStatus_t cublasDdot(cublasHandle_t handle, int n, const double* x, int incx, const double* y, int incy,
                           double* result) {
-    return dot(WARPDRILL_LIBRARY_CALL("cublasDdot"), handle, n, x, incx, y, incy, result);
+    return dot(WARPDRILL_HOST_CALL("cublasDdot"), handle, n, x, incx, y, incy, result);
 }
 cublasStatus_t cublasSaxpy(cublasHandle_t handle, int n, const float* alpha, const float* x, int incx,
                            float* y, int incy) {
-    return axpy(WARPDRILL_LIBRARY_CALL("cublasSaxpy"), handle, n, alpha, x, incx, y, incy);
+    return axpy(WARPDRILL_HOST_CALL("cublasSaxpy"), handle, n, alpha, x, incx, y, incy);
 }
 cublasStatus_t cublasDaxpy(cublasHandle_t handle, int n, const double* alpha, const double* x, int incx,
                            double* y, int incy) {
-    return axpy(WARPDRILL_LIBRARY_CALL("cublasDaxpy"), handle, n, alpha, x, incx, y, incy);
+    return axpy(WARPDRILL_HOST_CALL("cublasDaxpy"), handle, n, alpha, x, incx, y, incy);
 }
 cublasStatus_t cublasSscal(cublasHandle_t handle, int n, const float* alpha, float* x, int incx) {
-    return scal(WARPDRILL_LIBRARY_CALL("cublasSscal"), handle, n, alpha, x, incx);
+    return scal(WARPDRILL_HOST_CALL("cublasSscal"), handle, n, alpha, x, incx);
 }
 cublasStatus_t cublasDscal(cublasHandle_t handle, int n, const double* alpha, double* x, int incx) {
-    return scal(WARPDRILL_LIBRARY_CALL("cublasDscal"), handle, n, alpha, x, incx);
+    return scal(WARPDRILL_HOST_CALL("cublasDscal"), handle, n, alpha, x, incx);
 }
 cublasStatus_t cublasScopy(cublasHandle_t handle, int n, const float* x, int incx, float* y, int incy) {
-    return copy(WARPDRILL_LIBRARY_CALL("cublasScopy"), handle, n, x, incx, y, incy);
+    return copy(WARPDRILL_HOST_CALL("cublasScopy"), handle, n, x, incx, y, incy);
 }
 cublasStatus_t cublasDcopy(cublasHandle_t handle, int n, const double* x, int incx, double* y, int incy) {
-    return copy(WARPDRILL_LIBRARY_CALL("cublasDcopy"), handle, n, x, incx, y, incy);
+    return copy(WARPDRILL_HOST_CALL("cublasDcopy"), handle, n, x, incx, y, incy);
 }

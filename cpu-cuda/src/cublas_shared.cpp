@@ -27,7 +27,7 @@ double value_of(const HostCall& call, const char* name, const Scalar& scalar) {
 cublasStatus_t queue_on(cudaStream_t stream, std::function<void()> operation, bool wait) {
     refuse_inside_host_function();
     if (check_stream(stream) != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
-    const WorkSerial serial = enqueue(stream, std::move(operation));
+    const WorkSerial serial = enqueue(stream, WorkKind::kernel, std::move(operation));
     if (wait) finish(serial);
     return CUBLAS_STATUS_SUCCESS;
 }

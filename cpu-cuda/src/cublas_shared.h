@@ -19,12 +19,6 @@
 
 namespace warpdrill::cpu::detail {
 
-// Where the program called: the return address of the API function that uses it.
-#define WARPDRILL_LIBRARY_CALL(name)                                             \
-    ::warpdrill::cpu::detail::HostCall {                                         \
-        name, ::warpdrill::cpu::detail::code_offset(__builtin_return_address(0)) \
-    }
-
 // The handles a library has made and not destroyed: a call with any other
 // handle gets CUBLAS_STATUS_NOT_INITIALIZED, where cuBLAS would read freed
 // memory. Safe from any thread.

@@ -324,8 +324,8 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t lightHandle,
     if (!preference || requestedAlgoCount < 1 || !heuristicResultsArray || !returnAlgoCount)
         return CUBLAS_STATUS_INVALID_VALUE;
     *returnAlgoCount = 0;
-    const Planned planned = plan(WARPDRILL_LIBRARY_CALL("cublasLtMatmulAlgoGetHeuristic"), operationDesc,
-                                 Adesc, Bdesc, Cdesc, Ddesc);
+    const Planned planned = plan(WARPDRILL_HOST_CALL("cublasLtMatmulAlgoGetHeuristic"), operationDesc, Adesc,
+                                 Bdesc, Cdesc, Ddesc);
     if (planned.status != CUBLAS_STATUS_SUCCESS) return planned.status;
     heuristicResultsArray[0] = {};
     heuristicResultsArray[0].state = CUBLAS_STATUS_SUCCESS;
@@ -339,7 +339,7 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t
                               cublasLtMatrixLayout_t Bdesc, const void* beta, const void* C,
                               cublasLtMatrixLayout_t Cdesc, void* D, cublasLtMatrixLayout_t Ddesc,
                               const cublasLtMatmulAlgo_t*, void*, size_t, cudaStream_t stream) {
-    const HostCall call = WARPDRILL_LIBRARY_CALL("cublasLtMatmul");
+    const HostCall call = WARPDRILL_HOST_CALL("cublasLtMatmul");
     if (!is_live(lightHandle)) return CUBLAS_STATUS_NOT_INITIALIZED;
     if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
     Planned planned = plan(call, computeDesc, Adesc, Bdesc, Cdesc, Ddesc);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "program.h"
 #include "written_bytes.h"
 #include "zeroed_array.h"
 
@@ -30,6 +31,12 @@ struct HostCall {
     const char* name = nullptr;
     std::uint32_t code = 0;
 };
+// The program's call of `name`: the return address of the API function that
+// uses it (program.h's code_offset).
+#define WARPDRILL_HOST_CALL(name)                                                \
+    ::warpdrill::cpu::detail::HostCall {                                         \
+        name, ::warpdrill::cpu::detail::code_offset(__builtin_return_address(0)) \
+    }
 // Bytes a cudaMemcpy or cudaMemset wrote into a buffer.
 struct HostWrite {
     HostCall call;

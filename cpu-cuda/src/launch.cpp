@@ -20,9 +20,11 @@
 #include <vector>
 
 #include "access.h"
+#include "capture.h"
 #include "device_memory.h"
 #include "coresident.h"
 #include "device.h"
+#include "graph_nodes.h"
 #include "init_check.h"
 #include "launch_faults.h"
 #include "profile.h"
@@ -167,8 +169,7 @@ uint3 block_index(std::uint64_t linear, dim3 grid) {
 // What CUDA answers a launch before it runs: a bad shape, a group launch the
 // GPU cannot hold, or a stream of another GPU than the current one.
 cudaError_t check_launch(const GridLaunch& launch, cudaStream_t stream) {
-    cudaError_t error = check_config(launch.grid, launch.block, launch.dynamic_smem_bytes, launch.kernel);
-    if (error == cudaSuccess) error = check_group_launch(launch.grid, launch.block, launch.dynamic_smem_bytes, launch.groups);
+    cudaError_t error = check_shape(launch);
     if (error == cudaSuccess) error = check_stream(stream);
     if (error == cudaSuccess && device_of(stream) != current_device()) error = cudaErrorInvalidResourceHandle;
     return error;
@@ -316,12 +317,24 @@ void run_grid(const GridLaunch& launch, int device) {
 
 }  // namespace
 
+cudaError_t check_shape(const GridLaunch& launch) {
+    const cudaError_t error =
+        check_config(launch.grid, launch.block, launch.dynamic_smem_bytes, launch.kernel);
+    return error != cudaSuccess
+               ? error
+               : check_group_launch(launch.grid, launch.block, launch.dynamic_smem_bytes, launch.groups);
+}
+
+std::function<void()> grid_work(GridLaunch launch) {
+    return [launch = std::move(launch), device = current_device()] { run_grid(launch, device); };
+}
+
 cudaError_t launch_grid(GridLaunch launch, cudaStream_t stream) {
-    if (const cudaError_t error = check_launch(launch, stream); error != cudaSuccess) {
-        set_last_error(error);
-        return error;
-    }
-    enqueue(stream, [launch = std::move(launch), device = current_device()] { run_grid(launch, device); });
+    const HostCall call = WARPDRILL_HOST_CALL("a kernel launch");
+    cudaError_t error = check_launch(launch, stream);
+    if (error == cudaSuccess) error = check_queue(stream, call);
+    if (error != cudaSuccess) return record(launch_refused(stream, error));
+    enqueue(stream, WorkKind::kernel, grid_work(std::move(launch)));
     return cudaSuccess;
 }
 

@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "capture.h"
+#include "copies.h"
 #include "device.h"
 #include "device_memory.h"
 #include "host_memory.h"
@@ -29,11 +31,15 @@ bool in_device_heap(const void* ptr) {
     return allocation && allocation->device_heap;
 }
 
+}  // namespace
+
 // Memory that a GPU's copy engine reaches itself, device memory and pinned
 // host memory: an asynchronous copy reads and writes it when its turn comes.
 // Pageable host memory goes through a staging buffer instead, when the copy
 // is queued.
 bool reached_by_copy_engine(const void* ptr) { return in_device_memory(ptr) || is_pinned(ptr); }
+
+namespace {
 
 // Why CUDA refuses a copy or memset of `bytes` at `ptr` (cudaErrorInvalidValue),
 // or "": it reaches past its buffer, or into one that cudaFree released. Host
@@ -52,6 +58,8 @@ std::string range_problem(const void* ptr, std::size_t bytes) {
                                                    {"buffer", buffer_description(*allocation)}});
 }
 
+}  // namespace
+
 // cudaMemset writes device, managed or pinned memory; pageable host memory
 // it refuses, as an H200 did (results/memcpy-probe-h200.txt).
 cudaError_t check_memset(const HostCall& call, const void* ptr, std::size_t bytes) {
@@ -62,6 +70,8 @@ cudaError_t check_memset(const HostCall& call, const void* ptr, std::size_t byte
     const std::string problem = range_problem(ptr, bytes);
     return problem.empty() ? cudaSuccess : refuse(call, cudaErrorInvalidValue, problem);
 }
+
+namespace {
 
 const char* kind_name(cudaMemcpyKind kind) {
     static constexpr const char* kNames[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice",
@@ -80,6 +90,8 @@ bool kind_says_device(cudaMemcpyKind kind, bool destination) {
     return kind == cudaMemcpyDeviceToDevice ||
            kind == (destination ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
 }
+
+}  // namespace
 
 cudaError_t check_copy(const HostCall& call, void* dst, const void* src, std::size_t bytes,
                        cudaMemcpyKind kind) {
@@ -119,6 +131,8 @@ void note_copy_made(void* dst, const void* src, std::size_t bytes, const HostCal
     }
 }
 
+namespace {
+
 // Why cudaFree refuses `ptr`, a pointer that is not a live buffer's start.
 std::string free_problem(const void* ptr) {
     const auto address = reinterpret_cast<std::uintptr_t>(ptr);
@@ -153,9 +167,11 @@ cudaError_t check_peer_copy(const HostCall& call, void* dst, int dst_device, con
 }
 
 // The copy as a piece of stream work. A source in pageable host memory is
-// read now, as CUDA reads it before the call returns.
-std::function<void()> copy_work(void* dst, const void* src, std::size_t bytes, const HostCall& call) {
-    if (reached_by_copy_engine(src)) {
+// read now, as CUDA reads it before the call returns, unless the copy is
+// captured: a graph's copy reads it each time the graph runs.
+std::function<void()> copy_work(void* dst, const void* src, std::size_t bytes, const HostCall& call,
+                                bool captured) {
+    if (captured || reached_by_copy_engine(src)) {
         return [=] {
             check_copy_source(dst, src, bytes, call);
             std::memmove(dst, src, bytes);
@@ -170,7 +186,8 @@ std::function<void()> copy_work(void* dst, const void* src, std::size_t bytes, c
 // when done, as CUDA's does.
 void queue_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, const HostCall& call) {
     note_copy_made(dst, src, bytes, call);
-    const WorkSerial serial = enqueue(stream, copy_work(dst, src, bytes, call));
+    const WorkSerial serial =
+        enqueue(stream, WorkKind::copy, copy_work(dst, src, bytes, call, captures(stream)));
     if (!reached_by_copy_engine(dst)) {
         count_host_wait();
         finish(serial);
@@ -227,13 +244,19 @@ cudaError_t allocate_buffer(void** ptr, std::size_t bytes, bool managed) {
 
 }  // namespace
 
-cudaError_t cudaMalloc(void** ptr, std::size_t bytes) { return allocate_buffer(ptr, bytes, false); }
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
+    const HostCall call = WARPDRILL_HOST_CALL("cudaMalloc");
+    if (const cudaError_t error = check_unsafe_call(call); error != cudaSuccess) return error;
+    return allocate_buffer(ptr, bytes, false);
+}
 
 // Flags as an H200 takes them (cpu-cuda/tests/gpu/runtime_probe.cu,
 // results/runtime-probe-h200.txt): global or host attachment;
 // cudaMemAttachSingle is for cudaStreamAttachMemAsync only.
 cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags) {
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return record(cudaErrorInvalidValue);
+    const HostCall call = WARPDRILL_HOST_CALL("cudaMallocManaged");
+    if (const cudaError_t error = check_unsafe_call(call); error != cudaSuccess) return error;
     return allocate_buffer(ptr, bytes, true);
 }
 
@@ -263,11 +286,12 @@ cudaError_t copy_and_wait(const HostCall& call, void* dst, const void* src, std:
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidValue);
     if (bytes == 0) return cudaSuccess;
     if (const cudaError_t error = check_copy(call, dst, src, bytes, kind); error != cudaSuccess) return error;
+    if (const cudaError_t error = check_queue(nullptr, call); error != cudaSuccess) return error;
     count_host_wait();
     note_copy_made(dst, src, bytes, call);
     // The host waits until the copy has run, so the source is read then,
     // not staged first as an asynchronous copy's is.
-    finish(enqueue(nullptr, [=] {
+    finish(enqueue(nullptr, WorkKind::copy, [=] {
         check_copy_source(dst, src, bytes, call);
         std::memmove(dst, src, bytes);
     }));
@@ -298,8 +322,9 @@ const int warpSize = 32;
 // As on a GPU, freeing waits for the work queued before. The error codes of
 // a pointer of the wrong kind are an H100's (cpu-cuda/tests/gpu/runtime_probe.cu).
 cudaError_t cudaFree(void* ptr) {
+    const HostCall call = WARPDRILL_HOST_CALL("cudaFree");
+    if (const cudaError_t error = check_unsafe_call(call); error != cudaSuccess) return error;
     if (!ptr) return cudaSuccess;
-    const HostCall call{"cudaFree", code_offset(__builtin_return_address(0))};
     if (is_pinned(ptr)) {
         return refuse(call, cudaErrorInvalidValue, warpdrill::messages::text("backend.api.pinned_memory"));
     }
@@ -335,7 +360,7 @@ cudaError_t cudaFreeHost(void* ptr) {
 
 // Registration as an H200 answered it (results/host-runtime-probe-h200.txt).
 cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned flags) {
-    const HostCall call{"cudaHostRegister", code_offset(__builtin_return_address(0))};
+    const HostCall call = WARPDRILL_HOST_CALL("cudaHostRegister");
     constexpr unsigned kPageableFlags =
         cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterReadOnly;
     if (!ptr || bytes == 0)
@@ -353,7 +378,7 @@ cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned flags) {
 }
 
 cudaError_t cudaHostUnregister(void* ptr) {
-    const HostCall call{"cudaHostUnregister", code_offset(__builtin_return_address(0))};
+    const HostCall call = WARPDRILL_HOST_CALL("cudaHostUnregister");
     if (!ptr)
         return refuse(call, cudaErrorInvalidValue, warpdrill::messages::text("backend.api.null_pointer"));
     if (is_pinned_allocation(ptr)) {
@@ -386,29 +411,32 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidValue);
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
     if (bytes == 0) return cudaSuccess;
-    const HostCall call{"cudaMemcpyAsync", code_offset(__builtin_return_address(0))};
+    const HostCall call = WARPDRILL_HOST_CALL("cudaMemcpyAsync");
     if (const cudaError_t error = check_copy(call, dst, src, bytes, kind); error != cudaSuccess) return error;
+    if (const cudaError_t error = check_queue(stream, call); error != cudaSuccess) return error;
     queue_copy(dst, src, bytes, stream, call);
     return cudaSuccess;
 }
 
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
     if (bytes == 0) return cudaSuccess;
-    const HostCall call{"cudaMemset", code_offset(__builtin_return_address(0))};
+    const HostCall call = WARPDRILL_HOST_CALL("cudaMemset");
     if (const cudaError_t error = check_memset(call, dst, bytes); error != cudaSuccess) return error;
+    if (const cudaError_t error = check_queue(nullptr, call); error != cudaSuccess) return error;
     count_host_wait();
     note_copy(dst, nullptr, bytes, call);
-    finish(enqueue(nullptr, [=] { std::memset(dst, value, bytes); }));
+    finish(enqueue(nullptr, WorkKind::memset, [=] { std::memset(dst, value, bytes); }));
     return cudaSuccess;
 }
 
 cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream) {
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
     if (bytes == 0) return cudaSuccess;
-    const HostCall call{"cudaMemsetAsync", code_offset(__builtin_return_address(0))};
+    const HostCall call = WARPDRILL_HOST_CALL("cudaMemsetAsync");
     if (const cudaError_t error = check_memset(call, dst, bytes); error != cudaSuccess) return error;
+    if (const cudaError_t error = check_queue(stream, call); error != cudaSuccess) return error;
     note_copy(dst, nullptr, bytes, call);
-    enqueue(stream, [=] { std::memset(dst, value, bytes); });
+    enqueue(stream, WorkKind::memset, [=] { std::memset(dst, value, bytes); });
     return cudaSuccess;
 }
 
@@ -417,8 +445,9 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
 cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
                                 cudaStream_t stream) {
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
-    const HostCall call{"cudaMemcpyPeerAsync", code_offset(__builtin_return_address(0))};
-    const cudaError_t error = check_peer_copy(call, dst, dst_device, src, src_device, bytes);
+    const HostCall call = WARPDRILL_HOST_CALL("cudaMemcpyPeerAsync");
+    cudaError_t error = check_peer_copy(call, dst, dst_device, src, src_device, bytes);
+    if (error == cudaSuccess && bytes > 0) error = check_queue(stream, call);
     if (error != cudaSuccess || bytes == 0) return error;
     queue_copy(dst, src, bytes, stream, call);
     return cudaSuccess;
@@ -426,7 +455,7 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int 
 
 // Ordered after everything queued on the current GPU and on both GPUs of the copy.
 cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes) {
-    const HostCall call{"cudaMemcpyPeer", code_offset(__builtin_return_address(0))};
+    const HostCall call = WARPDRILL_HOST_CALL("cudaMemcpyPeer");
     const cudaError_t error = check_peer_copy(call, dst, dst_device, src, src_device, bytes);
     if (error != cudaSuccess || bytes == 0) return error;
     count_host_wait();
@@ -470,6 +499,7 @@ constexpr ErrorText kErrorTexts[] = {
     WARPDRILL_ERROR(cudaErrorUnsupportedLimit, "limit is not supported on this architecture"),
     WARPDRILL_ERROR(cudaErrorPeerAccessUnsupported, "peer access is not supported between these two devices"),
     WARPDRILL_ERROR(cudaErrorInvalidResourceHandle, "invalid resource handle"),
+    WARPDRILL_ERROR(cudaErrorIllegalState, "the operation cannot be performed in the present state"),
     WARPDRILL_ERROR(cudaErrorNotReady, "device not ready"),
     WARPDRILL_ERROR(cudaErrorPeerAccessAlreadyEnabled, "peer access is already enabled"),
     WARPDRILL_ERROR(cudaErrorPeerAccessNotEnabled, "peer access has not been enabled"),
@@ -484,6 +514,25 @@ constexpr ErrorText kErrorTexts[] = {
     WARPDRILL_ERROR(cudaErrorCooperativeLaunchTooLarge, "too many blocks in cooperative launch"),
     WARPDRILL_ERROR(cudaErrorNotPermitted, "operation not permitted"),
     WARPDRILL_ERROR(cudaErrorNotSupported, "operation not supported"),
+    WARPDRILL_ERROR(cudaErrorStreamCaptureUnsupported, "operation not permitted when stream is capturing"),
+    WARPDRILL_ERROR(cudaErrorStreamCaptureInvalidated,
+                    "operation failed due to a previous error during capture"),
+    WARPDRILL_ERROR(cudaErrorStreamCaptureMerge,
+                    "operation would result in a merge of separate capture sequences"),
+    WARPDRILL_ERROR(cudaErrorStreamCaptureUnmatched, "capture was not ended in the same stream as it began"),
+    WARPDRILL_ERROR(cudaErrorStreamCaptureUnjoined, "capturing stream has unjoined work"),
+    WARPDRILL_ERROR(cudaErrorStreamCaptureIsolation,
+                    "dependency created on uncaptured work in another stream"),
+    WARPDRILL_ERROR(cudaErrorStreamCaptureImplicit,
+                    "operation would make the legacy stream depend on a capturing blocking stream"),
+    WARPDRILL_ERROR(cudaErrorCapturedEvent,
+                    "operation not permitted on an event last recorded in a capturing stream"),
+    WARPDRILL_ERROR(cudaErrorStreamCaptureWrongThread,
+                    "attempt to terminate a thread-local capture sequence from another thread"),
+    WARPDRILL_ERROR(
+        cudaErrorGraphExecUpdateFailure,
+        "the graph update was not performed because it included changes which violated constraints "
+        "specific to instantiated graph update"),
     WARPDRILL_ERROR(cudaErrorInvalidClusterSize,
                     "a kernel launch error has occurred due to cluster misconfiguration"),
     WARPDRILL_ERROR(cudaErrorUnknown, "unknown error"),

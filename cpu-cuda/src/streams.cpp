@@ -17,26 +17,12 @@
 #include <thread>
 #include <vector>
 
+#include "capture.h"
 #include "device.h"
 #include "launch_faults.h"
 #include "program.h"
 #include "state.h"
 #include "warpdrill/cpu/backend.h"
-
-struct CUstream_st {
-    int device = 0;
-    bool blocking = true;  // orders itself with the GPU's legacy default stream
-    int priority = 0;
-    warpdrill::cpu::detail::WorkSerial last = 0;
-};
-
-struct CUevent_st {
-    int device = 0;
-    bool timing = true;
-    warpdrill::cpu::detail::WorkSerial recorded = 0;  // the latest record's work; 0 before the first
-    // Set when that record's work runs (each record has its own).
-    std::shared_ptr<std::chrono::steady_clock::time_point> time;
-};
 
 namespace warpdrill::cpu::detail {
 namespace {
@@ -80,13 +66,17 @@ class WorkQueue {
 
     cudaStream_t create(int device, bool blocking, int priority) {
         std::lock_guard lock(mutex_);
-        auto* stream = new CUstream_st{device, blocking, priority, 0};
+        auto* stream = new CUstream_st;
+        stream->device = device;
+        stream->blocking = blocking;
+        stream->priority = priority;
         streams_.insert(stream);
         if (blocking) blocking_[device].push_back(stream);
         return stream;
     }
 
     void destroy(cudaStream_t stream) {
+        forget_capture_of(stream);
         finish({stream->last});
         std::lock_guard lock(mutex_);
         streams_.erase(stream);
@@ -99,19 +89,28 @@ class WorkQueue {
         {
             std::lock_guard lock(mutex_);
             CUstream_st& stream = resolve(handle);
-            Work work{stream.device, {stream.last, also_after}, std::move(run)};
-            if (handle == nullptr) {
-                for (const CUstream_st* other : blocking_[stream.device]) work.after.push_back(other->last);
-            } else if (stream.blocking) {
-                work.after.push_back(legacy_[stream.device].last);
-            }
-            std::erase_if(work.after, [&](WorkSerial s) { return !pending_.contains(s); });
-            serial = ++serial_;
-            pending_.emplace(serial, std::move(work));
+            serial = add(stream.device, after_stream_order(handle, {also_after}), std::move(run));
             stream.last = serial;
         }
         if (handle == nullptr && alone(serial)) finish({serial});
         return serial;
+    }
+
+    // Returns each piece's serial, then the serial of the work that stands for all.
+    std::vector<WorkSerial> enqueue_graph(cudaStream_t handle, const std::vector<GraphPiece>& pieces,
+                                          WorkSerial also_after) {
+        std::lock_guard lock(mutex_);
+        CUstream_st& stream = resolve(handle);
+        const std::vector<WorkSerial> first = after_stream_order(handle, {also_after});
+        std::vector<WorkSerial> serials;
+        for (const GraphPiece& piece : pieces) {
+            std::vector<WorkSerial> after = first;
+            for (const std::size_t earlier : piece.after) after.push_back(serials[earlier]);
+            serials.push_back(add(stream.device, std::move(after), piece.work));
+        }
+        stream.last = add(stream.device, serials.empty() ? first : serials, [] {});
+        serials.push_back(stream.last);
+        return serials;
     }
 
     // Runs what `targets` need, one piece at a time, in the chosen order.
@@ -149,6 +148,26 @@ class WorkQueue {
 
   private:
     CUstream_st& resolve(cudaStream_t stream) { return stream ? *stream : legacy_[current_device()]; }
+
+    // What work queued on `handle` runs after by the streams' rules, with `also`.
+    std::vector<WorkSerial> after_stream_order(cudaStream_t handle, std::vector<WorkSerial> also) {
+        CUstream_st& stream = resolve(handle);
+        also.push_back(stream.last);
+        if (handle == nullptr) {
+            for (const CUstream_st* other : blocking_[stream.device]) also.push_back(other->last);
+        } else if (stream.blocking) {
+            also.push_back(legacy_[stream.device].last);
+        }
+        return also;
+    }
+
+    // Queues `run` on GPU `device` after `after`; returns its serial.
+    WorkSerial add(int device, std::vector<WorkSerial> after, std::function<void()> run) {
+        std::erase_if(after, [&](WorkSerial s) { return !pending_.contains(s); });
+        const WorkSerial serial = ++serial_;
+        pending_.emplace(serial, Work{device, std::move(after), std::move(run)});
+        return serial;
+    }
 
     bool alone(WorkSerial serial) {
         std::lock_guard lock(mutex_);
@@ -282,8 +301,37 @@ void refuse_inside_host_function() {
 cudaError_t check_stream(cudaStream_t stream) { return queue_for_call().check(stream); }
 int device_of(cudaStream_t stream) { return queue_for_call().device_of(stream); }
 
-WorkSerial enqueue(cudaStream_t stream, std::function<void()> work, WorkSerial also_after) {
-    return queue_for_call().enqueue(stream, std::move(work), also_after);
+WorkSerial enqueue(cudaStream_t stream, WorkKind kind, std::function<void()> work, WorkSerial also_after) {
+    WorkQueue& queue = queue_for_call();
+    if (captures(stream)) {
+        capture_work(stream, kind, std::move(work));
+        return 0;
+    }
+    return queue.enqueue(stream, std::move(work), also_after);
+}
+
+WorkSerial enqueue_graph(cudaStream_t stream, const std::vector<GraphPiece>& pieces, WorkSerial also_after) {
+    WorkQueue& queue = queue_for_call();
+    if (captures(stream)) {
+        capture_graph(stream, pieces);
+        return 0;
+    }
+    const std::vector<WorkSerial> serials = queue.enqueue_graph(stream, pieces, also_after);
+    // A graph's host functions run once the work before them has, as a stream's do.
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        if (pieces[i].kind == WorkKind::host_function) host_function_thread().run_when_ready(serials[i]);
+    }
+    return serials.back();
+}
+
+std::function<void()> host_function_work(const void* code, std::function<void()> function) {
+    return [code, function = std::move(function)] {
+        struct Running {
+            explicit Running(const void* code) { running_host_function = code; }
+            ~Running() { running_host_function = nullptr; }
+        } running(code);
+        function();
+    };
 }
 
 void finish(WorkSerial serial) { queue_for_call().finish({serial}); }
@@ -364,7 +412,9 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+    const HostCall call = WARPDRILL_HOST_CALL("cudaStreamSynchronize");
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
+    if (const cudaError_t error = check_stream_wait(stream, call); error != cudaSuccess) return error;
     count_host_wait();
     finish(queue().last_of(stream));
     return cudaSuccess;
@@ -374,19 +424,27 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 // polls (while (cudaStreamQuery(s) == cudaErrorNotReady) ...) would wait
 // forever: the query runs it, and the program does not count as waiting.
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
+    const HostCall call = WARPDRILL_HOST_CALL("cudaStreamQuery");
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
+    if (const cudaError_t error = check_stream_wait(stream, call); error != cudaSuccess) return error;
     finish(queue().last_of(stream));
     return cudaSuccess;
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
+    const HostCall call = WARPDRILL_HOST_CALL("cudaStreamWaitEvent");
     if (check_stream(stream) != cudaSuccess || !event) return record(cudaErrorInvalidResourceHandle);
     if (flags != 0) return record(cudaErrorInvalidValue);
-    enqueue(stream, [] {}, event->recorded);
+    if (const cudaError_t error = check_queue(stream, call); error != cudaSuccess) return error;
+    if (captures(stream) || recorded_in_capture(event)) return capture_event_wait(stream, event, call);
+    enqueue(
+        stream, WorkKind::nothing, [] {}, event->recorded);
     return cudaSuccess;
 }
 
 cudaError_t cudaDeviceSynchronize() {
+    const HostCall call = WARPDRILL_HOST_CALL("cudaDeviceSynchronize");
+    if (const cudaError_t error = check_device_wait(call); error != cudaSuccess) return error;
     count_host_wait();
     finish_device(current_device());
     return cudaSuccess;
@@ -396,7 +454,9 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlag
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags) {
     if (!event || (flags & ~(cudaEventBlockingSync | cudaEventDisableTiming))) return record(cudaErrorInvalidValue);
-    *event = new CUevent_st{current_device(), !(flags & cudaEventDisableTiming), 0, nullptr};
+    *event = new CUevent_st;
+    (*event)->device = current_device();
+    (*event)->timing = !(flags & cudaEventDisableTiming);
     return cudaSuccess;
 }
 
@@ -408,30 +468,43 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+    const HostCall call = WARPDRILL_HOST_CALL("cudaEventRecord");
     if (!event || check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
     // As on a GPU: an event records only on a stream of its own GPU.
     if (device_of(stream) != event->device) return record(cudaErrorInvalidResourceHandle);
+    if (const cudaError_t error = check_queue(stream, call); error != cudaSuccess) return error;
+    if (captures(stream)) {
+        capture_event_record(event, stream);
+        return cudaSuccess;
+    }
     auto time = std::make_shared<std::chrono::steady_clock::time_point>();
     event->time = time;
-    event->recorded = enqueue(stream, [time] { *time = std::chrono::steady_clock::now(); });
+    event->capture_id = 0;
+    event->recorded =
+        enqueue(stream, WorkKind::nothing, [time] { *time = std::chrono::steady_clock::now(); });
     return cudaSuccess;
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+    const HostCall call = WARPDRILL_HOST_CALL("cudaEventSynchronize");
     if (!event) return record(cudaErrorInvalidResourceHandle);
+    if (const cudaError_t error = check_event_wait(event, call); error != cudaSuccess) return error;
     count_host_wait();
     finish(event->recorded);
     return cudaSuccess;
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event) {
+    const HostCall call = WARPDRILL_HOST_CALL("cudaEventQuery");
     if (!event) return record(cudaErrorInvalidResourceHandle);
+    if (const cudaError_t error = check_event_wait(event, call); error != cudaSuccess) return error;
     finish(event->recorded);
     return cudaSuccess;
 }
 
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
     if (!ms || !start || !end) return record(cudaErrorInvalidValue);
+    if (recorded_in_capture(start) || recorded_in_capture(end)) return record(cudaErrorCapturedEvent);
     if (!start->time || !end->time || !start->timing || !end->timing || start->device != end->device) {
         return record(cudaErrorInvalidResourceHandle);
     }
@@ -443,15 +516,12 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
 namespace {
 
 // Queues `function` (the user's, named by `code` in a fault) on `stream`.
-cudaError_t enqueue_host_function(cudaStream_t stream, const void* code, std::function<void()> function) {
+cudaError_t enqueue_host_function(const HostCall& call, cudaStream_t stream, const void* code,
+                                  std::function<void()> function) {
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
-    const WorkSerial serial = enqueue(stream, [code, function = std::move(function)] {
-        struct Running {
-            explicit Running(const void* code) { running_host_function = code; }
-            ~Running() { running_host_function = nullptr; }
-        } running(code);
-        function();
-    });
+    if (const cudaError_t error = check_queue(stream, call); error != cudaSuccess) return error;
+    const WorkSerial serial =
+        enqueue(stream, WorkKind::host_function, host_function_work(code, std::move(function)));
     if (!finished(serial)) host_function_thread().run_when_ready(serial);
     return cudaSuccess;
 }
@@ -460,7 +530,8 @@ cudaError_t enqueue_host_function(cudaStream_t stream, const void* code, std::fu
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void* data) {
     if (!function) return record(cudaErrorInvalidValue);
-    return enqueue_host_function(stream, reinterpret_cast<const void*>(function),
+    const HostCall call = WARPDRILL_HOST_CALL("cudaLaunchHostFunc");
+    return enqueue_host_function(call, stream, reinterpret_cast<const void*>(function),
                                  [function, data] { function(data); });
 }
 
@@ -468,6 +539,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void*
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data,
                                   unsigned flags) {
     if (!callback || flags != 0) return record(cudaErrorInvalidValue);
-    return enqueue_host_function(stream, reinterpret_cast<const void*>(callback),
+    const HostCall call = WARPDRILL_HOST_CALL("cudaStreamAddCallback");
+    return enqueue_host_function(call, stream, reinterpret_cast<const void*>(callback),
                                  [stream, callback, data] { callback(stream, cudaSuccess, data); });
 }

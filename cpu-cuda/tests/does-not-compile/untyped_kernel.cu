@@ -1,6 +1,8 @@
-// A kernel launched through a void* that holds it. nvcc accepts it; the CPU
-// backend cannot, since the void* has lost the kernel's parameter types, and
-// must say what to write instead.
+// A kernel launched through a void* that holds it, in a file that cudacc
+// does not compile (a .cpp file of the CPU backend's build). nvcc accepts it;
+// the CPU backend cannot, since the void* has lost the kernel's parameter
+// types, and must say what to write instead. (In a .cu file cudacc remembers
+// the types where the name is cast: graphs.cu launches so.)
 #include "warpdrill/cuda.h"
 
 __global__ void scale(float* values, float by) { values[threadIdx.x] *= by; }

@@ -197,14 +197,15 @@ cudaError_t launch_from_pointers(void (*kernel)(Params...), dim3 grid, dim3 bloc
 }
 
 // A kernel cast to void* has lost the parameter types that its argument
-// pointers are read as, and the CPU backend cannot find them again: such a
-// launch does not compile. In a .cu file cudacc drops the cast itself.
+// pointers are read as. In a .cu file cudacc remembers them where the cast
+// is made (untyped_kernels.h); elsewhere (a .cpp file) such a launch does not
+// compile.
 template <class UntypedKernel>
 cudaError_t refuse_untyped_kernel() {
     static_assert(sizeof(UntypedKernel) == 0,
                   "the CPU backend launches a kernel through its type: pass the kernel itself, as in "
                   "cudaLaunchKernel(kernel, grid, block, args, ...), not a void* that holds it (in a .cu "
-                  "file, a cast such as (void*)kernel in the call is dropped for you)");
+                  "file that warpdrill cc compiles, a cast such as (void*)kernel is understood)");
     return cudaErrorInvalidDeviceFunction;
 }
 
@@ -225,6 +226,19 @@ cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(Params...), dim3 grid, di
                                                         std::index_sequence_for<Params...>{});
 }
 
+#ifdef __cudacc_built_in_names__
+inline cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args,
+                                    std::size_t dynamic_smem_bytes = 0, cudaStream_t stream = nullptr) {
+    return warpdrill::cpu::detail::launch_untyped("cudaLaunchKernel", kernel, grid, block, args,
+                                                  dynamic_smem_bytes, stream, {});
+}
+inline cudaError_t cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, dim3 block, void** args,
+                                               std::size_t dynamic_smem_bytes = 0,
+                                               cudaStream_t stream = nullptr) {
+    return warpdrill::cpu::detail::launch_untyped("cudaLaunchCooperativeKernel", kernel, grid, block, args,
+                                                  dynamic_smem_bytes, stream, {.cooperative = true});
+}
+#else
 // Templates, so that the refusal fires only where one is called.
 template <class Untyped = const void*>
 cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, std::size_t = 0, cudaStream_t = nullptr) {
@@ -235,6 +249,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, std::si
                                         cudaStream_t = nullptr) {
     return warpdrill::cpu::detail::refuse_untyped_kernel<Untyped>();
 }
+#endif
 
 template <class... ExpTypes, class... ActTypes>
 cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(ExpTypes...),

@@ -73,6 +73,7 @@ enum cudaError_t {
     cudaErrorUnsupportedLimit = 215,
     cudaErrorPeerAccessUnsupported = 217,
     cudaErrorInvalidResourceHandle = 400,
+    cudaErrorIllegalState = 401,
     cudaErrorNotReady = 600,
     cudaErrorPeerAccessAlreadyEnabled = 704,
     cudaErrorPeerAccessNotEnabled = 705,
@@ -85,6 +86,16 @@ enum cudaError_t {
     cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorNotPermitted = 800,
     cudaErrorNotSupported = 801,
+    cudaErrorStreamCaptureUnsupported = 900,
+    cudaErrorStreamCaptureInvalidated = 901,
+    cudaErrorStreamCaptureMerge = 902,
+    cudaErrorStreamCaptureUnmatched = 903,
+    cudaErrorStreamCaptureUnjoined = 904,
+    cudaErrorStreamCaptureIsolation = 905,
+    cudaErrorStreamCaptureImplicit = 906,
+    cudaErrorCapturedEvent = 907,
+    cudaErrorStreamCaptureWrongThread = 908,
+    cudaErrorGraphExecUpdateFailure = 910,
     cudaErrorInvalidClusterSize = 912,
     cudaErrorUnknown = 999,
 };
@@ -558,19 +569,30 @@ T from_bits(std::uint64_t bits) {
 namespace warpdrill::cpu {
 
 namespace detail {
-// Every thread calls the kernel with `params`, its arguments already converted
-// to its parameter types, as CUDA copies them (when the launch is queued).
+// A launch in which every thread calls the kernel with `params`, its
+// arguments already converted to its parameter types, as CUDA copies them
+// (when the launch is queued, or a graph's kernel node made).
+template <class... Params>
+GridLaunch grid_launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, void (*kernel)(Params...),
+                       std::tuple<std::decay_t<Params>...> params, const GroupLaunch& groups = {}) {
+    std::vector<KernelArgument> pointers;
+    int index = 0;
+    std::apply([&](const auto&... param) { (note_pointer_argument(pointers, param, index++), ...); }, params);
+    return {grid,
+            block,
+            dynamic_smem_bytes,
+            [kernel, params = std::move(params)] { std::apply(kernel, params); },
+            reinterpret_cast<const void*>(kernel),
+            std::move(pointers),
+            groups};
+}
+
 template <class... Params>
 cudaError_t run_kernel(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, cudaStream_t stream,
                        void (*kernel)(Params...), std::tuple<std::decay_t<Params>...> params,
                        const GroupLaunch& groups = {}) {
-    std::vector<KernelArgument> pointers;
-    int index = 0;
-    std::apply([&](const auto&... param) { (note_pointer_argument(pointers, param, index++), ...); }, params);
-    GridLaunch launch{grid, block, dynamic_smem_bytes,
-                      [kernel, params = std::move(params)] { std::apply(kernel, params); },
-                      reinterpret_cast<const void*>(kernel), std::move(pointers), groups};
-    return launch_grid(std::move(launch), stream);
+    return launch_grid(grid_launch(grid, block, dynamic_smem_bytes, kernel, std::move(params), groups),
+                       stream);
 }
 }  // namespace detail
 
@@ -829,5 +851,9 @@ WARPDRILL_IN_EVERY_SCOPE(WARPDRILL_ATOMIC_CAS, atomicCAS, unsigned short)  // sm
 #include "warpdrill/cpu/nvcc_syntax.h"
 
 // ---- launches through the runtime API, kernel attributes, occupancy ---------------------
+#include "warpdrill/cpu/untyped_kernels.h"
 #include "warpdrill/cpu/cooperative_launch.h"
 #include "warpdrill/cpu/kernel_attributes.h"
+
+// ---- graphs and stream capture ----------------------------------------------------------
+#include "warpdrill/cpu/graphs.h"
