@@ -400,9 +400,12 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* type) 
 }
 
 cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams* params) {
+    const HostCall call = WARPDRILL_HOST_CALL("cudaGraphKernelNodeGetParams");
     if (!node || !params || node->type != cudaGraphNodeTypeKernel) return record(cudaErrorInvalidValue);
-    // A captured launch's node keeps no parameters a program could read back.
-    if (!node->arguments) return record(cudaErrorNotSupported);
+    if (!node->arguments) {
+        return refuse(call, cudaErrorNotSupported,
+                      warpdrill::messages::text("backend.graph.captured_kernel_params"));
+    }
     *params = node->kernel;
     return cudaSuccess;
 }

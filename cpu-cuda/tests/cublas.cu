@@ -18,24 +18,13 @@
 #include "warpdrill/data.h"
 #include "warpdrill/host.h"
 #include "warpdrill/testing.h"
+#include "handles.h"
 
 using warpdrill::check_cuda;
 using warpdrill::DeviceBuffer;
+using warpdrill::testing::CublasHandle;
 
 namespace {
-
-// A cuBLAS handle for one test, destroyed at its end.
-class Handle {
-  public:
-    Handle() { REQUIRE(cublasCreate(&handle_) == CUBLAS_STATUS_SUCCESS); }
-    ~Handle() { cublasDestroy(handle_); }
-    Handle(const Handle&) = delete;
-    Handle& operator=(const Handle&) = delete;
-    operator cublasHandle_t() const { return handle_; }
-
-  private:
-    cublasHandle_t handle_ = nullptr;
-};
 
 template <class T>
 DeviceBuffer<T> on_device(const std::vector<T>& host) {
@@ -88,7 +77,7 @@ TEST_CASE(
     "[cublas]") {
     const std::uint64_t seed = warpdrill::fresh_seed();
     INFO(warpdrill::describe_seed(seed));
-    Handle handle;
+    CublasHandle handle;
     const int m = 37, n = 23, k = 129;
     for (const bool ta : {false, true}) {
         for (const bool tb : {false, true}) {
@@ -117,7 +106,7 @@ TEST_CASE(
 
 TEST_CASE("where beta is 0 a GEMM does not read C, and where alpha is 0 it does not read A and B",
           "[cublas]") {
-    Handle handle;
+    CublasHandle handle;
     const int n = 8;
     const float nan = std::numeric_limits<float>::quiet_NaN();
     DeviceBuffer<float> a = on_device(std::vector<float>(n * n, nan)),
@@ -140,7 +129,7 @@ TEST_CASE("cublasSgemmStridedBatched and cublasGemmStridedBatchedEx compute each
           "[cublas]") {
     const std::uint64_t seed = warpdrill::fresh_seed();
     INFO(warpdrill::describe_seed(seed));
-    Handle handle;
+    CublasHandle handle;
     const int m = 16, n = 9, k = 33, batches = 3;
     const long long stride_a = m * k + 7, stride_b = k * n + 2, stride_c = m * n + 5;
     const HostMatrix a = random_matrix(m, static_cast<int>(stride_a * batches / m + 1), m, seed);
@@ -175,7 +164,7 @@ TEST_CASE("cublasGemmEx multiplies half and bfloat16 into float or their own typ
     // Small whole numbers: every product and sum is exact in each type, in any order.
     const std::uint64_t seed = warpdrill::fresh_seed();
     INFO(warpdrill::describe_seed(seed));
-    Handle handle;
+    CublasHandle handle;
     const int m = 12, n = 10, k = 16;
     const std::vector<int> a_ints = warpdrill::random_ints(m * k, seed, -3, 3);
     const std::vector<int> b_ints = warpdrill::random_ints(k * n, seed + 1, -3, 3);
@@ -243,7 +232,7 @@ TEST_CASE(
     // halfway between 1 and 1 + 2^-10, a tie that an H200's kernels rounded
     // now to even, now away from zero, for the same call in other runs
     // (results/cublas-h200.txt): either is taken. cublasSgemv keeps its inputs.
-    Handle handle;
+    CublasHandle handle;
     const int n = 64;
     const float one = 1.0f, zero = 0.0f;
     for (const float element : {1.0f + 0x1p-11f, 1.0f + 0x3p-12f}) {
@@ -287,7 +276,7 @@ TEST_CASE(
 TEST_CASE("cuBLAS's level-1 reductions of strided vectors: asum, nrm2, dot, amax and amin", "[cublas]") {
     const std::uint64_t seed = warpdrill::fresh_seed();
     INFO(warpdrill::describe_seed(seed));
-    Handle handle;
+    CublasHandle handle;
     const int n = 1000, inc = 3;
     std::vector<float> x = warpdrill::random_floats(static_cast<std::size_t>(n) * inc, seed);
     const std::vector<float> y = warpdrill::random_floats(n, seed + 1);
@@ -333,7 +322,7 @@ TEST_CASE("cuBLAS's level-1 reductions of strided vectors: asum, nrm2, dot, amax
 }
 
 TEST_CASE("in CUBLAS_POINTER_MODE_DEVICE, alpha, beta and the result live in device memory", "[cublas]") {
-    Handle handle;
+    CublasHandle handle;
     REQUIRE(cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_DEVICE) == CUBLAS_STATUS_SUCCESS);
     const int n = 256;
     DeviceBuffer<float> x = on_device(std::vector<float>(n, 2.0f)),
@@ -347,7 +336,7 @@ TEST_CASE("in CUBLAS_POINTER_MODE_DEVICE, alpha, beta and the result live in dev
 }
 
 TEST_CASE("cublasSaxpy, cublasSscal and cublasScopy update strided vectors", "[cublas]") {
-    Handle handle;
+    CublasHandle handle;
     const int n = 5;
     DeviceBuffer<float> x = on_device(std::vector<float>{1, 2, 3, 4, 5}),
                         y = on_device(std::vector<float>(2 * n, 1.0f));
@@ -361,7 +350,7 @@ TEST_CASE("cublasSaxpy, cublasSscal and cublasScopy update strided vectors", "[c
 }
 
 TEST_CASE("cublasSgemv computes alpha op(A) x + beta y, either way round", "[cublas]") {
-    Handle handle;
+    CublasHandle handle;
     const int m = 3, n = 2, lda = 4;
     // A = [1 4; 2 5; 3 6], column-major with a padded column
     DeviceBuffer<float> a = on_device(std::vector<float>{1, 2, 3, -1, 4, 5, 6, -1});
@@ -377,7 +366,7 @@ TEST_CASE("cublasSgemv computes alpha op(A) x + beta y, either way round", "[cub
 }
 
 TEST_CASE("cuBLAS refuses a wrong argument with its status, and a handle it did not make", "[cublas]") {
-    Handle handle;
+    CublasHandle handle;
     DeviceBuffer<float> a = on_device(std::vector<float>(64, 1.0f)),
                         b = on_device(std::vector<float>(64, 1.0f));
     DeviceBuffer<float> c = on_device(std::vector<float>(64, 0.0f));
@@ -405,7 +394,7 @@ TEST_CASE("cuBLAS refuses a wrong argument with its status, and a handle it did 
 }
 
 TEST_CASE("cuBLAS's work is ordered on the handle's stream after the kernels before it", "[cublas]") {
-    Handle handle;
+    CublasHandle handle;
     cudaStream_t stream = nullptr;
     check_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     REQUIRE(cublasSetStream(handle, stream) == CUBLAS_STATUS_SUCCESS);

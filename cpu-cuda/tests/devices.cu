@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fault_of.h"
+#include "handles.h"
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/host.h"
@@ -18,7 +19,9 @@ using warpdrill::launch;
 using warpdrill::cpu::ScopedStreamOrder;
 using warpdrill::cpu::StreamOrder;
 using warpdrill::testing::contains;
+using warpdrill::testing::Event;
 using warpdrill::testing::fault_of;
+using warpdrill::testing::Stream;
 
 namespace {
 
@@ -42,18 +45,25 @@ struct OnDevice {
 
 float first_of(const DeviceBuffer<float>& buffer) { return buffer.download().front(); }
 
-// A stream of the current GPU, destroyed at the end of the scope.
-struct Stream {
-    explicit Stream(unsigned flags = cudaStreamDefault) { check_cuda(cudaStreamCreateWithFlags(&handle, flags)); }
-    ~Stream() { cudaStreamDestroy(handle); }
-    cudaStream_t handle = nullptr;
-};
+// What a consumer (add_one) read of its producer's 5s, once the GPU is done;
+// the producer's buffer back to 0 for the next run.
+float consumed_then_reset(const DeviceBuffer<float>& consumed, DeviceBuffer<float>& produced) {
+    check_cuda(cudaDeviceSynchronize());
+    const float result = first_of(consumed);
+    check_cuda(cudaMemset(produced.data(), 0, produced.size() * sizeof(float)));
+    return result;
+}
 
-struct Event {
-    Event() { check_cuda(cudaEventCreate(&handle)); }
-    ~Event() { cudaEventDestroy(handle); }
-    cudaEvent_t handle = nullptr;
-};
+// `run(ordered)` runs a producer and its consumer, ordered or not, and gives
+// what the consumer read: where the order is missing, the consumer runs first
+// every time, and in the order queued the mistake goes unseen.
+template <class Run>
+void expect_missing_order_shown(Run run) {
+    CHECK(run(false) == 1.0f);  // read the 0 that was there before the producer ran
+    CHECK(run(true) == 6.0f);
+    ScopedStreamOrder in_order(StreamOrder::queued);
+    CHECK(run(false) == 6.0f);
+}
 
 }  // namespace
 
@@ -130,12 +140,12 @@ TEST_CASE("work goes on a stream of the current GPU; an event records on its own
     Event event_of_zero;
     OnDevice one(1);
     DeviceBuffer<float> out(4);
-    launch(fill, {1, 32, 0, on_zero.handle}, out.data(), 1.0f, 4);
+    launch(fill, {1, 32, 0, on_zero}, out.data(), 1.0f, 4);
     CHECK(cudaGetLastError() == cudaErrorInvalidResourceHandle);
-    CHECK(cudaEventRecord(event_of_zero.handle, nullptr) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaEventRecord(event_of_zero, nullptr) == cudaErrorInvalidResourceHandle);
     // Copies and waits may name another GPU's stream.
-    CHECK(cudaStreamWaitEvent(on_zero.handle, event_of_zero.handle) == cudaSuccess);
-    CHECK(cudaMemsetAsync(out.data(), 0, 4 * sizeof(float), on_zero.handle) == cudaSuccess);
+    CHECK(cudaStreamWaitEvent(on_zero, event_of_zero) == cudaSuccess);
+    CHECK(cudaMemsetAsync(out.data(), 0, 4 * sizeof(float), on_zero) == cudaSuccess);
     check_cuda(cudaDeviceSynchronize());
     cudaGetLastError();
 }
@@ -145,12 +155,12 @@ TEST_CASE("peer copies name each side's GPU and stay inside their buffers", "[de
     OnDevice two(2);
     DeviceBuffer<float> on_two(8);
     Stream stream;
-    check_cuda(cudaMemcpyPeerAsync(on_two.data(), 2, on_zero.data(), 0, 8 * sizeof(float), stream.handle));
-    check_cuda(cudaStreamSynchronize(stream.handle));
+    check_cuda(cudaMemcpyPeerAsync(on_two.data(), 2, on_zero.data(), 0, 8 * sizeof(float), stream));
+    check_cuda(cudaStreamSynchronize(stream));
     CHECK(on_two.download() == std::vector<float>(8, 3.0f));
-    CHECK(cudaMemcpyPeerAsync(on_two.data(), 0, on_zero.data(), 2, 8 * sizeof(float), stream.handle) ==
+    CHECK(cudaMemcpyPeerAsync(on_two.data(), 0, on_zero.data(), 2, 8 * sizeof(float), stream) ==
           cudaErrorInvalidValue);
-    CHECK(cudaMemcpyPeerAsync(on_two.data(), 2, on_zero.data(), 0, 9 * sizeof(float), stream.handle) ==
+    CHECK(cudaMemcpyPeerAsync(on_two.data(), 2, on_zero.data(), 0, 9 * sizeof(float), stream) ==
           cudaErrorInvalidValue);
     CHECK(cudaMemcpyPeer(on_two.data(), 2, on_zero.data(), 7, 4) == cudaErrorInvalidDevice);
     cudaGetLastError();
@@ -164,19 +174,51 @@ TEST_CASE("a consumer on another stream with no wait runs before its producer; w
     Stream producer, consumer;
     Event done;
     const auto run = [&](bool wait) {
-        launch(fill, {blocks_for(n), 256, 0, producer.handle}, produced.data(), 5.0f, n);
-        check_cuda(cudaEventRecord(done.handle, producer.handle));
-        if (wait) check_cuda(cudaStreamWaitEvent(consumer.handle, done.handle));
-        launch(add_one, {blocks_for(n), 256, 0, consumer.handle}, produced.data(), consumed.data(), n);
-        check_cuda(cudaDeviceSynchronize());
-        const float result = first_of(consumed);
-        check_cuda(cudaMemset(produced.data(), 0, n * sizeof(float)));
-        return result;
+        launch(fill, {blocks_for(n), 256, 0, producer}, produced.data(), 5.0f, n);
+        check_cuda(cudaEventRecord(done, producer));
+        if (wait) check_cuda(cudaStreamWaitEvent(consumer, done));
+        launch(add_one, {blocks_for(n), 256, 0, consumer}, produced.data(), consumed.data(), n);
+        return consumed_then_reset(consumed, produced);
     };
-    CHECK(run(false) == 1.0f);  // read the 0 that was there before the producer ran
-    CHECK(run(true) == 6.0f);
-    ScopedStreamOrder in_order(StreamOrder::queued);
-    CHECK(run(false) == 6.0f);  // in the order queued a missing wait goes unseen
+    expect_missing_order_shown(run);
+}
+
+TEST_CASE("a graph's node with no dependency on its producer runs before it; with one, after",
+          "[devices][streams][graphs]") {
+    constexpr int n = 64;
+    DeviceBuffer<float> produced(std::vector<float>(n, 0.0f));
+    DeviceBuffer<float> consumed(n);
+    float* in = produced.data();
+    float* out = consumed.data();
+    float five = 5.0f;
+    int count = n;
+    void* fill_arguments[] = {&in, &five, &count};
+    void* add_arguments[] = {&in, &out, &count};
+    const auto node = [](void* kernel, void** arguments) {
+        cudaKernelNodeParams params{};
+        params.func = kernel;
+        params.gridDim = blocks_for(n);
+        params.blockDim = dim3(256);
+        params.kernelParams = arguments;
+        return params;
+    };
+    const cudaKernelNodeParams producer = node((void*)fill, fill_arguments);
+    const cudaKernelNodeParams consumer = node((void*)add_one, add_arguments);
+    const auto run = [&](bool edge) {
+        cudaGraph_t graph = nullptr;
+        check_cuda(cudaGraphCreate(&graph, 0));
+        cudaGraphNode_t first = nullptr, second = nullptr;
+        check_cuda(cudaGraphAddKernelNode(&first, graph, nullptr, 0, &producer));
+        check_cuda(cudaGraphAddKernelNode(&second, graph, &first, edge ? 1 : 0, &consumer));
+        cudaGraphExec_t exec = nullptr;
+        check_cuda(cudaGraphInstantiate(&exec, graph, 0));
+        check_cuda(cudaGraphLaunch(exec, nullptr));
+        check_cuda(cudaDeviceSynchronize());
+        cudaGraphExecDestroy(exec);
+        cudaGraphDestroy(graph);
+        return consumed_then_reset(consumed, produced);
+    };
+    expect_missing_order_shown(run);
 }
 
 TEST_CASE("a wait for an event recorded later waits for nothing", "[devices][streams]") {
@@ -185,10 +227,10 @@ TEST_CASE("a wait for an event recorded later waits for nothing", "[devices][str
     Stream producer, consumer;
     Event done;
     ScopedStreamOrder in_order(StreamOrder::queued);
-    check_cuda(cudaStreamWaitEvent(consumer.handle, done.handle));
-    launch(add_one, {1, 32, 0, consumer.handle}, produced.data(), consumed.data(), 32);
-    launch(fill, {1, 32, 0, producer.handle}, produced.data(), 5.0f, 32);
-    check_cuda(cudaEventRecord(done.handle, producer.handle));
+    check_cuda(cudaStreamWaitEvent(consumer, done));
+    launch(add_one, {1, 32, 0, consumer}, produced.data(), consumed.data(), 32);
+    launch(fill, {1, 32, 0, producer}, produced.data(), 5.0f, 32);
+    check_cuda(cudaEventRecord(done, producer));
     check_cuda(cudaDeviceSynchronize());
     CHECK(first_of(consumed) == 1.0f);
 }
@@ -200,7 +242,7 @@ TEST_CASE("the default stream waits for the GPU's blocking streams, not for non-
         DeviceBuffer<float> produced(std::vector<float>(32, 0.0f));
         DeviceBuffer<float> consumed(32);
         Stream stream(flags);
-        launch(fill, {1, 32, 0, stream.handle}, produced.data(), 5.0f, 32);
+        launch(fill, {1, 32, 0, stream}, produced.data(), 5.0f, 32);
         launch(add_one, {1, 32}, produced.data(), consumed.data(), 32);
         check_cuda(cudaStreamSynchronize(nullptr));
         CHECK(first_of(consumed) == (flags == cudaStreamDefault ? 6.0f : 1.0f));
@@ -212,32 +254,32 @@ TEST_CASE("a stream's synchronisation runs what that stream needs and no more", 
     Stream a, b(cudaStreamNonBlocking);
     Event timed_start, timed_end;
     const std::uint64_t waits = warpdrill::cpu::host_waits();
-    check_cuda(cudaEventRecord(timed_start.handle, a.handle));
-    launch(fill, {1, 32, 0, a.handle}, first.data(), 1.0f, 32);
-    launch(fill, {1, 32, 0, b.handle}, second.data(), 2.0f, 32);
-    check_cuda(cudaEventRecord(timed_end.handle, a.handle));
+    check_cuda(cudaEventRecord(timed_start, a));
+    launch(fill, {1, 32, 0, a}, first.data(), 1.0f, 32);
+    launch(fill, {1, 32, 0, b}, second.data(), 2.0f, 32);
+    check_cuda(cudaEventRecord(timed_end, a));
     float ms = -1.0f;
-    CHECK(cudaEventElapsedTime(&ms, timed_start.handle, timed_end.handle) == cudaErrorNotReady);
+    CHECK(cudaEventElapsedTime(&ms, timed_start, timed_end) == cudaErrorNotReady);
     cudaGetLastError();
     CHECK(warpdrill::cpu::host_waits() == waits);
-    check_cuda(cudaStreamSynchronize(a.handle));
+    check_cuda(cudaStreamSynchronize(a));
     CHECK(warpdrill::cpu::host_waits() == waits + 1);
-    check_cuda(cudaEventElapsedTime(&ms, timed_start.handle, timed_end.handle));
+    check_cuda(cudaEventElapsedTime(&ms, timed_start, timed_end));
     CHECK(ms >= 0.0f);
     CHECK(first_of(first) == 1.0f);
     CHECK(first_of(second) == 0.0f);  // the default stream does not wait for a non-blocking one
-    check_cuda(cudaStreamSynchronize(b.handle));
+    check_cuda(cudaStreamSynchronize(b));
     CHECK(first_of(second) == 2.0f);
 }
 
 TEST_CASE("a kernel queued on a stream faults where the host waits for it", "[devices][streams]") {
     DeviceBuffer<float> small(32);
     Stream stream;
-    launch(fill, {2, 32, 0, stream.handle}, small.data(), 1.0f, 64);
-    const std::string message = fault_of([&] { check_cuda(cudaStreamSynchronize(stream.handle)); });
+    launch(fill, {2, 32, 0, stream}, small.data(), 1.0f, 64);
+    const std::string message = fault_of([&] { check_cuda(cudaStreamSynchronize(stream)); });
     CHECK(contains(message, "out-of-bounds write"));
     // The fault dropped the queue: the stream is empty and usable again.
-    launch(fill, {1, 32, 0, stream.handle}, small.data(), 1.0f, 32);
-    check_cuda(cudaStreamSynchronize(stream.handle));
+    launch(fill, {1, 32, 0, stream}, small.data(), 1.0f, 32);
+    check_cuda(cudaStreamSynchronize(stream));
     CHECK(first_of(small) == 1.0f);
 }

@@ -8,9 +8,12 @@
 #include "warpdrill/catch.h"
 #include "warpdrill/cuda.h"
 #include "warpdrill/host.h"
+#include "handles.h"
 
 using warpdrill::check_cuda;
 using warpdrill::DeviceBuffer;
+using warpdrill::testing::Event;
+using warpdrill::testing::Stream;
 
 namespace {
 
@@ -24,33 +27,6 @@ __global__ void set_to(int* data, int value) { data[threadIdx.x] = value; }
 __global__ void double_plus_one(int* data) { data[threadIdx.x] = 2 * data[threadIdx.x] + 1; }
 
 void count_call(void* counter) { ++*static_cast<int*>(counter); }
-
-// A stream for one test, destroyed at its end.
-class Stream {
-  public:
-    explicit Stream(unsigned flags = cudaStreamNonBlocking) {
-        check_cuda(cudaStreamCreateWithFlags(&stream_, flags));
-    }
-    ~Stream() { cudaStreamDestroy(stream_); }
-    Stream(const Stream&) = delete;
-    Stream& operator=(const Stream&) = delete;
-    operator cudaStream_t() const { return stream_; }
-
-  private:
-    cudaStream_t stream_ = nullptr;
-};
-
-class Event {
-  public:
-    Event() { check_cuda(cudaEventCreate(&event_)); }
-    ~Event() { cudaEventDestroy(event_); }
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-    operator cudaEvent_t() const { return event_; }
-
-  private:
-    cudaEvent_t event_ = nullptr;
-};
 
 cudaStreamCaptureStatus capture_status(cudaStream_t stream) {
     cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
@@ -85,7 +61,7 @@ TEST_CASE("a captured stream's work becomes a graph, which runs each time it is 
     DeviceBuffer<int> data(64);
     std::vector<int> host(64, -5);
     int calls = 0;
-    Stream stream(cudaStreamDefault);
+    Stream stream;
     CHECK(capture_status(stream) == cudaStreamCaptureStatusNone);
     check_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
     CHECK(capture_status(stream) == cudaStreamCaptureStatusActive);
@@ -137,7 +113,7 @@ TEST_CASE("a captured stream's work becomes a graph, which runs each time it is 
 TEST_CASE("a graph's launches on one stream run one after another", "[graphs][launch]") {
     DeviceBuffer<int> data(32);
     check_cuda(cudaMemset(data.data(), 0, 32 * sizeof(int)));
-    Stream stream;
+    Stream stream(cudaStreamNonBlocking);
     check_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
     double_plus_one<<<1, 32, 0, stream>>>(data.data());
     cudaGraph_t graph = nullptr;
@@ -154,7 +130,7 @@ TEST_CASE("a graph's launches on one stream run one after another", "[graphs][la
 TEST_CASE("other streams join a capture through events, and must be joined back before it ends",
           "[graphs][capture][fork]") {
     DeviceBuffer<int> data(64);
-    Stream origin, other;
+    Stream origin(cudaStreamNonBlocking), other(cudaStreamNonBlocking);
     Event fork, join;
     check_cuda(cudaStreamBeginCapture(origin, cudaStreamCaptureModeGlobal));
     check_cuda(cudaEventRecord(fork, origin));
@@ -219,7 +195,7 @@ TEST_CASE("a capture refuses calls that wait for the GPU or allocate, and is inv
           "[graphs][capture][refused]") {
     DeviceBuffer<int> data(64);
     check_cuda(cudaMemset(data.data(), 0, 64 * sizeof(int)));
-    Stream stream;
+    Stream stream(cudaStreamNonBlocking);
     void* buffer = nullptr;
     CHECK(capture_around(stream, cudaStreamCaptureModeGlobal, data.data(), [&] {
               CHECK(cudaMalloc(&buffer, 256) == cudaErrorStreamCaptureUnsupported);
@@ -245,7 +221,7 @@ TEST_CASE("a capture refuses calls that wait for the GPU or allocate, and is inv
               CHECK(cudaDeviceSynchronize() == cudaErrorStreamCaptureUnsupported);
           }) == cudaErrorStreamCaptureInvalidated);
     CHECK(capture_around(stream, cudaStreamCaptureModeGlobal, data.data(), [&] {
-              Stream uncaptured;
+              Stream uncaptured(cudaStreamNonBlocking);
               CHECK(cudaStreamSynchronize(uncaptured) == cudaErrorStreamCaptureUnsupported);
           }) == cudaErrorStreamCaptureInvalidated);
     // A launch CUDA refuses invalidates the capture too, with its own error.
@@ -259,7 +235,7 @@ TEST_CASE("a capture of a non-blocking stream leaves the legacy stream and synch
           "[graphs][capture]") {
     DeviceBuffer<int> data(64);
     check_cuda(cudaMemset(data.data(), 0, 64 * sizeof(int)));
-    Stream stream;
+    Stream stream(cudaStreamNonBlocking);
     int host[4] = {};
     CHECK(capture_around(stream, cudaStreamCaptureModeGlobal, data.data(), [&] {
               CHECK(cudaMemcpy(host, data.data(), sizeof host, cudaMemcpyDeviceToHost) == cudaSuccess);
@@ -283,7 +259,7 @@ TEST_CASE("a capture of a blocking stream: the legacy stream may not wait for it
           "[graphs][capture][implicit]") {
     DeviceBuffer<int> data(64);
     check_cuda(cudaMemset(data.data(), 0, 64 * sizeof(int)));
-    Stream stream(cudaStreamDefault);
+    Stream stream;
     CHECK(capture_around(stream, cudaStreamCaptureModeGlobal, data.data(), [&] {
               cudaStreamCaptureStatus status;
               CHECK(cudaStreamIsCapturing(nullptr, &status) == cudaErrorStreamCaptureImplicit);
@@ -293,7 +269,7 @@ TEST_CASE("a capture of a blocking stream: the legacy stream may not wait for it
 }
 
 TEST_CASE("a capture begins and ends on one stream, once", "[graphs][capture]") {
-    Stream stream;
+    Stream stream(cudaStreamNonBlocking);
     cudaGraph_t graph = nullptr;
     CHECK(cudaStreamEndCapture(stream, &graph) == cudaErrorIllegalState);
     CHECK(cudaStreamBeginCapture(nullptr, cudaStreamCaptureModeGlobal) == cudaErrorStreamCaptureUnsupported);
