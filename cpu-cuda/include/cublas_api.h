@@ -28,6 +28,9 @@
 #define CUBLAS_VER_BUILD 3
 #define CUBLAS_VERSION (CUBLAS_VER_MAJOR * 10000 + CUBLAS_VER_MINOR * 100 + CUBLAS_VER_PATCH)
 
+// cuBLAS's own name for CUDA's data types.
+typedef cudaDataType cublasDataType_t;
+
 typedef enum {
     CUBLAS_STATUS_SUCCESS = 0,
     CUBLAS_STATUS_NOT_INITIALIZED = 1,

@@ -100,6 +100,15 @@ class DeviceArena {
         return FreedBuffer{start, bytes};
     }
 
+    std::size_t bytes_in_use(int device) {
+        std::lock_guard lock(mutex_);
+        std::size_t bytes = 0;
+        for (const DeviceAllocation* allocation : live_) {
+            if (allocation->device == device) bytes += allocation->bytes;
+        }
+        return bytes;
+    }
+
     // The cudaMalloc'd buffers not yet freed (not the __device__ variables), oldest first.
     std::vector<const DeviceAllocation*> live_buffers() {
         std::lock_guard lock(mutex_);
@@ -197,6 +206,7 @@ bool leak_check() {
 
 void* allocate_device(std::size_t bytes, int device) { return arena().allocate(bytes, device); }
 bool free_device(void* ptr) { return arena().free(ptr); }
+std::size_t device_bytes_in_use(int device) { return arena().bytes_in_use(device); }
 std::optional<FreedBuffer> freed_buffer_at(std::uintptr_t address) { return arena().freed_at(address); }
 
 // "a buffer of 64 bytes (cudaMalloc'd)", "the __device__ variable table of 64 bytes".

@@ -84,6 +84,8 @@ void* allocate_device(std::size_t bytes, int device);
 bool leak_check();
 // false when `ptr` is not the start of a live allocation.
 bool free_device(void* ptr);
+// The bytes of GPU `device`'s memory that live buffers and variables hold.
+std::size_t device_bytes_in_use(int device);
 // The freed buffer whose memory holds `address`, while no new buffer has
 // taken it: what a stale pointer points into.
 struct FreedBuffer {

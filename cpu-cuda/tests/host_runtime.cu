@@ -3,8 +3,12 @@
 // stream priorities, host functions queued on a stream, malloc() and free()
 // in a kernel, and a __grid_constant__ parameter. The expected answers are an
 // H200's, measured by cpu-cuda/tests/gpu/host_runtime_probe.cu
-// (results/host-runtime-probe-h200.txt). This file compiles with nvcc too:
-// on a GPU it holds CUDA to the same answers.
+// (results/host-runtime-probe-h200.txt), and NVTX's annotations, which do
+// nothing where no tool is attached (results/nvtx-h200.txt). This file
+// compiles with nvcc too: on a GPU it holds CUDA to the same answers.
+#include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtCudaRt.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -277,4 +281,45 @@ TEST_CASE("a __grid_constant__ parameter", "[host-runtime][grid-constant]") {
     const std::vector<int> values = out.download();
     CHECK(values[0] == 63 * 63);
     CHECK(values[63] == 0);
+}
+
+TEST_CASE("NVTX's annotations do nothing where no tool is attached", "[host-runtime][nvtx]") {
+    CHECK(nvtxRangePush("a range") == NVTX_NO_PUSH_POP_TRACKING);
+    CHECK(nvtxRangePushA("another") == -2);
+    CHECK(nvtxRangePop() == NVTX_NO_PUSH_POP_TRACKING);
+    CHECK(nvtxRangeStartA("started") == 0);
+    nvtxEventAttributes_t attributes{};
+    attributes.version = NVTX_VERSION;
+    attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    attributes.colorType = NVTX_COLOR_ARGB;
+    attributes.color = 0xff00ff00;
+    attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    attributes.message.ascii = "coloured";
+    CHECK(nvtxRangePushEx(&attributes) == NVTX_NO_PUSH_POP_TRACKING);
+    CHECK(nvtxRangePop() == NVTX_NO_PUSH_POP_TRACKING);
+    CHECK(NVTX_EVENT_ATTRIB_STRUCT_SIZE == 48);
+    nvtxMarkA("a mark");
+    nvtxNameCudaDeviceA(0, "the GPU");
+    const nvtxDomainHandle_t domain = nvtxDomainCreateA("a domain");
+    CHECK(domain == nullptr);
+    nvtxDomainDestroy(domain);
+}
+
+TEST_CASE("cudaMemGetInfo: the device's memory, less what buffers hold", "[host-runtime][memory-info]") {
+    std::size_t free_before = 0, total = 0;
+    check_cuda(cudaMemGetInfo(&free_before, &total));
+    cudaDeviceProp properties{};
+    check_cuda(cudaGetDeviceProperties(&properties, 0));
+    CHECK(total == properties.totalGlobalMem);
+    CHECK(free_before <= total);
+    constexpr std::size_t kBuffer = std::size_t{64} << 20;
+    void* buffer = nullptr;
+    check_cuda(cudaMalloc(&buffer, kBuffer));
+    std::size_t free_after = 0;
+    check_cuda(cudaMemGetInfo(&free_after, &total));
+    CHECK(free_after + kBuffer <= free_before);
+    check_cuda(cudaFree(buffer));
+    total = 0;
+    CHECK(cudaMemGetInfo(nullptr, &total) == cudaSuccess);  // an H200 passes a null pointer over
+    CHECK(total == properties.totalGlobalMem);
 }

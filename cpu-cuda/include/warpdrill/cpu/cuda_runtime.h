@@ -268,6 +268,12 @@ struct cudaMemLocation {
     cudaMemLocationType type;
     int id;
 };
+// The device numbers that stand for the host and for no device, as CUDA's
+// driver_types.h defines them. (CUDA 13's hints take a cudaMemLocation, which
+// an int does not convert to: nvcc refuses `cudaMemAdvise(p, n, a, cudaCpuDeviceId)`,
+// and so does the backend.)
+#define cudaCpuDeviceId ((int)-1)
+#define cudaInvalidDeviceId ((int)-2)
 enum cudaMemoryAdvise {
     cudaMemAdviseSetReadMostly = 1,
     cudaMemAdviseUnsetReadMostly = 2,
@@ -329,6 +335,9 @@ cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaGetDevice(int* device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+// The current GPU's free and total memory: the imitated GPU's total
+// (cudaDeviceProp::totalGlobalMem), less what live buffers and variables hold.
+cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
                             cudaStream_t stream = nullptr);
 cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream = nullptr);
