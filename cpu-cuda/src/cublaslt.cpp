@@ -11,8 +11,9 @@
 
 struct cublasLtContext {};
 
+// Each field as wide as cuBLASLt's attribute for it (the get and set calls copy its bytes).
 struct cublasLtMatrixLayoutOpaque_t {
-    uint32_t type;
+    cudaDataType type;
     int32_t order = CUBLASLT_ORDER_COL;
     uint64_t rows, cols;
     int64_t ld;
@@ -22,7 +23,7 @@ struct cublasLtMatrixLayoutOpaque_t {
 
 struct cublasLtMatmulDescOpaque_t {
     int32_t compute;
-    int32_t scale_type;
+    cudaDataType scale_type;
     int32_t pointer_mode = CUBLASLT_POINTER_MODE_HOST;
     int32_t transa = CUBLAS_OP_N, transb = CUBLAS_OP_N, transc = CUBLAS_OP_N;
     uint32_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
@@ -183,17 +184,14 @@ Planned plan(const HostCall& call, cublasLtMatmulDesc_t desc, cublasLtMatrixLayo
         }
     }
     const std::optional<GemmMath> math =
-        c->type == d->type ? gemm_math(static_cast<cublasComputeType_t>(desc->compute),
-                                       static_cast<cudaDataType>(a->type), static_cast<cudaDataType>(b->type),
-                                       static_cast<cudaDataType>(d->type), dense::InputRounding::none)
+        c->type == d->type ? gemm_math(static_cast<cublasComputeType_t>(desc->compute), a->type, b->type,
+                                       d->type, dense::InputRounding::none)
                            : std::nullopt;
-    if (!math || element_of(static_cast<cudaDataType>(desc->scale_type)) != math->scalar) {
-        warn_where_only_a_gpu_computes(call, static_cast<cudaDataType>(a->type),
-                                       static_cast<cudaDataType>(b->type),
-                                       static_cast<cudaDataType>(d->type));
+    if (!math || element_of(desc->scale_type) != math->scalar) {
+        warn_where_only_a_gpu_computes(call, a->type, b->type, d->type);
         return refused(CUBLAS_STATUS_NOT_SUPPORTED);
     }
-    const dense::Element d_element = *element_of(static_cast<cudaDataType>(d->type));
+    const dense::Element d_element = *element_of(d->type);
     const std::optional<Epilogue> epilogue = epilogue_of(*desc, d_element);
     if (!epilogue) {
         warn_not_on_the_backend(call, "cublasLtEpilogue_t " + std::to_string(desc->epilogue));
@@ -204,8 +202,8 @@ Planned plan(const HostCall& call, cublasLtMatmulDesc_t desc, cublasLtMatrixLayo
         warn_not_on_the_backend(call, "cublasLtPointerMode_t " + std::to_string(desc->pointer_mode));
         return refused(CUBLAS_STATUS_NOT_SUPPORTED);
     }
-    gemm.a = {nullptr, *element_of(static_cast<cudaDataType>(a->type)), a->ld, a->batch_stride};
-    gemm.b = {nullptr, *element_of(static_cast<cudaDataType>(b->type)), b->ld, b->batch_stride};
+    gemm.a = {nullptr, *element_of(a->type), a->ld, a->batch_stride};
+    gemm.b = {nullptr, *element_of(b->type), b->ld, b->batch_stride};
     gemm.c = {nullptr, d_element, c->ld, c->batch_stride};
     gemm.d = {nullptr, d_element, d->ld, d->batch_stride};
     gemm.batches = d->batch_count;
@@ -234,8 +232,7 @@ const char* cublasLtGetStatusString(cublasStatus_t status) { return cublasGetSta
 cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t* matLayout, cudaDataType type, uint64_t rows,
                                           uint64_t cols, int64_t ld) {
     if (!matLayout) return CUBLAS_STATUS_INVALID_VALUE;
-    *matLayout =
-        new cublasLtMatrixLayoutOpaque_t{static_cast<uint32_t>(type), CUBLASLT_ORDER_COL, rows, cols, ld};
+    *matLayout = new cublasLtMatrixLayoutOpaque_t{type, CUBLASLT_ORDER_COL, rows, cols, ld};
     return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -351,7 +348,7 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t
         (writes_aux(computeDesc->epilogue) && (!computeDesc->aux || computeDesc->aux_ld < gemm.m)))
         return CUBLAS_STATUS_INVALID_VALUE;
     const bool on_device = computeDesc->pointer_mode == CUBLASLT_POINTER_MODE_DEVICE;
-    const dense::Element scalar = *element_of(static_cast<cudaDataType>(computeDesc->scale_type));
+    const dense::Element scalar = *element_of(computeDesc->scale_type);
     gemm.alpha = scalar_argument(alpha, scalar, on_device);
     gemm.beta = scalar_argument(beta, scalar, on_device);
     gemm.a.data = A, gemm.b.data = B, gemm.c.data = C, gemm.d.data = D;

@@ -20,7 +20,6 @@
 struct CUgraphExec_st {
     struct Node {
         cudaGraphNode_t source;  // the graph's node it was made from, which names it in updates
-        cudaGraphNodeType type;
         warpdrill::cpu::detail::GraphPiece piece;
     };
     std::vector<Node> nodes;                             // each after the nodes it runs after
@@ -224,7 +223,7 @@ bool instantiate(cudaGraph_t graph, CUgraphExec_st& exec) {
         GraphPiece piece{work_kind(node->type), node->work, {}};
         for (const cudaGraphNode_t dependency : node->dependencies)
             piece.after.push_back(index_of(dependency));
-        exec.nodes.push_back({node, node->type, std::move(piece)});
+        exec.nodes.push_back({node, std::move(piece)});
         placed.push_back(node);
         waiting.erase(ready);
     }
@@ -234,7 +233,7 @@ bool instantiate(cudaGraph_t graph, CUgraphExec_st& exec) {
 CUgraphExec_st::Node* exec_node(cudaGraphExec_t exec, cudaGraphNode_t node, cudaGraphNodeType type) {
     if (!exec || !node) return nullptr;
     const auto found = std::ranges::find(exec->nodes, node, &CUgraphExec_st::Node::source);
-    return found != exec->nodes.end() && found->type == type ? &*found : nullptr;
+    return found != exec->nodes.end() && found->piece.kind == work_kind(type) ? &*found : nullptr;
 }
 
 // Sets an executable graph's node of `type` from parts that `make` makes.
@@ -504,7 +503,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
             *result = {cudaGraphExecUpdateErrorTopologyChanged, now.source, nullptr};
             return record(cudaErrorGraphExecUpdateFailure);
         }
-        if (now.type != before.type) {
+        if (now.piece.kind != before.piece.kind) {
             *result = {cudaGraphExecUpdateErrorNodeTypeChanged, now.source, nullptr};
             return record(cudaErrorGraphExecUpdateFailure);
         }
