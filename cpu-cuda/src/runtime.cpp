@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "allocations.h"
 #include "capture.h"
 #include "copies.h"
 #include "device.h"
@@ -131,9 +132,6 @@ void note_copy_made(void* dst, const void* src, std::size_t bytes, const HostCal
     }
 }
 
-namespace {
-
-// Why cudaFree refuses `ptr`, a pointer that is not a live buffer's start.
 std::string free_problem(const void* ptr) {
     const auto address = reinterpret_cast<std::uintptr_t>(ptr);
     if (const std::optional<FreedBuffer> freed = freed_buffer_at(address); freed && freed->start == address) {
@@ -146,6 +144,8 @@ std::string free_problem(const void* ptr) {
     if (freed_buffer_at(address)) return messages::text("backend.api.inside_freed_buffer");
     return messages::text("backend.api.not_from_malloc");
 }
+
+namespace {
 
 // A peer copy names the GPU of each side: each device pointer must be in that GPU's memory.
 cudaError_t check_peer(const void* ptr, int device) {
@@ -217,13 +217,6 @@ cudaError_t refuse(const HostCall& call, cudaError_t error, const std::string& w
 
 void set_last_error(cudaError_t error) { last_error = error; }
 
-}  // namespace warpdrill::cpu::detail
-
-using namespace warpdrill::cpu::detail;
-
-namespace {
-
-// A buffer in the current GPU's memory, as cudaMalloc and cudaMallocManaged make it.
 cudaError_t allocate_buffer(void** ptr, std::size_t bytes, bool managed) {
     if (!ptr) return record(cudaErrorInvalidValue);
     *ptr = nullptr;
@@ -242,7 +235,9 @@ cudaError_t allocate_buffer(void** ptr, std::size_t bytes, bool managed) {
     return cudaSuccess;
 }
 
-}  // namespace
+}  // namespace warpdrill::cpu::detail
+
+using namespace warpdrill::cpu::detail;
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
     const HostCall call = WARPDRILL_HOST_CALL("cudaMalloc");

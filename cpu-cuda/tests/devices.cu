@@ -221,6 +221,20 @@ TEST_CASE("a graph's node with no dependency on its producer runs before it; wit
     expect_missing_order_shown(run);
 }
 
+TEST_CASE("a kernel queued after cudaFreeAsync of its buffer is named, as on a freed buffer",
+          "[devices][streams][stream-ordered]") {
+    constexpr int n = 256;
+    Stream stream(cudaStreamNonBlocking);
+    float* buffer = nullptr;
+    check_cuda(cudaMallocAsync(&buffer, n * sizeof(float), stream));
+    launch(fill, {1, n, 0, stream}, buffer, 1.0f, n);
+    check_cuda(cudaFreeAsync(buffer, stream));
+    launch(fill, {1, n, 0, stream}, buffer, 2.0f, n);
+    const std::string message = fault_of([&] { check_cuda(cudaStreamSynchronize(stream)); });
+    INFO(message);
+    CHECK(contains(message, "a use after free"));
+}
+
 TEST_CASE("a wait for an event recorded later waits for nothing", "[devices][streams]") {
     DeviceBuffer<float> produced(std::vector<float>(32, 0.0f));
     DeviceBuffer<float> consumed(32);

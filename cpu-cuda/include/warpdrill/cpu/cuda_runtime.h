@@ -864,5 +864,6 @@ WARPDRILL_IN_EVERY_SCOPE(WARPDRILL_ATOMIC_CAS, atomicCAS, unsigned short)  // sm
 #include "warpdrill/cpu/cooperative_launch.h"
 #include "warpdrill/cpu/kernel_attributes.h"
 
-// ---- graphs and stream capture ----------------------------------------------------------
+// ---- graphs and stream capture, stream-ordered allocation --------------------------------
 #include "warpdrill/cpu/graphs.h"
+#include "warpdrill/cpu/memory_pools.h"
