@@ -331,9 +331,10 @@ std::function<void()> grid_work(GridLaunch launch) {
 
 cudaError_t launch_grid(GridLaunch launch, cudaStream_t stream) {
     const HostCall call = WARPDRILL_HOST_CALL("a kernel launch");
-    cudaError_t error = check_launch(launch, stream);
-    if (error == cudaSuccess) error = check_queue(stream, call);
-    if (error != cudaSuccess) return record(launch_refused(stream, error));
+    if (const cudaError_t error = check_launch(launch, stream); error != cudaSuccess) {
+        return record(launch_refused(stream, error));
+    }
+    if (const cudaError_t error = check_queue(stream, call); error != cudaSuccess) return error;
     enqueue(stream, WorkKind::kernel, grid_work(std::move(launch)));
     return cudaSuccess;
 }

@@ -58,13 +58,6 @@ cudaError_t check_ordered_call(const HostCall& call, cudaStream_t stream) {
     return cudaSuccess;
 }
 
-cudaError_t allocate_ordered(const HostCall& call, void** ptr, std::size_t bytes, cudaMemPool_t pool,
-                             cudaStream_t stream) {
-    if (!pool) return record(cudaErrorInvalidValue);
-    if (const cudaError_t error = check_ordered_call(call, stream); error != cudaSuccess) return error;
-    return allocate_buffer(ptr, bytes, false);
-}
-
 // The pool's field that `attribute` names, handed to `visit`; a refusal where the backend has none.
 template <class Visit>
 cudaError_t with_attribute(const HostCall& call, cudaMemPool_t pool, cudaMemPoolAttr attribute, void* value,
@@ -89,14 +82,18 @@ cudaError_t with_attribute(const HostCall& call, cudaMemPool_t pool, cudaMemPool
 
 using namespace warpdrill::cpu::detail;
 
+// The buffer is made in the current GPU's memory, whichever pool is named.
 cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream) {
     const HostCall call = WARPDRILL_HOST_CALL("cudaMallocAsync");
-    if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
-    return allocate_ordered(call, ptr, bytes, pools().current[device_of(stream)], stream);
+    if (const cudaError_t error = check_ordered_call(call, stream); error != cudaSuccess) return error;
+    return allocate_buffer(ptr, bytes, false);
 }
 
 cudaError_t cudaMallocFromPoolAsync(void** ptr, std::size_t bytes, cudaMemPool_t pool, cudaStream_t stream) {
-    return allocate_ordered(WARPDRILL_HOST_CALL("cudaMallocFromPoolAsync"), ptr, bytes, pool, stream);
+    const HostCall call = WARPDRILL_HOST_CALL("cudaMallocFromPoolAsync");
+    if (!pool) return record(cudaErrorInvalidValue);
+    if (const cudaError_t error = check_ordered_call(call, stream); error != cudaSuccess) return error;
+    return allocate_buffer(ptr, bytes, false);
 }
 
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {

@@ -200,6 +200,10 @@ TEST_CASE("a capture refuses calls that wait for the GPU or allocate, and is inv
     CHECK(capture_around(stream, cudaStreamCaptureModeGlobal, data.data(), [&] {
               CHECK(cudaMalloc(&buffer, 256) == cudaErrorStreamCaptureUnsupported);
               CHECK(capture_status(stream) == cudaStreamCaptureStatusInvalidated);
+              // Work queued into the invalidated capture is refused with its own error.
+              add_one<<<1, 32, 0, stream>>>(data.data(), 32);
+              CHECK(cudaGetLastError() == cudaErrorStreamCaptureInvalidated);
+              CHECK(cudaMemsetAsync(data.data(), 0, 16, stream) == cudaErrorStreamCaptureInvalidated);
           }) == cudaErrorStreamCaptureInvalidated);
     CHECK(capture_around(stream, cudaStreamCaptureModeThreadLocal, data.data(), [&] {
               CHECK(cudaMalloc(&buffer, 256) == cudaErrorStreamCaptureUnsupported);
