@@ -376,15 +376,23 @@ class Rewriter {
 
     // An argument NULL (GCC's __null, an integer that is a null pointer
     // constant) is passed on as nullptr: the call in every thread sees a
-    // stored copy, which is no longer a constant.
+    // stored copy, which is no longer a constant. The preprocessor writes
+    // NULL, a system header's macro, between line markers of its own.
     void null_arguments_to_nullptr(std::size_t open) {
         const std::size_t close = closing(open);
         for (std::size_t k = open + 1; k < close; ++k) {
             if (is(k, "(") || is(k, "[") || is(k, "{")) k = closing(k);
-            if (is(k, "__null") && (is(k - 1, "(") || is(k - 1, ",")) && (is(k + 1, ")") || is(k + 1, ","))) {
+            if (!is(k, "__null")) continue;
+            const std::size_t before = skip_line_markers(k, -1), after = skip_line_markers(k, +1);
+            if ((is(before, "(") || is(before, ",")) && (is(after, ")") || is(after, ",")))
                 replace(k, k, "nullptr");
-            }
         }
+    }
+    // The token next to token i in `direction` (+1 or -1) that is not a line marker.
+    std::size_t skip_line_markers(std::size_t i, int direction) const {
+        do i += direction;
+        while (i < tokens_.size() && tokens_[i].kind == Kind::directive);
+        return i;
     }
 
     // The first token of the kernel before `<<<`: a name, qualified or with

@@ -153,6 +153,13 @@ TEST_CASE("kernel<<<>>>: a template deduced from the arguments, NULL for a point
     got = out.download();
     for (int i = 0; i < n; ++i) CHECK(got[i] == 2.0f * host[i] + 100.0f + static_cast<float>(i % 4 + 1));
 
+    // NULL, not a default: the kernel named with its template argument, as
+    // C++ deduces nothing from NULL.
+    out.poison();
+    scaled_copy<float><<<(n + 15) / 16, 16>>>(in.data(), out.data(), n, NULL);
+    got = out.download();
+    for (int i = 0; i < n; ++i) CHECK(got[i] == 2.0f * host[i] + static_cast<float>(i % 4 + 1));
+
     float read_back = 0.0f;
     check_cuda(cudaMemcpyFromSymbol(&read_back, scale_by, sizeof read_back));
     CHECK(read_back == 2.0f);
