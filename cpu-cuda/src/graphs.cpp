@@ -98,12 +98,6 @@ cudaError_t kernel_parts(const HostCall& call, const cudaKernelNodeParams* param
     return cudaSuccess;
 }
 
-// A row of a memset or copy node: where it begins, and for a copy, where it comes from.
-struct Row {
-    std::byte* dst;
-    const std::byte* src;
-};
-
 cudaError_t memset_parts(const HostCall& call, const cudaMemsetParams* params, NodeParts& parts) {
     if (!params) return record(cudaErrorInvalidValue);
     const cudaMemsetParams p = *params;

@@ -166,35 +166,62 @@ cudaError_t check_peer_copy(const HostCall& call, void* dst, int dst_device, con
     return check_copy(call, dst, src, bytes, cudaMemcpyDeviceToDevice);
 }
 
-// The copy as a piece of stream work. A source in pageable host memory is
-// read now, as CUDA reads it before the call returns, unless the copy is
-// captured: a graph's copy reads it each time the graph runs.
-std::function<void()> copy_work(void* dst, const void* src, std::size_t bytes, const HostCall& call,
-                                bool captured) {
-    if (captured || reached_by_copy_engine(src)) {
+}  // namespace
+
+// The copy of `rows` as one piece of stream work. A source in pageable host
+// memory is read now, as CUDA reads it before the call returns, unless the
+// copy is read when it runs: a copy the host waits for, or a captured one (a
+// graph's copy reads it each time the graph runs).
+std::function<void()> copy_work(const std::vector<Row>& rows, std::size_t width, const HostCall& call,
+                                bool read_when_run) {
+    if (read_when_run || reached_by_copy_engine(rows.front().src)) {
         return [=] {
-            check_copy_source(dst, src, bytes, call);
-            std::memmove(dst, src, bytes);
+            for (const Row& row : rows) {
+                check_copy_source(row.dst, row.src, width, call);
+                std::memmove(row.dst, row.src, width);
+            }
         };
     }
-    auto staged = std::make_shared<std::vector<std::byte>>(static_cast<const std::byte*>(src),
-                                                           static_cast<const std::byte*>(src) + bytes);
-    return [=] { std::memcpy(dst, staged->data(), bytes); };
+    auto staged = std::make_shared<std::vector<std::byte>>();
+    for (const Row& row : rows) staged->insert(staged->end(), row.src, row.src + width);
+    return [=] {
+        for (std::size_t r = 0; r < rows.size(); ++r)
+            std::memcpy(rows[r].dst, staged->data() + r * width, width);
+    };
 }
 
-// Queues the copy on `stream`; a copy into pageable host memory returns only
-// when done, as CUDA's does.
-void queue_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, const HostCall& call) {
-    note_copy_made(dst, src, bytes, call);
-    const WorkSerial serial =
-        enqueue(stream, WorkKind::copy, copy_work(dst, src, bytes, call, captures(stream)));
-    if (!reached_by_copy_engine(dst)) {
+void queue_copy(const std::vector<Row>& rows, std::size_t width, cudaStream_t stream, const HostCall& call) {
+    for (const Row& row : rows) note_copy_made(row.dst, row.src, width, call);
+    const WorkSerial serial = enqueue(stream, WorkKind::copy, copy_work(rows, width, call, captures(stream)));
+    if (!reached_by_copy_engine(rows.front().dst)) {
         count_host_wait();
         finish(serial);
     }
 }
 
-}  // namespace
+void wait_for_copy(const std::vector<Row>& rows, std::size_t width, const HostCall& call) {
+    count_host_wait();
+    for (const Row& row : rows) note_copy_made(row.dst, row.src, width, call);
+    finish(enqueue(nullptr, WorkKind::copy, copy_work(rows, width, call, /*read_when_run=*/true)));
+}
+
+std::function<void()> memset_work(const std::vector<Row>& rows, std::size_t width, int value) {
+    return [=] {
+        for (const Row& row : rows) std::memset(row.dst, value, width);
+    };
+}
+
+void queue_memset(const std::vector<Row>& rows, std::size_t width, int value, cudaStream_t stream,
+                  const HostCall& call) {
+    for (const Row& row : rows) note_copy(row.dst, nullptr, width, call);
+    enqueue(stream, WorkKind::memset, memset_work(rows, width, value));
+}
+
+void wait_for_memset(const std::vector<Row>& rows, std::size_t width, int value, const HostCall& call) {
+    count_host_wait();
+    for (const Row& row : rows) note_copy(row.dst, nullptr, width, call);
+    finish(enqueue(nullptr, WorkKind::memset, memset_work(rows, width, value)));
+}
 
 // compute-sanitizer reports every CUDA call that returns an error, even one
 // whose result the program ignores ("Program hit cudaErrorInvalidValue ... on
@@ -259,7 +286,8 @@ namespace warpdrill::cpu::detail {
 
 // The imitated GPUs share one copy of each variable (a GPU program has one
 // per GPU), in GPU 0's memory.
-void* allocate_device_variable(std::size_t bytes, std::size_t element_bytes, const char* name, const char* space) {
+void* allocate_device_variable(std::size_t bytes, std::size_t element_bytes, const char* name,
+                               const char* space) {
     void* memory = allocate_device(bytes, 0);
     if (!memory) {
         const std::string why = messages::text("backend.api.no_memory_for_variable",
@@ -282,14 +310,7 @@ cudaError_t copy_and_wait(const HostCall& call, void* dst, const void* src, std:
     if (bytes == 0) return cudaSuccess;
     if (const cudaError_t error = check_copy(call, dst, src, bytes, kind); error != cudaSuccess) return error;
     if (const cudaError_t error = check_queue(nullptr, call); error != cudaSuccess) return error;
-    count_host_wait();
-    note_copy_made(dst, src, bytes, call);
-    // The host waits until the copy has run, so the source is read then,
-    // not staged first as an asynchronous copy's is.
-    finish(enqueue(nullptr, WorkKind::copy, [=] {
-        check_copy_source(dst, src, bytes, call);
-        std::memmove(dst, src, bytes);
-    }));
+    wait_for_copy({{dst, src}}, bytes, call);
     return cudaSuccess;
 }
 
@@ -409,7 +430,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
     const HostCall call = WARPDRILL_HOST_CALL("cudaMemcpyAsync");
     if (const cudaError_t error = check_copy(call, dst, src, bytes, kind); error != cudaSuccess) return error;
     if (const cudaError_t error = check_queue(stream, call); error != cudaSuccess) return error;
-    queue_copy(dst, src, bytes, stream, call);
+    queue_copy({{dst, src}}, bytes, stream, call);
     return cudaSuccess;
 }
 
@@ -418,9 +439,7 @@ cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
     const HostCall call = WARPDRILL_HOST_CALL("cudaMemset");
     if (const cudaError_t error = check_memset(call, dst, bytes); error != cudaSuccess) return error;
     if (const cudaError_t error = check_queue(nullptr, call); error != cudaSuccess) return error;
-    count_host_wait();
-    note_copy(dst, nullptr, bytes, call);
-    finish(enqueue(nullptr, WorkKind::memset, [=] { std::memset(dst, value, bytes); }));
+    wait_for_memset({{dst, nullptr}}, bytes, value, call);
     return cudaSuccess;
 }
 
@@ -430,8 +449,7 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
     const HostCall call = WARPDRILL_HOST_CALL("cudaMemsetAsync");
     if (const cudaError_t error = check_memset(call, dst, bytes); error != cudaSuccess) return error;
     if (const cudaError_t error = check_queue(stream, call); error != cudaSuccess) return error;
-    note_copy(dst, nullptr, bytes, call);
-    enqueue(stream, WorkKind::memset, [=] { std::memset(dst, value, bytes); });
+    queue_memset({{dst, nullptr}}, bytes, value, stream, call);
     return cudaSuccess;
 }
 
@@ -444,7 +462,7 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int 
     cudaError_t error = check_peer_copy(call, dst, dst_device, src, src_device, bytes);
     if (error == cudaSuccess && bytes > 0) error = check_queue(stream, call);
     if (error != cudaSuccess || bytes == 0) return error;
-    queue_copy(dst, src, bytes, stream, call);
+    queue_copy({{dst, src}}, bytes, stream, call);
     return cudaSuccess;
 }
 
@@ -487,6 +505,7 @@ constexpr ErrorText kErrorTexts[] = {
     WARPDRILL_ERROR(cudaErrorInvalidValue, "invalid argument"),
     WARPDRILL_ERROR(cudaErrorMemoryAllocation, "out of memory"),
     WARPDRILL_ERROR(cudaErrorInvalidConfiguration, "invalid configuration argument"),
+    WARPDRILL_ERROR(cudaErrorInvalidPitchValue, "invalid pitch argument"),
     WARPDRILL_ERROR(cudaErrorInvalidDevicePointer, "invalid device pointer"),
     WARPDRILL_ERROR(cudaErrorInvalidMemcpyDirection, "invalid copy direction for memcpy"),
     WARPDRILL_ERROR(cudaErrorInvalidDeviceFunction, "invalid device function"),
@@ -589,4 +608,6 @@ cudaError_t cudaDeviceEnablePeerAccess(int peer_device, unsigned flags) {
     return enable_peer_access(current_device(), peer_device);
 }
 
-cudaError_t cudaDeviceDisablePeerAccess(int peer_device) { return disable_peer_access(current_device(), peer_device); }
+cudaError_t cudaDeviceDisablePeerAccess(int peer_device) {
+    return disable_peer_access(current_device(), peer_device);
+}

@@ -120,6 +120,11 @@ answers_as_gpu properties_probe properties-probe-h200.txt "$differ" "the device'
 # names the device).
 answers_as_gpu memcpy_probe memcpy-probe-h200.txt ', driver API ' "copies and memsets"
 
+# Pitched memory: cudaMallocPitch's pitch, and what cudaMemcpy2D and
+# cudaMemset2D take, refuse and write, as on an H200 (the first line names
+# the device).
+answers_as_gpu pitched_probe pitched-probe-h200.txt ': texturePitchAlignment ' "pitched copies and memsets"
+
 # Managed memory's hints and prefetches refuse what an H200 refused, with its
 # error codes, but where the H200's driver crashed the program (attach flags
 # 0): the backend refuses the call.

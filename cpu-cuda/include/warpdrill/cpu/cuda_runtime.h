@@ -66,6 +66,7 @@ enum cudaError_t {
     cudaErrorInvalidValue = 1,
     cudaErrorMemoryAllocation = 2,
     cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidPitchValue = 12,
     cudaErrorInvalidDevicePointer = 17,
     cudaErrorInvalidMemcpyDirection = 21,
     cudaErrorInvalidDeviceFunction = 98,
@@ -341,6 +342,18 @@ cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
                             cudaStream_t stream = nullptr);
 cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream = nullptr);
+// Pitched memory: rows of `width` bytes, each `pitch` bytes after the one
+// before. cudaMallocPitch's pitch is the width rounded up to 512 bytes, as
+// an H200's is (results/pitched-probe-h200.txt).
+cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height);
+cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
+                         std::size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+                              std::size_t width, std::size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream = nullptr);
+cudaError_t cudaMemset2D(void* dst, std::size_t pitch, int value, std::size_t width, std::size_t height);
+cudaError_t cudaMemset2DAsync(void* dst, std::size_t pitch, int value, std::size_t width, std::size_t height,
+                              cudaStream_t stream = nullptr);
 cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes);
 cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
                                 cudaStream_t stream = nullptr);
