@@ -10,8 +10,9 @@
 //       precompiled in DIR (below); --branches has each condition of the
 //       program's own files counted, for `warpdrill profile` (rewrite.h).
 //
-// A .cu file is preprocessed first, with __device__, __constant__ and
-// __shared__ as markers (rewrite.h), then rewritten, then compiled.
+// A .cu file is preprocessed first, with __global__, __host__, __device__,
+// __constant__ and __shared__ as markers (rewrite.h), then checked for device
+// code that calls host code (execution_spaces.h), then rewritten, then compiled.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -34,6 +35,7 @@
 
 #include "cudacc_config.h"
 #include "cuda_arch.h"
+#include "execution_spaces.h"
 #include "rewrite.h"
 #include "warpdrill/messages.h"
 
@@ -79,7 +81,9 @@ bool is_cuda_source(const std::string& path) { return ends_with_any(path, {".cu"
 // What the preprocessor defines for a .cu file, beyond the build's own flags,
 // and <cuda_runtime.h>, which nvcc includes in every .cu file.
 Args cuda_definitions() {
-    return {"-D__device__=__cudacc_device__",
+    return {"-D__global__=__cudacc_global__",
+            "-D__host__=__cudacc_host__",
+            "-D__device__=__cudacc_device__",
             "-D__constant__=__cudacc_constant__",
             "-D__shared__=__cudacc_shared__",
             "-D__cudacc_built_in_names__=1",
@@ -288,7 +292,8 @@ Args header_flags(const Args& preprocess, const std::string& source) {
     for (std::size_t i = 0; i < preprocess.size(); ++i) {
         const std::string& arg = preprocess[i];
         const bool with_value = arg == "-o" || arg == "-MF" || arg == "-MT" || arg == "-MQ";
-        if (with_value || (arg == "-include" && i + 1 < preprocess.size() && preprocess[i + 1] == "cuda_runtime.h")) {
+        if (with_value ||
+            (arg == "-include" && i + 1 < preprocess.size() && preprocess[i + 1] == "cuda_runtime.h")) {
             ++i;
         } else if (arg != "-E" && arg != "-MD" && arg != "-MMD" && arg != "-MP" && arg != source) {
             flags.push_back(arg);
@@ -303,8 +308,10 @@ Args header_flags(const Args& preprocess, const std::string& source) {
 std::string header_key(const Args& flags) {
     std::string key;
     for (std::size_t i = 0; i < flags.size(); ++i) {
-        if (flags[i] == "-I") ++i;
-        else if (!flags[i].starts_with("-I")) key += flags[i] + '\n';
+        if (flags[i] == "-I")
+            ++i;
+        else if (!flags[i].starts_with("-I"))
+            key += flags[i] + '\n';
     }
     struct stat compiler {};
     if (stat(flags[0].c_str(), &compiler) == 0) key += std::to_string(compiler.st_mtime);
@@ -328,8 +335,8 @@ bool up_to_date(const fs::path& made, const fs::path& depfile) {
 bool make_precompiled_runtime(Args flags, const PrecompiledRuntime& pch) {
     std::ofstream(pch.header) << "#include <cuda_runtime.h>\n";
     const std::string own = "." + std::to_string(getpid());
-    flags.insert(flags.end(), {"-c", "-x", "c++-header", pch.header.string(), "-o", pch.gch().string() + own, "-MD",
-                               "-MF", pch.depfile.string() + own, "-MT", pch.gch().string()});
+    flags.insert(flags.end(), {"-c", "-x", "c++-header", pch.header.string(), "-o", pch.gch().string() + own,
+                               "-MD", "-MF", pch.depfile.string() + own, "-MT", pch.gch().string()});
     std::error_code error;
     if (run(flags, true) != 0) {
         fs::remove(pch.gch().string() + own, error);
@@ -396,6 +403,36 @@ std::string depfile_of(const Args& compile) {
     return flag != compile.end() && flag + 1 != compile.end() ? *(flag + 1) : "";
 }
 
+// The column of the call of `callee` on line `line` of `file`, as the source
+// spells it (the preprocessed line may differ: its macros are expanded); 0
+// when the file cannot say.
+int source_column(const std::string& file, int line, const std::string& callee) {
+    std::ifstream in(file);
+    std::string text;
+    for (int n = 0; n < line && std::getline(in, text); ++n) {
+    }
+    const std::regex call("\\b" + callee + "\\s*\\(");
+    std::smatch found;
+    if (!in || !std::regex_search(text, found, call)) return 0;
+    return static_cast<int>(found.position(0)) + 1;
+}
+
+// Says, as the compiler says an error (file:line:column: error: ...), each
+// call from device code to a host function; whether there was one.
+bool report_host_calls_from_device(const std::string& preprocessed) {
+    const std::vector<cudacc::HostCallFromDevice> calls = cudacc::host_calls_from_device(preprocessed);
+    for (const cudacc::HostCallFromDevice& call : calls) {
+        const int column = source_column(call.file, call.line, call.callee);
+        std::cerr << call.file << ':' << call.line << ':' << (column > 0 ? std::to_string(column) + ":" : "")
+                  << " error: "
+                  << messages::text(
+                         "cudacc.host_call_from_device",
+                         {{"callee", call.callee}, {"space", call.caller_space}, {"caller", call.caller}})
+                  << '\n';
+    }
+    return !calls.empty();
+}
+
 // Compiles one .cu file: `compile` is the compiler's command for it (with
 // -c, the source and -o OBJECT among its arguments). Returns the exit code.
 int compile_cuda(Args compile, const std::string& source, const std::string& object, int arch,
@@ -416,7 +453,8 @@ int compile_cuda(Args compile, const std::string& source, const std::string& obj
     if (pch) use_precompiled(preprocess, *pch);
     if (const int status = preprocess_naming_missing_headers(preprocess); status != 0) return status;
     const std::vector<fs::path> inputs = depfile_inputs(depfile);
-    if (names_cuda_arch(inputs)) {
+    const bool names_arch = names_cuda_arch(inputs);
+    if (names_arch) {
         const fs::path mirror = object + ".cuda-arch";
         const int status = preprocess_through_mirror(preprocess, inputs, mirror, depfile, arch);
         fs::remove_all(mirror);
@@ -424,12 +462,18 @@ int compile_cuda(Args compile, const std::string& source, const std::string& obj
     }
     if (pch) add_precompiled_inputs(depfile, *pch);
     if (own_depfile) fs::remove(depfile);
-
-    // 2. The rewrite.
-    std::ofstream(rewritten, std::ios::binary) << cudacc::rewrite(read_file(preprocessed), rewrite_options);
+    const std::string text = read_file(preprocessed);
     fs::remove(preprocessed);
 
-    // 3. The compiler, on the rewritten text, without the preprocessor's flags.
+    // 2. Device code that calls host code, refused as nvcc refuses it. A file
+    // that names __CUDA_ARCH__ may keep such calls on paths that nvcc's
+    // device compile never reads: there nvcc alone can tell.
+    if (!names_arch && report_host_calls_from_device(text)) return 1;
+
+    // 3. The rewrite.
+    std::ofstream(rewritten, std::ios::binary) << cudacc::rewrite(text, rewrite_options);
+
+    // 4. The compiler, on the rewritten text, without the preprocessor's flags.
     Args build;
     for (std::size_t i = 0; i < compile.size(); ++i) {
         const std::string& arg = compile[i];

@@ -1,5 +1,7 @@
 #include "rewrite.h"
 
+#include "tokens.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
@@ -9,141 +11,15 @@
 namespace cudacc {
 namespace {
 
-enum class Kind { identifier, number, literal, punctuation, directive };
-
-struct Token {
-    Kind kind;
-    std::size_t begin, end;
-};
-
 struct Edit {
     std::size_t begin, end;
     std::string replacement;
 };
 
-bool is_identifier_start(char c) {
-    return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$';
-}
-bool is_identifier_char(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
-}
-
-// C++ tokens, as much as the rewrite needs: identifiers, numbers, literals
-// (raw strings too), one token per punctuation character, and the
-// preprocessor's line markers as one token each. Comments are skipped.
-class Lexer {
-  public:
-    explicit Lexer(std::string_view text) : text_(text) {}
-
-    std::vector<Token> tokens() {
-        std::vector<Token> tokens;
-        bool line_start = true;
-        while (at_ < text_.size()) {
-            const char c = text_[at_];
-            if (c == '\n') {
-                line_start = true;
-                ++at_;
-            } else if (std::isspace(static_cast<unsigned char>(c))) {
-                ++at_;
-            } else if (c == '#' && line_start) {
-                tokens.push_back(span(Kind::directive, [&] { to_line_end(); }));
-            } else if (starts_with("//")) {
-                to_line_end();
-            } else if (starts_with("/*")) {
-                const std::size_t close = text_.find("*/", at_ + 2);
-                at_ = close == std::string_view::npos ? text_.size() : close + 2;
-            } else {
-                line_start = false;
-                tokens.push_back(next_token());
-            }
-        }
-        return tokens;
-    }
-
-  private:
-    template <class Scan>
-    Token span(Kind kind, Scan scan) {
-        const std::size_t begin = at_;
-        scan();
-        return {kind, begin, at_};
-    }
-
-    bool starts_with(std::string_view prefix) const { return text_.substr(at_).starts_with(prefix); }
-    void to_line_end() {
-        const std::size_t end = text_.find('\n', at_);
-        at_ = end == std::string_view::npos ? text_.size() : end;
-    }
-
-    Token next_token() {
-        const char c = text_[at_];
-        if (is_identifier_start(c)) {
-            const std::size_t begin = at_;
-            while (at_ < text_.size() && is_identifier_char(text_[at_])) ++at_;
-            const std::string_view word = text_.substr(begin, at_ - begin);
-            if (at_ < text_.size() && (text_[at_] == '"' || text_[at_] == '\'') && is_literal_prefix(word)) {
-                if (word.ends_with('R') && text_[at_] == '"') {
-                    raw_string();
-                } else {
-                    quoted(text_[at_]);
-                }
-                return {Kind::literal, begin, at_};
-            }
-            return {Kind::identifier, begin, at_};
-        }
-        if (std::isdigit(static_cast<unsigned char>(c)) ||
-            (c == '.' && at_ + 1 < text_.size() &&
-             std::isdigit(static_cast<unsigned char>(text_[at_ + 1])))) {
-            return span(Kind::number, [&] { number(); });
-        }
-        if (c == '"' || c == '\'') return span(Kind::literal, [&] { quoted(c); });
-        return span(Kind::punctuation, [&] { ++at_; });
-    }
-
-    static bool is_literal_prefix(std::string_view word) {
-        for (std::string_view prefix : {"R", "u8", "u", "U", "L", "u8R", "uR", "UR", "LR"}) {
-            if (word == prefix) return true;
-        }
-        return false;
-    }
-
-    // A pp-number: digits, letters, dots, digit separators, exponent signs.
-    void number() {
-        while (at_ < text_.size()) {
-            const char c = text_[at_];
-            const bool sign = (c == '+' || c == '-') &&
-                              std::string_view("eEpP").find(text_[at_ - 1]) != std::string_view::npos;
-            if (!(is_identifier_char(c) || c == '.' || c == '\'' || sign)) break;
-            ++at_;
-        }
-    }
-
-    void quoted(char quote) {
-        ++at_;
-        while (at_ < text_.size() && text_[at_] != quote && text_[at_] != '\n') {
-            at_ += text_[at_] == '\\' ? 2 : 1;
-        }
-        at_ = std::min(at_ + 1, text_.size());
-    }
-
-    void raw_string() {
-        const std::size_t open = text_.find('(', at_);
-        if (open == std::string_view::npos) {
-            at_ = text_.size();
-            return;
-        }
-        const std::string close = ")" + std::string(text_.substr(at_ + 1, open - at_ - 1)) + "\"";
-        const std::size_t end = text_.find(close, open);
-        at_ = end == std::string_view::npos ? text_.size() : end + close.size();
-    }
-
-    std::string_view text_;
-    std::size_t at_ = 0;
-};
-
 class Rewriter {
   public:
     Rewriter(std::string_view text, RewriteOptions options)
-        : text_(text), tokens_(Lexer(text).tokens()), options_(options) {}
+        : text_(text), tokens_(tokenize(text)), options_(options) {}
 
     std::string run() {
         for (std::size_t i = 0; i < tokens_.size(); ++i) {
@@ -168,6 +44,8 @@ class Rewriter {
                 shared_variable(i);
             } else if (is(i, "__cudacc_device__") || is(i, "__cudacc_constant__")) {
                 device_declaration(i);
+            } else if (is(i, "__cudacc_global__") || is(i, "__cudacc_host__")) {
+                replace(i, i, "");  // read by the execution spaces' check only
             } else if ((is(i, "cudaLaunchKernel") || is(i, "cudaLaunchCooperativeKernel")) &&
                        is(i + 1, "(")) {
                 i = drop_void_pointer_cast(i + 2);
@@ -752,20 +630,7 @@ class Rewriter {
     // A line marker, `# 12 "lessons/01-x/reduce.cuh" 2 3`: the file the lines
     // after it come from. Flag 3 marks a system header; the backend's headers
     // are its own business, as CUB's code is on a GPU.
-    void track_file(std::size_t i) {
-        const std::string_view marker = text(i);
-        const std::size_t number = marker.find_first_not_of("# \t");
-        const std::size_t open = marker.find('"'), close = marker.rfind('"');
-        if (number == std::string_view::npos || !std::isdigit(static_cast<unsigned char>(marker[number])) ||
-            open == std::string_view::npos || close <= open) {
-            return;  // another directive (#pragma)
-        }
-        const std::string_view file = marker.substr(open + 1, close - open - 1);
-        const std::string_view flags = marker.substr(close + 1);
-        const bool system_header = flags.find('3') != std::string_view::npos;
-        in_program_file_ = !system_header && file.find("cpu-cuda/include/") == std::string_view::npos &&
-                           !file.starts_with("<");
-    }
+    void track_file(std::size_t i) { in_program_file_ = program_file_lines(text(i), in_program_file_); }
 
     // ---- __grid_constant__ ----
     // A kernel's parameter that stays in the launch's parameter memory, one

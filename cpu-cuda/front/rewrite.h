@@ -54,7 +54,9 @@
 //
 // The markers __cudacc_shared__, __cudacc_device__ and __cudacc_constant__
 // are what cudacc defines __shared__, __device__ and __constant__ to while it
-// preprocesses, so that a variable can be told from a function.
+// preprocesses, so that a variable can be told from a function;
+// __cudacc_global__ and __cudacc_host__ (__global__, __host__) are for the
+// execution spaces' check (execution_spaces.h), and the rewrite drops them.
 #pragma once
 
 #include <string>

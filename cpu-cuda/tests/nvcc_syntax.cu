@@ -132,6 +132,19 @@ void launch_with_names(unsigned* shape, dim3 blockDim) {
     record_launch_shape<<<gridDim, blockDim>>>(shape);
 }
 
+// Names that host functions have, in device code that nvcc takes: a lambda
+// of the same name in the kernel, and a __device__ overload beside the host
+// one. cudacc refuses only a call that can mean the host function alone
+// (does-not-compile/host_function_from_device.cu).
+float offset_by(float x) { return x + 1000.0f; }
+float halve(int x) { return static_cast<float>(x) / 2.0f; }
+__device__ float halve(float x) { return x / 2.0f; }
+
+__global__ void names_of_host_functions(float* out) {
+    const auto offset_by = [](float x) { return x + 1.0f; };
+    out[threadIdx.x] = offset_by(halve(out[threadIdx.x]));
+}
+
 }  // namespace
 
 TEST_CASE("kernel<<<>>>: a template deduced from the arguments, NULL for a pointer, a default argument",
@@ -273,4 +286,12 @@ TEST_CASE("host code's own variables, parameters and members may be named gridDi
     config.blockDim = named.blockDim;
     check_cuda(cudaLaunchKernelEx(&config, record_launch_shape, shape.data()));
     CHECK(shape.download() == std::vector<unsigned>{5, 32});
+}
+
+TEST_CASE("device code may use a host function's name for a lambda or a __device__ overload",
+          "[nvcc-syntax]") {
+    DeviceBuffer<float> values(std::vector<float>{2.0f, 5.0f});
+    names_of_host_functions<<<1, 2>>>(values.data());
+    CHECK(values.download() == std::vector<float>{2.0f, 3.5f});
+    CHECK(offset_by(halve(3)) == 1001.5f);  // the host functions, from host code
 }

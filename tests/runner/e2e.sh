@@ -157,15 +157,27 @@ expect "could not be read" "$out"
 expect "1/$lessons lessons done" "$out"
 [[ -f "$course/.progress/progress.toml.damaged" ]] || fail "the damaged file was not kept"
 
+echo "-- a kernel that calls a host function is refused, in nvcc's words, with or without nvcc"
+cp "$lesson1/reduce.cuh" "$scratch/solved.cuh"
+printf '%s\n' 'inline int twice(int x) { return 2 * x; }' \
+  '__global__ void calls_a_host_function(int* out) { out[0] = twice(1); }' >> "$lesson1/reduce.cuh"
+if "${W[@]}" check 1 > "$out" 2>&1; then cat "$out"; fail "a kernel calling a host function passes"; fi
+expect "compile error" "$out"
+expect "reduce.cuh:$(( $(wc -l < "$scratch/solved.cuh") + 2 )):60: error" "$out"
+expect 'calling a __host__ function("twice") from a __global__ function("calls_a_host_function") is not allowed' "$out"
+cp "$scratch/solved.cuh" "$lesson1/reduce.cuh"
+
 if [[ -n "$nvcc" ]]; then
   echo "-- where nvcc is installed, check compiles the kernels with it too: what only the CPU backend takes is named, the rest passes"
   cp "$lesson1/reduce.cuh" "$scratch/solved.cuh"
-  printf '%s\n' 'inline int twice(int x) { return 2 * x; }' \
-    '__global__ void calls_a_host_function(int* out) { out[0] = twice(1); }' >> "$lesson1/reduce.cuh"
-  if WARPDRILL_NVCC_CHECK=1 "${W[@]}" check 1 > "$out" 2>&1; then cat "$out"; fail "a kernel calling a host function passes"; fi
+  # A host member function called from a kernel: cudacc's own check names
+  # calls of host functions by name alone (above), nvcc this one.
+  printf '%s\n' 'struct Twice { int of(int x) const { return 2 * x; } };' \
+    '__global__ void calls_a_host_member(int* out) { out[0] = Twice{}.of(1); }' >> "$lesson1/reduce.cuh"
+  if WARPDRILL_NVCC_CHECK=1 "${W[@]}" check 1 > "$out" 2>&1; then cat "$out"; fail "a kernel calling a host member passes"; fi
   expect "nvcc, which builds your kernels for a GPU, rejects them" "$out"
   expect "lessons/01-interleaved-divergent/reduce.cuh" "$out"
-  expect 'calling a __host__ function("twice(int)") from a __global__ function' "$out"
+  expect 'calling a __host__ function("Twice::of(int) const") from a __global__ function' "$out"
   cp "$scratch/solved.cuh" "$lesson1/reduce.cuh"
   WARPDRILL_NVCC_CHECK=1 "${W[@]}" check 1 > "$out" 2>&1 || { cat "$out"; fail "nvcc rejects the solved lesson 1"; }
   expect "passed" "$out"

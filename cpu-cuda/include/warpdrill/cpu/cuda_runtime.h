@@ -22,18 +22,23 @@
 #include "warpdrill/cpu/backend.h"
 
 // ---- qualifiers -----------------------------------------------------------
-// cudacc (cpu-cuda/front) defines __device__, __constant__ and __shared__ to
-// markers of its own while it reads a .cu file, to tell a __device__ variable
-// (device memory) from a __device__ function; elsewhere they are these.
+// cudacc (cpu-cuda/front) defines __global__, __host__, __device__,
+// __constant__ and __shared__ to markers of its own while it reads a .cu
+// file, to tell a __device__ variable (device memory) from a __device__
+// function and device code from host code; elsewhere they are these.
 
+#ifndef __global__
 #define __global__
+#endif
 #ifndef __device__
 #define __device__
 #endif
 #ifndef __constant__
 #define __constant__
 #endif
+#ifndef __host__
 #define __host__
+#endif
 #define __forceinline__ inline
 #define __inline__ inline
 #define __noinline__
@@ -346,8 +351,8 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
 // before. cudaMallocPitch's pitch is the width rounded up to 512 bytes, as
 // an H200's is (results/pitched-probe-h200.txt).
 cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height);
-cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
-                         std::size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+                         std::size_t width, std::size_t height, cudaMemcpyKind kind);
 cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
                               std::size_t width, std::size_t height, cudaMemcpyKind kind,
                               cudaStream_t stream = nullptr);

@@ -1,0 +1,214 @@
+#include "execution_spaces.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <iterator>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tokens.h"
+
+namespace cudacc {
+namespace {
+
+// A function's definition or declaration: its name token and, for a
+// definition, its body's braces.
+struct Function {
+    std::size_t name;
+    std::size_t body_open = 0, body_close = 0;  // 0: a declaration only
+    bool global = false, device = false, host = false, constexpr_ = false;
+    bool in_program_file = false;
+};
+
+class ExecutionSpaces {
+  public:
+    explicit ExecutionSpaces(std::string_view text) : text_(text), tokens_(tokenize(text)) {
+        bool in_program_file = false;
+        for (const Token& token : tokens_) {
+            if (token.kind == Kind::directive)
+                in_program_file = program_file_lines(spelling(token), in_program_file);
+            program_file_.push_back(in_program_file);
+        }
+        find_closings();
+    }
+
+    std::vector<HostCallFromDevice> host_calls_from_device() {
+        for (std::size_t i = 0; i + 1 < tokens_.size(); ++i) {
+            if (is(i + 1, "(") && is_function_name(i)) functions_.push_back(function_at(i));
+        }
+        // A name is certain to mean a host function only where every function
+        // of that name is one the program defines or declares for the host
+        // alone: a device overload, or a library's function of the same name
+        // (cg::reduce beside the program's own reduce), leaves it to nvcc.
+        std::set<std::string_view> defined_for_host, declared_otherwise;
+        for (const Function& f : functions_) {
+            const bool host_only = f.in_program_file && !f.global && !f.device && !f.constexpr_;
+            if (!host_only) declared_otherwise.insert(text(f.name));
+            if (host_only && f.body_open) defined_for_host.insert(text(f.name));
+        }
+        std::set<std::string_view> host_only;
+        std::ranges::set_difference(defined_for_host, declared_otherwise,
+                                    std::inserter(host_only, host_only.end()));
+        std::vector<HostCallFromDevice> found;
+        for (const Function& f : functions_) {
+            if (!f.body_open || !(f.global || (f.device && !f.host))) continue;
+            for (std::size_t k = f.body_open + 1; k < f.body_close; ++k) {
+                if (host_only.contains(text(k)) && is_plain_call(k) && only_called_in(f, text(k))) {
+                    found.push_back(located(k, f));
+                    break;  // one call a function is enough to name
+                }
+            }
+        }
+        return found;
+    }
+
+  private:
+    std::string_view spelling(const Token& token) const {
+        return text_.substr(token.begin, token.end - token.begin);
+    }
+    std::string_view text(std::size_t i) const { return i < tokens_.size() ? spelling(tokens_[i]) : ""; }
+    bool is(std::size_t i, std::string_view s) const { return text(i) == s; }
+    bool is_identifier(std::size_t i) const {
+        return i < tokens_.size() && tokens_[i].kind == Kind::identifier;
+    }
+
+    // Each bracket's partner, (), [] and {} (not <>, which C++ leaves ambiguous).
+    void find_closings() {
+        closing_.assign(tokens_.size(), tokens_.size());
+        std::vector<std::size_t> open;
+        for (std::size_t i = 0; i < tokens_.size(); ++i) {
+            if (tokens_[i].kind != Kind::punctuation) continue;
+            if (is(i, "(") || is(i, "[") || is(i, "{")) open.push_back(i);
+            if ((is(i, ")") || is(i, "]") || is(i, "}")) && !open.empty()) {
+                closing_[open.back()] = i;
+                open.pop_back();
+            }
+        }
+    }
+
+    // Token i names a function being declared or defined: `name(...)`
+    // followed by `;` or a body (after const, noexcept, override, a
+    // trailing return type, ...), with a type or specifier before it. Not
+    // a call, a control statement, a member initializer or a lambda.
+    bool is_function_name(std::size_t i) const {
+        static const std::set<std::string_view> not_names = {"if",
+                                                             "while",
+                                                             "for",
+                                                             "switch",
+                                                             "catch",
+                                                             "return",
+                                                             "sizeof",
+                                                             "alignof",
+                                                             "typeid",
+                                                             "decltype",
+                                                             "noexcept",
+                                                             "requires",
+                                                             "static_assert",
+                                                             "__attribute__",
+                                                             "alignas",
+                                                             "new",
+                                                             "delete",
+                                                             "throw",
+                                                             "co_return",
+                                                             "co_await",
+                                                             "co_yield",
+                                                             "operator",
+                                                             "case",
+                                                             "do",
+                                                             "__cudacc_host__",
+                                                             "__cudacc_device__",
+                                                             "__cudacc_global__"};
+        if (!is_identifier(i) || not_names.contains(text(i)) || i == 0) return false;
+        const std::size_t before = i - 1;
+        const bool type_before = is_identifier(before) || is(before, "*") || is(before, "&") ||
+                                 is(before, ">") || (is(before, ":") && before > 0 && is(before - 1, ":"));
+        if (!type_before || is(before, "return") || is(before, "new") || is(before, "else")) return false;
+        const std::size_t after = closing_[i + 1] + 1;
+        return is(definition_brace(after), "{") || is(after, ";");
+    }
+
+    // The token after a declarator's parameters where its body would begin,
+    // past what may stand between: qualifiers, a trailing return type, attributes.
+    std::size_t definition_brace(std::size_t k) const {
+        while (k < tokens_.size() && !is(k, "{") && !is(k, ";") && !is(k, "=") && !is(k, ":")) {
+            if (is(k, "(") || is(k, "[")) k = closing_[k];
+            if (is(k, ")") || is(k, "}") || is(k, ",")) return tokens_.size();
+            ++k;
+        }
+        return k;
+    }
+
+    Function function_at(std::size_t name) const {
+        Function f{name};
+        f.in_program_file = program_file_[name];
+        const std::size_t brace = definition_brace(closing_[name + 1] + 1);
+        if (is(brace, "{")) f.body_open = brace, f.body_close = closing_[brace];
+        // The specifiers: back to the end of what came before.
+        for (std::size_t k = name; k-- > 0;) {
+            if (is(k, ";") || is(k, "{") || is(k, "}") || tokens_[k].kind == Kind::directive) break;
+            if (is(k, ")") || is(k, "]")) {  // an attribute's arguments, or the end of a template's head
+                continue;
+            }
+            f.global |= is(k, "__cudacc_global__");
+            f.device |= is(k, "__cudacc_device__");
+            f.host |= is(k, "__cudacc_host__");
+            f.constexpr_ |= is(k, "constexpr") || is(k, "consteval");
+        }
+        return f;
+    }
+
+    // A call by the name alone: not `a.f(`, `p->f(`, `ns::f(`, nor a declaration.
+    bool is_plain_call(std::size_t k) const {
+        if (!is(k + 1, "(") || k == 0) return false;
+        const bool member = is(k - 1, ".") || (is(k - 1, ">") && is(k - 2, "-"));
+        const bool qualified = is(k - 1, ":") && is(k - 2, ":");
+        const bool keyword_before = is(k - 1, "return") || is(k - 1, "else") || is(k - 1, "do");
+        return !member && !qualified && (keyword_before || !is_identifier(k - 1));
+    }
+
+    // Every use of `name` in f's body is a plain call: the body declares
+    // nothing of that name (a lambda, a variable, a parameter) that the call
+    // could mean instead.
+    bool only_called_in(const Function& f, std::string_view name) const {
+        for (std::size_t k = f.name + 1; k < f.body_close; ++k) {
+            if (text(k) == name && !is_plain_call(k)) return false;
+        }
+        return true;
+    }
+
+    HostCallFromDevice located(std::size_t call, const Function& caller) const {
+        HostCallFromDevice found;
+        found.callee = text(call);
+        found.caller = text(caller.name);
+        found.caller_space = caller.global ? "__global__" : "__device__";
+        // The last line marker before the call names its file and the line after it.
+        std::size_t marker = call;
+        while (marker > 0 && tokens_[marker].kind != Kind::directive) --marker;
+        const std::string_view spelled = spelling(tokens_[marker]);
+        const std::size_t open = spelled.find('"'), close = spelled.rfind('"');
+        if (tokens_[marker].kind == Kind::directive && open != std::string_view::npos && close > open) {
+            found.file = std::string(spelled.substr(open + 1, close - open - 1));
+            found.line =
+                std::atoi(std::string(spelled.substr(spelled.find_first_not_of("# \t"))).c_str()) - 1;
+        }
+        const std::size_t from = tokens_[marker].end, to = tokens_[call].begin;
+        found.line += static_cast<int>(std::count(text_.begin() + from, text_.begin() + to, '\n'));
+        return found;
+    }
+
+    std::string_view text_;
+    std::vector<Token> tokens_;
+    std::vector<bool> program_file_;  // each token's
+    std::vector<std::size_t> closing_;
+    std::vector<Function> functions_;
+};
+
+}  // namespace
+
+std::vector<HostCallFromDevice> host_calls_from_device(std::string_view preprocessed) {
+    return ExecutionSpaces(preprocessed).host_calls_from_device();
+}
+
+}  // namespace cudacc

@@ -1,0 +1,27 @@
+// The C++ tokens of a preprocessed translation unit, as much as cudacc's
+// front end needs (rewrite.cpp, execution_spaces.cpp): identifiers,
+// numbers, literals (raw strings too), one token per punctuation character,
+// and the preprocessor's line markers as one token each. Comments are skipped.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+namespace cudacc {
+
+enum class Kind { identifier, number, literal, punctuation, directive };
+
+struct Token {
+    Kind kind;
+    std::size_t begin, end;
+};
+
+std::vector<Token> tokenize(std::string_view text);
+
+// Whether the line marker `marker` (`# 12 "lessons/01-x/reduce.cuh" 2 3`)
+// begins lines of the program's own files: not a system header's, nor the
+// backend's. Another directive (#pragma) leaves `current` as it is.
+bool program_file_lines(std::string_view marker, bool current);
+
+}  // namespace cudacc
