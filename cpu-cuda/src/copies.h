@@ -12,6 +12,13 @@
 
 namespace warpdrill::cpu::detail {
 
+// Whether `kind` is one of cudaMemcpyKind's: a copy with another is refused
+// with cudaErrorInvalidMemcpyDirection, as an H200 refuses it
+// (results/memcpy-probe-h200.txt, pitched-probe-h200.txt).
+inline bool is_memcpy_kind(cudaMemcpyKind kind) {
+    return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault;
+}
+
 // Memory that a GPU's copy engine reaches itself: device memory and pinned host memory.
 bool reached_by_copy_engine(const void* ptr);
 // Whether CUDA takes a memset of `bytes` at `ptr`, or a copy: an error, with

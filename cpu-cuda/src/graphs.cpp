@@ -130,8 +130,8 @@ cudaError_t memcpy_parts(const HostCall& call, const cudaMemcpy3DParms* params, 
     if (p.srcArray || p.dstArray)
         return refuse(call, cudaErrorNotSupported, messages::text("backend.graph.cuda_array"));
     const std::size_t width = p.extent.width;
-    if (p.kind < cudaMemcpyHostToHost || p.kind > cudaMemcpyDefault || width == 0 || p.extent.height == 0 ||
-        p.extent.depth == 0 || p.srcPos.x + width > p.srcPtr.pitch || p.dstPos.x + width > p.dstPtr.pitch) {
+    if (!is_memcpy_kind(p.kind) || width == 0 || p.extent.height == 0 || p.extent.depth == 0 ||
+        p.srcPos.x + width > p.srcPtr.pitch || p.dstPos.x + width > p.dstPtr.pitch) {
         return record(cudaErrorInvalidValue);
     }
     const auto row_of = [](const cudaPitchedPtr& ptr, const cudaPos& pos, std::size_t y, std::size_t z) {

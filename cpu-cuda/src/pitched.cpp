@@ -50,8 +50,7 @@ cudaError_t check_pitch(const HostCall& call, std::size_t width, std::size_t pit
 cudaError_t check_copy_2d(const HostCall& call, void* dst, std::size_t dpitch, const void* src,
                           std::size_t spitch, std::size_t width, std::size_t height, cudaMemcpyKind kind,
                           std::vector<Row>& rows) {
-    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
-        return record(cudaErrorInvalidMemcpyDirection);
+    if (!is_memcpy_kind(kind)) return record(cudaErrorInvalidMemcpyDirection);
     if (width == 0 || height == 0) return cudaSuccess;
     for (const auto& [pitch, side] :
          {std::pair{dpitch, "backend.api.destination"}, {spitch, "backend.api.source"}}) {

@@ -306,7 +306,7 @@ void* allocate_device_variable(std::size_t bytes, std::size_t element_bytes, con
 // cudaMemcpy's work, for it and the copies to and from a variable.
 cudaError_t copy_and_wait(const HostCall& call, void* dst, const void* src, std::size_t bytes,
                           cudaMemcpyKind kind) {
-    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidValue);
+    if (!is_memcpy_kind(kind)) return record(cudaErrorInvalidMemcpyDirection);
     if (bytes == 0) return cudaSuccess;
     if (const cudaError_t error = check_copy(call, dst, src, bytes, kind); error != cudaSuccess) return error;
     if (const cudaError_t error = check_queue(nullptr, call); error != cudaSuccess) return error;
@@ -321,8 +321,8 @@ cudaError_t copy_and_wait(const HostCall& call, void* dst, const void* src, std:
 cudaError_t copy_symbol(bool to_symbol, void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
     const HostCall call{to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol",
                         code_offset(__builtin_return_address(0))};
-    const bool known_kind = kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault;
-    if (known_kind && kind != cudaMemcpyDefault && !kind_says_device(kind, /*destination=*/to_symbol)) {
+    if (is_memcpy_kind(kind) && kind != cudaMemcpyDefault &&
+        !kind_says_device(kind, /*destination=*/to_symbol)) {
         const char* taken = to_symbol ? "cudaMemcpyHostToDevice" : "cudaMemcpyDeviceToHost";
         return refuse(call, cudaErrorInvalidMemcpyDirection,
                       messages::text("backend.api.symbol_as_host",
@@ -424,7 +424,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
                             cudaStream_t stream) {
-    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return record(cudaErrorInvalidValue);
+    if (!is_memcpy_kind(kind)) return record(cudaErrorInvalidMemcpyDirection);
     if (check_stream(stream) != cudaSuccess) return record(cudaErrorInvalidResourceHandle);
     if (bytes == 0) return cudaSuccess;
     const HostCall call = WARPDRILL_HOST_CALL("cudaMemcpyAsync");

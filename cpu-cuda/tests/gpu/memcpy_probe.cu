@@ -2,8 +2,8 @@
 // its pointers (a learner's classic slip: the two directions swapped), for
 // every kind and every pair of pageable, pinned, device and managed memory,
 // through cudaMemcpy and cudaMemcpyAsync, and to and from a __device__
-// variable (cudaMemcpyToSymbol, cudaMemcpyFromSymbol); and cudaMemset and
-// cudaMemsetAsync on each memory.
+// variable (cudaMemcpyToSymbol, cudaMemcpyFromSymbol); cudaMemset and
+// cudaMemsetAsync on each memory; and a kind that is none of cudaMemcpyKind's.
 // Each case runs in a process of its own, so that one that breaks the
 // context or the process leaves the others as they were.
 // results/memcpy-probe-h200.txt keeps what an H200 printed.
@@ -20,7 +20,6 @@ __device__ unsigned char symbol[kBytes];
 
 constexpr const char* kKindNames[] = {"HostToHost", "HostToDevice", "DeviceToHost", "DeviceToDevice",
                                       "Default"};
-
 
 // Fills or reads any of the four memories through a copy whose kind the
 // runtime infers (cudaMemcpyDefault), so that only the probed call has a kind.
@@ -94,6 +93,27 @@ void memset_case(bool async, Memory memory) {
                 cudaGetErrorName(cudaGetLastError()));
 }
 
+// A kind that is none of cudaMemcpyKind's (7), device to device and to and
+// from the variable.
+void unknown_kind_case(int call) {
+    void* a = allocate(kDevice, kBytes);
+    void* b = allocate(kDevice, kBytes);
+    constexpr const char* kCalls[] = {"cudaMemcpy", "cudaMemcpyAsync", "cudaMemcpyToSymbol",
+                                      "cudaMemcpyFromSymbol"};
+    const cudaMemcpyKind kind = cudaMemcpyKind(7);
+    cudaError_t returned = cudaSuccess;
+    switch (call) {
+        case 0: returned = cudaMemcpy(b, a, kBytes, kind); break;
+        case 1: returned = cudaMemcpyAsync(b, a, kBytes, kind, nullptr); break;
+        case 2: returned = cudaMemcpyToSymbol(symbol, a, kBytes, 0, kind); break;
+        case 3: returned = cudaMemcpyFromSymbol(b, symbol, kBytes, 0, kind); break;
+    }
+    const cudaError_t synchronized = cudaDeviceSynchronize();
+    std::printf("%-20s kind 7 (none)  device   returns %-26s sync %-26s last %s\n", kCalls[call],
+                cudaGetErrorName(returned), cudaGetErrorName(synchronized),
+                cudaGetErrorName(cudaGetLastError()));
+}
+
 int main() {
     in_a_process("device", [] {
         int pageable_access = 0;
@@ -129,5 +149,6 @@ int main() {
             in_a_process(kMemoryNames[memory], [=] { memset_case(async, memory); });
         }
     }
+    for (int call = 0; call < 4; ++call) in_a_process("kind 7", [=] { unknown_kind_case(call); });
     return 0;
 }
