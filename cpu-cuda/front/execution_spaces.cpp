@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdlib>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -93,33 +93,13 @@ class ExecutionSpaces {
     // trailing return type, ...), with a type or specifier before it. Not
     // a call, a control statement, a member initializer or a lambda.
     bool is_function_name(std::size_t i) const {
-        static const std::set<std::string_view> not_names = {"if",
-                                                             "while",
-                                                             "for",
-                                                             "switch",
-                                                             "catch",
-                                                             "return",
-                                                             "sizeof",
-                                                             "alignof",
-                                                             "typeid",
-                                                             "decltype",
-                                                             "noexcept",
-                                                             "requires",
-                                                             "static_assert",
-                                                             "__attribute__",
-                                                             "alignas",
-                                                             "new",
-                                                             "delete",
-                                                             "throw",
-                                                             "co_return",
-                                                             "co_await",
-                                                             "co_yield",
-                                                             "operator",
-                                                             "case",
-                                                             "do",
-                                                             "__cudacc_host__",
-                                                             "__cudacc_device__",
-                                                             "__cudacc_global__"};
+        // clang-format off
+        static const std::set<std::string_view> not_names = {
+            "if", "while", "for", "switch", "catch", "return", "sizeof", "alignof", "typeid", "decltype",
+            "noexcept", "requires", "static_assert", "__attribute__", "alignas", "new", "delete", "throw",
+            "co_return", "co_await", "co_yield", "operator", "case", "do",
+            "__cudacc_host__", "__cudacc_device__", "__cudacc_global__"};
+        // clang-format on
         if (!is_identifier(i) || not_names.contains(text(i)) || i == 0) return false;
         const std::size_t before = i - 1;
         const bool type_before = is_identifier(before) || is(before, "*") || is(before, "&") ||
@@ -185,14 +165,13 @@ class ExecutionSpaces {
         found.caller_space = caller.global ? "__global__" : "__device__";
         // The last line marker before the call names its file and the line after it.
         std::size_t marker = call;
-        while (marker > 0 && tokens_[marker].kind != Kind::directive) --marker;
-        const std::string_view spelled = spelling(tokens_[marker]);
-        const std::size_t open = spelled.find('"'), close = spelled.rfind('"');
-        if (tokens_[marker].kind == Kind::directive && open != std::string_view::npos && close > open) {
-            found.file = std::string(spelled.substr(open + 1, close - open - 1));
-            found.line =
-                std::atoi(std::string(spelled.substr(spelled.find_first_not_of("# \t"))).c_str()) - 1;
+        std::optional<LineMarker> line;
+        while (marker-- > 0 &&
+               !(tokens_[marker].kind == Kind::directive && (line = line_marker(text(marker))))) {
         }
+        if (!line) return found;
+        found.file = std::string(line->file);
+        found.line = line->line - 1;
         const std::size_t from = tokens_[marker].end, to = tokens_[call].begin;
         found.line += static_cast<int>(std::count(text_.begin() + from, text_.begin() + to, '\n'));
         return found;

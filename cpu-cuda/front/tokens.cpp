@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <string>
 
 namespace cudacc {
@@ -130,18 +131,23 @@ class Lexer {
 
 std::vector<Token> tokenize(std::string_view text) { return Lexer(text).tokens(); }
 
-bool program_file_lines(std::string_view marker, bool current) {
-    const std::size_t number = marker.find_first_not_of("# \t");
-    const std::size_t open = marker.find('"'), close = marker.rfind('"');
-    if (number == std::string_view::npos || !std::isdigit(static_cast<unsigned char>(marker[number])) ||
+std::optional<LineMarker> line_marker(std::string_view directive) {
+    const std::size_t number = directive.find_first_not_of("# \t");
+    const std::size_t open = directive.find('"'), close = directive.rfind('"');
+    if (number == std::string_view::npos || !std::isdigit(static_cast<unsigned char>(directive[number])) ||
         open == std::string_view::npos || close <= open) {
-        return current;
+        return std::nullopt;
     }
-    const std::string_view file = marker.substr(open + 1, close - open - 1);
-    const std::string_view flags = marker.substr(close + 1);
-    const bool system_header = flags.find('3') != std::string_view::npos;
-    return !system_header && file.find("cpu-cuda/include/") == std::string_view::npos &&
-           !file.starts_with("<");
+    return LineMarker{directive.substr(open + 1, close - open - 1),
+                      std::atoi(std::string(directive.substr(number, open - number)).c_str()),
+                      directive.substr(close + 1).find('3') != std::string_view::npos};
+}
+
+bool program_file_lines(std::string_view marker, bool current) {
+    const std::optional<LineMarker> line = line_marker(marker);
+    if (!line) return current;
+    return !line->system_header && line->file.find("cpu-cuda/include/") == std::string_view::npos &&
+           !line->file.starts_with("<");
 }
 
 }  // namespace cudacc

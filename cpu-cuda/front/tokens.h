@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -19,9 +20,19 @@ struct Token {
 
 std::vector<Token> tokenize(std::string_view text);
 
-// Whether the line marker `marker` (`# 12 "lessons/01-x/reduce.cuh" 2 3`)
-// begins lines of the program's own files: not a system header's, nor the
-// backend's. Another directive (#pragma) leaves `current` as it is.
+// A line marker, `# 12 "lessons/01-x/reduce.cuh" 2 3`: the line after it is
+// line 12 of that file; flag 3, a system header's.
+struct LineMarker {
+    std::string_view file;
+    int line = 0;
+    bool system_header = false;
+};
+// The marker a directive is, or nothing for another directive (#pragma).
+std::optional<LineMarker> line_marker(std::string_view directive);
+
+// Whether the line marker `marker` begins lines of the program's own files:
+// not a system header's, nor the backend's. Another directive (#pragma)
+// leaves `current` as it is.
 bool program_file_lines(std::string_view marker, bool current);
 
 }  // namespace cudacc
