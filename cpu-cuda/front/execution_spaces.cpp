@@ -51,11 +51,14 @@ class ExecutionSpaces {
         std::set<std::string_view> host_only;
         std::ranges::set_difference(defined_for_host, declared_otherwise,
                                     std::inserter(host_only, host_only.end()));
+        const std::set<std::string_view> members = only_functions_and_calls(host_only);
         std::vector<HostCallFromDevice> found;
         for (const Function& f : functions_) {
             if (!f.body_open || !(f.global || (f.device && !f.host))) continue;
             for (std::size_t k = f.body_open + 1; k < f.body_close; ++k) {
-                if (host_only.contains(text(k)) && is_plain_call(k) && only_called_in(f, text(k))) {
+                const std::string_view name = text(k);
+                const bool call = is_plain_call(k) || (members.contains(name) && is_member_call(k));
+                if (host_only.contains(name) && call && only_called_in(f, name, members.contains(name))) {
                     found.push_back(located(k, f));
                     break;  // one call a function is enough to name
                 }
@@ -142,18 +145,40 @@ class ExecutionSpaces {
     // A call by the name alone: not `a.f(`, `p->f(`, `ns::f(`, nor a declaration.
     bool is_plain_call(std::size_t k) const {
         if (!is(k + 1, "(") || k == 0) return false;
-        const bool member = is(k - 1, ".") || (is(k - 1, ">") && is(k - 2, "-"));
         const bool qualified = is(k - 1, ":") && is(k - 2, ":");
         const bool keyword_before = is(k - 1, "return") || is(k - 1, "else") || is(k - 1, "do");
-        return !member && !qualified && (keyword_before || !is_identifier(k - 1));
+        return !is_member_call(k) && !qualified && (keyword_before || !is_identifier(k - 1));
+    }
+    // `a.f(` or `p->f(`.
+    bool is_member_call(std::size_t k) const {
+        return k >= 2 && is(k + 1, "(") && (is(k - 1, ".") || (is(k - 1, ">") && is(k - 2, "-")));
     }
 
-    // Every use of `name` in f's body is a plain call: the body declares
-    // nothing of that name (a lambda, a variable, a parameter) that the call
-    // could mean instead.
-    bool only_called_in(const Function& f, std::string_view name) const {
+    // Of `names`, those that the whole translation unit spells nowhere but as
+    // the name of a function in `functions_` and in calls: a member call by
+    // such a name can mean nothing else (no library type has a member of
+    // that name, no variable holds a callable of it).
+    std::set<std::string_view> only_functions_and_calls(const std::set<std::string_view>& names) const {
+        std::set<std::size_t> function_names;
+        for (const Function& f : functions_) function_names.insert(f.name);
+        std::set<std::string_view> other_use;
+        for (std::size_t k = 0; k < tokens_.size(); ++k) {
+            if (is_identifier(k) && names.contains(text(k)) && !function_names.contains(k) &&
+                !is_plain_call(k) && !is_member_call(k)) {
+                other_use.insert(text(k));
+            }
+        }
+        std::set<std::string_view> only;
+        std::ranges::set_difference(names, other_use, std::inserter(only, only.end()));
+        return only;
+    }
+
+    // Every use of `name` in f's body is a call (a member call too where
+    // `members` says so): the body declares nothing of that name (a lambda,
+    // a variable, a parameter) that the call could mean instead.
+    bool only_called_in(const Function& f, std::string_view name, bool members) const {
         for (std::size_t k = f.name + 1; k < f.body_close; ++k) {
-            if (text(k) == name && !is_plain_call(k)) return false;
+            if (text(k) == name && !is_plain_call(k) && !(members && is_member_call(k))) return false;
         }
         return true;
     }

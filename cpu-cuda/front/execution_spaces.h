@@ -9,10 +9,11 @@
 // __global__ (a function template too; not a constexpr one, which nvcc
 // takes with --expt-relaxed-constexpr), and no function of that name
 // declared __device__ or __global__ anywhere in the translation unit, called
-// by name (not as a member, nor qualified) from the body of a __global__ or
-// __device__ function (not __host__ __device__: nvcc only warns there) that
-// uses the name for nothing else. What the check cannot be sure of, it
-// leaves to nvcc.
+// by name (not qualified; as a member only where the translation unit spells
+// that name nowhere but in such functions and calls) from the body of a
+// __global__ or __device__ function (not __host__ __device__: nvcc only warns
+// there) that uses the name for nothing else. What the check cannot be sure
+// of, it leaves to nvcc.
 #pragma once
 
 #include <string>

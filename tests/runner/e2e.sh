@@ -170,14 +170,16 @@ cp "$scratch/solved.cuh" "$lesson1/reduce.cuh"
 if [[ -n "$nvcc" ]]; then
   echo "-- where nvcc is installed, check compiles the kernels with it too: what only the CPU backend takes is named, the rest passes"
   cp "$lesson1/reduce.cuh" "$scratch/solved.cuh"
-  # A host member function called from a kernel: cudacc's own check names
-  # calls of host functions by name alone (above), nvcc this one.
-  printf '%s\n' 'struct Twice { int of(int x) const { return 2 * x; } };' \
-    '__global__ void calls_a_host_member(int* out) { out[0] = Twice{}.of(1); }' >> "$lesson1/reduce.cuh"
-  if WARPDRILL_NVCC_CHECK=1 "${W[@]}" check 1 > "$out" 2>&1; then cat "$out"; fail "a kernel calling a host member passes"; fi
+  # A library's host function called from a kernel: cudacc's own check
+  # names only the program's own functions (above), nvcc this one too.
+  printf '%s\n' '#include <string>' \
+    '__global__ void uses_a_host_library(int* out) { out[0] = static_cast<int>(std::string("ab").size()); }' \
+    >> "$lesson1/reduce.cuh"
+  if WARPDRILL_NVCC_CHECK=1 "${W[@]}" check 1 > "$out" 2>&1; then cat "$out"; fail "a kernel calling std::string passes"; fi
   expect "nvcc, which builds your kernels for a GPU, rejects them" "$out"
   expect "lessons/01-interleaved-divergent/reduce.cuh" "$out"
-  expect 'calling a __host__ function("Twice::of(int) const") from a __global__ function' "$out"
+  expect '__host__ function("size")' "$out"  # constexpr in C++20, which nvcc names as such
+  expect 'from a __global__ function("uses_a_host_library") is not allowed' "$out"
   cp "$scratch/solved.cuh" "$lesson1/reduce.cuh"
   WARPDRILL_NVCC_CHECK=1 "${W[@]}" check 1 > "$out" 2>&1 || { cat "$out"; fail "nvcc rejects the solved lesson 1"; }
   expect "passed" "$out"
