@@ -244,27 +244,33 @@ class Rewriter {
             unsupported(open, open + 2, "a launch <<<...>>> that is not kernel<<<config>>>(arguments)");
             return;
         }
-        null_arguments_to_nullptr(close + 3);
+        const bool zero_argument = null_pointer_constants(close + 3);
         std::string name(between(kernel, open - 1));
         std::ranges::replace(name, '\n', ' ');
         replace(kernel, open + 2, "::warpdrill::cpu::detail::chevrons(");
         replace(close, close + 2,
-                ").launch(" + quoted(name) + ", " + thread_body(name) + ", " + address_of(name) + ")");
+                ").launch(" + quoted(name) + ", " + thread_body(name, zero_argument) + ", " +
+                    address_of(name) + ")");
     }
 
-    // An argument NULL (GCC's __null, an integer that is a null pointer
-    // constant) is passed on as nullptr: the call in every thread sees a
-    // stored copy, which is no longer a constant. The preprocessor writes
-    // NULL, a system header's macro, between line markers of its own.
-    void null_arguments_to_nullptr(std::size_t open) {
+    // The arguments that are null pointer constants: the call in every
+    // thread sees a stored copy, which is no longer a constant. NULL (GCC's
+    // __null, which the preprocessor writes between line markers of its own)
+    // is passed on as nullptr; a literal 0 as ZeroLiteral (nvcc_syntax.h),
+    // which is stored as an int where the kernel takes one. Returns whether
+    // there was a 0.
+    bool null_pointer_constants(std::size_t open) {
         const std::size_t close = closing(open);
+        bool zero = false;
         for (std::size_t k = open + 1; k < close; ++k) {
             if (is(k, "(") || is(k, "[") || is(k, "{")) k = closing(k);
-            if (!is(k, "__null")) continue;
+            if (!is(k, "__null") && !is(k, "0")) continue;
             const std::size_t before = skip_line_markers(k, -1), after = skip_line_markers(k, +1);
-            if ((is(before, "(") || is(before, ",")) && (is(after, ")") || is(after, ",")))
-                replace(k, k, "nullptr");
+            if (!(is(before, "(") || is(before, ",")) || !(is(after, ")") || is(after, ","))) continue;
+            zero |= is(k, "0");
+            replace(k, k, is(k, "0") ? "::warpdrill::cpu::detail::ZeroLiteral{}" : "nullptr");
         }
+        return zero;
     }
     // The token next to token i in `direction` (+1 or -1) that is not a line marker.
     std::size_t skip_line_markers(std::size_t i, int direction) const {
@@ -309,8 +315,12 @@ class Rewriter {
     }
     // What every thread runs: the kernel called with the launch's arguments,
     // so that default arguments and conversions apply as in a call.
-    static std::string thread_body(const std::string& kernel) {
-        return "[=](const auto&... cudacc_arguments) { " + kernel + "(cudacc_arguments...); }";
+    // With a literal 0 among the arguments, the launch asks whether the call
+    // takes an int there, so the body says which calls it takes.
+    static std::string thread_body(const std::string& kernel, bool zero_argument) {
+        const std::string call = kernel + "(cudacc_arguments...)";
+        return "[=](const auto&... cudacc_arguments)" + (zero_argument ? " -> decltype(" + call + ")" : "") +
+               " { " + call + "; }";
     }
     // The kernel's address where C++ can name it without the call (a function,
     // a pointer to one, a template with its arguments or deduced from the

@@ -9,7 +9,9 @@
 //   kernel<<<grid, block, shared_bytes, stream>>>(args...)
 //       a launch through the backend (cuda_runtime.h's Chevrons), which calls
 //       kernel(args...) in every thread: default arguments and conversions
-//       apply as in a call, as they do with nvcc;
+//       apply as in a call, as they do with nvcc (an argument NULL or 0,
+//       which a stored copy no longer makes a null pointer, is passed on as
+//       nullptr or as nvcc_syntax.h's ZeroLiteral);
 //   extern __shared__ T name[];
 //       a reference to the block's dynamic shared memory (inside a function;
 //       at namespace scope it is named as not supported);

@@ -132,6 +132,18 @@ void launch_with_names(unsigned* shape, dim3 blockDim) {
     record_launch_shape<<<gridDim, blockDim>>>(shape);
 }
 
+// What literal zeros as a launch's arguments became: a null pointer where
+// the kernel takes a pointer, zero elsewhere, and int for a template.
+__global__ void record_zeros(const float* maybe, int n, float scale, int* seen) {
+    seen[0] = maybe == nullptr;
+    seen[1] = n;
+    seen[2] = static_cast<int>(scale);
+}
+template <class T>
+__global__ void record_size(T value, int* seen) {
+    seen[3] = static_cast<int>(sizeof(T)) + value;
+}
+
 // Names that host functions have, in device code that nvcc takes: a lambda
 // of the same name in the kernel, and a __device__ overload beside the host
 // one. cudacc refuses only a call that can mean the host function alone
@@ -294,4 +306,13 @@ TEST_CASE("device code may use a host function's name for a lambda or a __device
     names_of_host_functions<<<1, 2>>>(values.data());
     CHECK(values.download() == std::vector<float>{2.0f, 3.5f});
     CHECK(offset_by(halve(3)) == 1001.5f);  // the host functions, from host code
+}
+
+TEST_CASE("kernel<<<>>>: a literal 0 is a null pointer for a pointer, and an int for a template",
+          "[nvcc-syntax]") {
+    DeviceBuffer<int> seen(4);
+    seen.poison();
+    record_zeros<<<1, 1>>>(0, 0, 0, seen.data());
+    record_size<<<1, 1>>>(0, seen.data());
+    CHECK(seen.download() == std::vector<int>{1, 0, 0, 4});
 }

@@ -29,6 +29,18 @@ template <class... Args, class F>
 requires std::is_function_v<F>
 const void* kernel_address(F* kernel) { return reinterpret_cast<const void*>(kernel); }
 
+// A launch's argument that is a literal 0, which C++ converts to any
+// pointer as a constant, and a stored int no longer is: stored as an int
+// where the kernel takes one there (a template deduces int from it, as from
+// 0), as this otherwise, which becomes the parameter's null pointer or zero.
+struct ZeroLiteral {
+    template <class T>
+    requires std::is_scalar_v<T>
+    constexpr operator T() const { return T{}; }
+};
+template <class T>
+using ZeroAsInt = std::conditional_t<std::is_same_v<T, ZeroLiteral>, int, T>;
+
 // One launch: `body` calls the kernel with the arguments (their copies, made
 // when the launch is queued, as CUDA copies them); `address` gives the
 // kernel's address from them where C++ can name it (the profile and the
@@ -44,7 +56,19 @@ struct ChevronLaunch {
 
     template <class... Args>
     void operator()(Args&&... args) const {
-        std::tuple<std::decay_t<Args>...> values(std::forward<Args>(args)...);
+        constexpr bool zero_argument = (std::is_same_v<std::decay_t<Args>, ZeroLiteral> || ...);
+        if constexpr (zero_argument &&
+                      std::is_invocable_v<const Body&, const ZeroAsInt<std::decay_t<Args>>&...>) {
+            queue<ZeroAsInt<std::decay_t<Args>>...>(std::forward<Args>(args)...);
+        } else {
+            queue<std::decay_t<Args>...>(std::forward<Args>(args)...);
+        }
+    }
+
+    // Queues the launch with its arguments stored as `Stored`.
+    template <class... Stored, class... Args>
+    void queue(Args&&... args) const {
+        std::tuple<Stored...> values(std::forward<Args>(args)...);
         std::vector<KernelArgument> pointers;
         int index = 0;
         std::apply([&](const auto&... value) { (note_pointer_argument(pointers, value, index++), ...); },
