@@ -1,5 +1,6 @@
 #include "rewrite.h"
 
+#include "inline_ptx.h"
 #include "tokens.h"
 
 #include <algorithm>
@@ -29,6 +30,8 @@ class Rewriter {
             } else if (options_.count_branches && in_program_file_ &&
                        (is(i, "if") || is(i, "while") || is(i, "for")) && is(i + 1, "(")) {
                 count_branch(i);
+            } else if (in_program_file_ && is_asm_statement(i)) {
+                i = inline_asm(i);
             } else if (is(i, "__grid_constant__")) {
                 grid_constant(i);
             } else if (in_program_file_ && is_call_of_clock(i)) {
@@ -642,6 +645,89 @@ class Rewriter {
     // are its own business, as CUB's code is on a GPU.
     void track_file(std::size_t i) { in_program_file_ = program_file_lines(text(i), in_program_file_); }
 
+    // ---- asm("..." : outputs : inputs : clobbers) ----
+    // Inline PTX (inline_ptx.h): each operand's expression stays where the
+    // program wrote it (so the rest of the rewrite still reads it), bound to
+    // a register variable; the PTX's C++ follows them, and the outputs are
+    // written back last, all in one do { } while (0). The host's own
+    // assembly is left to the host's compiler. Returns the token to go on from.
+    bool is_asm_statement(std::size_t i) const {
+        return (is(i, "asm") || is(i, "__asm__") || is(i, "__asm")) && is(asm_open(i), "(");
+    }
+    std::size_t asm_open(std::size_t keyword) const {
+        std::size_t k = keyword + 1;
+        while (is(k, "volatile") || is(k, "__volatile__") || is(k, "__volatile") || is(k, "inline")) ++k;
+        return k;
+    }
+    struct AsmPlace {
+        std::size_t expression_open, expression_close;  // the operand's ( expression )
+    };
+    std::size_t inline_asm(std::size_t keyword) {
+        const std::size_t open = asm_open(keyword), close = closing(open);
+        std::size_t k = open + 1;
+        std::string asm_text;
+        while (k < close && tokens_[k].kind == Kind::literal) asm_text += string_literal_value(text(k++));
+        if (close >= tokens_.size() || !is_ptx(asm_text)) return keyword;
+        std::vector<AsmOperand> operands;
+        std::vector<AsmPlace> places;
+        for (int section = 0; k < close;) {
+            if (is(k, ":")) ++section;
+            if (is(k, ":") || is(k, ",") || section > 2) {  // clobbers are nothing to the CPU
+                ++k;
+                continue;
+            }
+            AsmOperand operand;
+            if (tokens_[k].kind != Kind::literal || !is(k + 1, "(")) return keyword;  // the compiler will say
+            operand.constraint = string_literal_value(text(k));
+            operand.output = section == 1;
+            const AsmPlace place{k + 1, closing(k + 1)};
+            operand.expression = std::string(between(place.expression_open, place.expression_close));
+            operands.push_back(std::move(operand));
+            places.push_back(place);
+            k = place.expression_close + 1;
+        }
+        const PtxTranslation ptx = translate_ptx(asm_text, operands);
+        if (!ptx.error.empty()) {
+            replace(keyword, close,
+                    "do { static_assert(false, \"" + escaped_for_literal(ptx.error) + "\"); } while (0)");
+            return close;
+        }
+        std::string written_back;
+        for (std::size_t j = 0; j < operands.size(); ++j) {
+            if (operands[j].output)
+                written_back += "::warpdrill::cpu::ptx::out(__wd_out_" + std::to_string(j) + ", " +
+                                register_name(j) + "); ";
+        }
+        if (places.empty()) {
+            replace(keyword, close, "do { " + ptx.code + "} while (0)");
+            return close;
+        }
+        replace(keyword, places[0].expression_open - 1, "do { " + operand_binding(operands, 0));
+        for (std::size_t j = 1; j < places.size(); ++j) {
+            replace(places[j - 1].expression_close + 1, places[j].expression_open - 1,
+                    operand_register(operands, j - 1) + operand_binding(operands, j));
+        }
+        replace(places.back().expression_close + 1, close,
+                operand_register(operands, places.size() - 1) + ptx.code + written_back + "} while (0)");
+        return keyword;
+    }
+    // What goes before operand j's ( expression ): its binding.
+    static std::string operand_binding(const std::vector<AsmOperand>& operands, std::size_t j) {
+        const std::string type = register_type(operands[j].constraint);
+        if (operands[j].output) return "auto& __wd_out_" + std::to_string(j) + " = ";
+        return "[[maybe_unused]] const " + type + " " + register_name(j) + " = ::warpdrill::cpu::ptx::in<" +
+               type + ">";
+    }
+    // What goes after it: an output's register, the program's value in it for "+".
+    static std::string operand_register(const std::vector<AsmOperand>& operands, std::size_t j) {
+        if (!operands[j].output) return "; ";
+        const std::string type = register_type(operands[j].constraint);
+        const std::string name = register_name(j);
+        if (operands[j].constraint.starts_with("+"))
+            return "; " + type + " " + name + " = ::warpdrill::cpu::ptx::in<" + type + ">(__wd_out_" +
+                   std::to_string(j) + "); ";
+        return "; " + type + " " + name + "{}; ";
+    }
     // ---- __grid_constant__ ----
     // A kernel's parameter that stays in the launch's parameter memory, one
     // copy for all threads, whose address may be taken. Here the mark goes;

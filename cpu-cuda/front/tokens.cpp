@@ -150,4 +150,27 @@ bool program_file_lines(std::string_view marker, bool current) {
            !line->file.starts_with("<");
 }
 
+std::string string_literal_value(std::string_view literal) {
+    const std::size_t first = literal.find('"'), last = literal.rfind('"');
+    std::string value;
+    for (std::size_t i = first + 1; i < last; ++i) {
+        if (literal[i] != '\\' || i + 1 >= last) {
+            value += literal[i];
+            continue;
+        }
+        const char escape = literal[++i];
+        value += escape == 'n' ? '\n' : escape == 't' ? '\t' : escape == 'r' ? '\r' : escape;
+    }
+    return value;
+}
+
+std::string escaped_for_literal(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
 }  // namespace cudacc

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -34,5 +35,10 @@ std::optional<LineMarker> line_marker(std::string_view directive);
 // not a system header's, nor the backend's. Another directive (#pragma)
 // leaves `current` as it is.
 bool program_file_lines(std::string_view marker, bool current);
+
+// A string literal's characters: "a\tb" is a, a tab and b.
+std::string string_literal_value(std::string_view literal);
+// `text` written inside a string literal: its quotes and backslashes escaped.
+std::string escaped_for_literal(std::string_view text);
 
 }  // namespace cudacc

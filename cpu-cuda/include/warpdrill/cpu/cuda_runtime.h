@@ -874,7 +874,8 @@ WARPDRILL_IN_EVERY_SCOPE(WARPDRILL_ATOMIC_CAS, atomicCAS, unsigned short)  // sm
 // ---- device functions: math with CUDA's overloads, intrinsics, cache hints ------------
 #include "warpdrill/cpu/device_functions.h"
 
-// ---- nvcc's syntax: <<<>>>, extern __shared__, __device__ variables ----------------
+// ---- nvcc's syntax: <<<>>>, extern __shared__, __device__ variables, inline PTX ----
+#include "warpdrill/cpu/inline_ptx.h"
 #include "warpdrill/cpu/nvcc_syntax.h"
 
 // ---- launches through the runtime API, kernel attributes, occupancy ---------------------
