@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <initializer_list>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,31 @@ std::string with_operand_numbers(std::string_view text, const std::vector<AsmOpe
         }
     }
     return out;
+}
+
+// The template's statements, each without its `;`, and each brace that opens
+// or closes a scope ({ .reg .pred p; ... }) as a statement of its own. (A
+// brace within a statement, {%0, %1}, is a vector's.)
+std::vector<std::string> statements(std::string_view text) {
+    std::vector<std::string> found;
+    std::string current;
+    const auto end_statement = [&] {
+        if (!trimmed(current).empty()) found.push_back(trimmed(current));
+        current.clear();
+    };
+    int vector_depth = 0;
+    for (const char c : text) {
+        if ((c == '{' || c == '}') && trimmed(current).empty()) {
+            found.emplace_back(1, c);
+        } else if (c == ';' && vector_depth == 0) {
+            end_statement();
+        } else {
+            vector_depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+            current += c;
+        }
+    }
+    end_statement();
+    return found;
 }
 
 // PTX's types, as C++ holds them (.f16 as its bits).
@@ -217,15 +243,20 @@ std::string fence(std::string_view scope) {
     return "__threadfence();";
 }
 
+// The instructions Translator::arithmetic() takes.
+const std::set<std::string, std::less<>> kArithmetic = {"add", "sub",  "mul", "mad",  "fma", "min",
+                                                        "max", "and",  "or",  "xor",  "not", "shl",
+                                                        "shr", "popc", "clz", "brev", "prmt"};
+
 class Translator {
   public:
     explicit Translator(const std::vector<AsmOperand>& operands) : operands_(operands) {}
 
     // One statement (an instruction and its operands, without the `;`).
     std::string statement(std::string_view text) {
-        if (text.starts_with("{") || text.starts_with("}") || text.starts_with(".reg"))
-            refuse("cudacc.inline_ptx.reason.block");
-        if (text.starts_with("@")) refuse("cudacc.inline_ptx.reason.predicate");
+        if (text == "{" || text == "}") return std::string(text);
+        if (text.starts_with(".reg")) return declare_registers(text);
+        if (text.starts_with("@")) return guarded(text);
         const std::size_t space = text.find_first_of(" \t\r\n");
         opcode_ = std::string(text.substr(0, space));
         parts_ = split(opcode_, '.');
@@ -236,6 +267,11 @@ class Translator {
         if (name == "st") return store();
         if (name == "atom" || name == "red") return atomic(name == "atom");
         if (name == "shfl") return shuffle();
+        if (name == "vote" || name == "activemask") return vote();
+        if (name == "setp") return set_predicate();
+        if (name == "selp") return select();
+        if (name == "cvt") return convert();
+        if (kArithmetic.contains(name)) return arithmetic();
         if (name == "membar" || name == "fence") return memory_fence();
         if (name == "bar" || name == "barrier") return barrier();
         if (name == "cvta") return address_conversion();
@@ -256,28 +292,48 @@ class Translator {
     std::string value(std::string_view text, const std::string& type) const {
         if (text.starts_with("$"))
             return std::string(kPtx) + "as<" + type + ">(" + register_name(operand_index(text)) + ")";
+        if (const Local* local = local_register(text)) {
+            if (local->type == "bool") return "static_cast<" + type + ">(" + local->name + ")";
+            return std::string(kPtx) + "as<" + type + ">(" + local->name + ")";
+        }
         if (text.starts_with("%"))
             return "static_cast<" + type + ">(" + special_register(text.substr(1)) + ")";
         return "static_cast<" + type + ">(" + constant(text) + ")";
     }
     std::string assign(std::string_view destination, const std::string& type,
                        const std::string& result) const {
+        if (const Local* local = local_register(destination)) {
+            if (local->type == "bool") return local->name + " = static_cast<bool>(" + result + ");";
+            return std::string(kPtx) + "set(" + local->name + ", static_cast<" + type + ">(" + result + "));";
+        }
         const std::size_t index = operand_index(destination);
         if (!operands_[index].output)
             refuse("cudacc.inline_ptx.reason.destination", {{"operand", "%" + std::to_string(index)}});
         return std::string(kPtx) + "set(" + register_name(index) + ", static_cast<" + type + ">(" + result +
                "));";
     }
-    // [%1], [%1+8], [%1-4]: a 64-bit register and a constant.
+    // A predicate register of the PTX's own (.reg .pred p), or its negation (!p).
+    std::string predicate(std::string_view text) const {
+        const bool negated = text.starts_with("!");
+        const Local* local = local_register(negated ? text.substr(1) : text);
+        if (!local || local->type != "bool")
+            refuse("cudacc.inline_ptx.reason.operand", {{"operand", std::string(text)}});
+        return (negated ? "!" : "") + local->name;
+    }
+    // [%1], [%1+8], [%rd2-4]: a 64-bit register and a constant.
     std::string address(std::string_view text) const {
         const std::string inside = trimmed(text.substr(1, text.size() - 2));
-        if (!text.starts_with("[") || !text.ends_with("]") || !inside.starts_with("$"))
+        if (!text.starts_with("[") || !text.ends_with("]"))
             refuse("cudacc.inline_ptx.reason.address", {{"operand", std::string(text)}});
-        const std::size_t sign = inside.find_first_of("+-");
-        const std::size_t index = operand_index(trimmed(inside.substr(0, sign)));
-        if (register_type(operands_[index].constraint) != "std::uint64_t")
-            refuse("cudacc.inline_ptx.reason.address", {{"operand", std::string(text)}});
-        std::string address = std::string(kPtx) + "as<std::uint64_t>(" + register_name(index) + ")";
+        const std::size_t sign = inside.find_first_of("+-", 1);
+        const std::string base = trimmed(inside.substr(0, sign));
+        const Local* local = local_register(base);
+        const bool wide =
+            local ? local->type.ends_with("64_t")
+                  : base.starts_with("$") &&
+                        register_type(operands_[operand_index(base)].constraint) == "std::uint64_t";
+        if (!wide) refuse("cudacc.inline_ptx.reason.address", {{"operand", std::string(text)}});
+        std::string address = value(base, "std::uint64_t");
         if (sign != std::string::npos)
             address += " " + std::string(1, inside[sign]) + " " + constant(trimmed(inside.substr(sign + 1)));
         return "(" + address + ")";
@@ -294,6 +350,51 @@ class Translator {
     }
     void expect_operands(std::size_t count) const {
         if (args_.size() != count) refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
+    }
+
+    // ---- the PTX's own registers: .reg .pred p; .reg .b32 r<4>; ----
+    struct Local {
+        std::string name;  // the C++ variable
+        std::string type;  // its C++ type: bool for a predicate
+    };
+    const Local* local_register(std::string_view name) const {
+        const auto found = locals_.find(std::string(name));
+        return found == locals_.end() ? nullptr : &found->second;
+    }
+    std::string declare_registers(std::string_view declaration) {
+        std::string text(declaration);
+        std::ranges::replace_if(
+            text, [](char c) { return std::isspace(static_cast<unsigned char>(c)); }, ' ');
+        const std::vector<std::string> words = split(trimmed(text.substr(4)), ' ');
+        const std::string ptx_type = words.empty() ? "" : words[0];
+        const std::string type = ptx_type == ".pred"
+                                     ? "bool"
+                                     : cpp_type(ptx_type.substr(std::min<std::size_t>(1, ptx_type.size())));
+        if (words.size() < 2 || type.empty())
+            refuse("cudacc.inline_ptx.reason.operand", {{"operand", std::string(text)}});
+        std::string declarations;
+        const std::string names = trimmed(text.substr(text.find(ptx_type) + ptx_type.size()));
+        for (const std::string& declared : split(names, ',')) {
+            const std::size_t angle = declared.find('<');
+            const int count = angle == std::string::npos ? 0 : std::stoi(declared.substr(angle + 1));
+            const std::string stem = declared.substr(0, angle);
+            for (int k = 0; k < std::max(count, 1); ++k) {
+                const std::string name = count == 0 ? stem : stem + std::to_string(k);
+                std::string cpp = "__wd_reg_";
+                for (const char c : name) cpp += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                locals_[name] = Local{cpp, type};
+                declarations += type + " " + cpp + "{}; ";
+            }
+        }
+        return declarations;
+    }
+    // @p instruction, @!p instruction: the instruction where p holds (does not).
+    std::string guarded(std::string_view text) {
+        const std::size_t space = text.find_first_of(" \t\r\n");
+        if (space == std::string_view::npos)
+            refuse("cudacc.inline_ptx.reason.operand", {{"operand", std::string(text)}});
+        const std::string condition = predicate(trimmed(text.substr(1, space - 1)));
+        return "if (" + condition + ") { " + statement(trimmed(text.substr(space))) + " }";
     }
 
     // ---- instructions ----
@@ -426,6 +527,185 @@ class Translator {
         if (operand.constraint != "n") refuse("cudacc.inline_ptx.reason.shuffle_c");
         return "(" + operand.expression + ")";
     }
+    // vote.sync.ballot.b32 d, p, m;  vote.sync.any.pred d, p, m;  activemask.b32 d;
+    std::string vote() const {
+        if (opcode_ == "activemask.b32" && args_.size() == 1)
+            return assign(args_[0], "std::uint32_t", "__activemask()");
+        expect_operands(3);
+        const std::string call = "(" + value(args_[2], "unsigned") + ", " + predicate(args_[1]) + ")";
+        if (opcode_ == "vote.sync.ballot.b32")
+            return assign(args_[0], "std::uint32_t", "__ballot_sync" + call);
+        if (opcode_ == "vote.sync.any.pred") return assign(args_[0], "bool", "__any_sync" + call);
+        if (opcode_ == "vote.sync.all.pred") return assign(args_[0], "bool", "__all_sync" + call);
+        refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
+    }
+    // setp.lt.s32 p, a, b: the comparison's result into a predicate. The
+    // float comparisons are ordered (false where either is NaN) but for the
+    // ones ending in u (equ, ltu, ...), which are true there too.
+    std::string set_predicate() const {
+        if (parts_.size() != 3 || !is_type(parts_[2]) || parts_[2] == "f16")
+            refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
+        expect_operands(3);
+        if (args_[0].find('|') != std::string::npos) refuse("cudacc.inline_ptx.reason.predicate");
+        const std::string type = cpp_type(parts_[2]);
+        const std::string a = value(args_[1], type), b = value(args_[2], type);
+        const std::string& cmp = parts_[1];
+        const char family = parts_[2][0];  // b, s, u or f
+        static const std::map<std::string, std::string, std::less<>> kOperators = {
+            {"eq", "=="}, {"ne", "!="}, {"lt", "<"},  {"le", "<="}, {"gt", ">"},
+            {"ge", ">="}, {"lo", "<"},  {"ls", "<="}, {"hi", ">"},  {"hs", ">="}};
+        const auto compare = [&](std::string_view op) {
+            return "(" + a + " " + kOperators.find(op)->second + " " + b + ")";
+        };
+        std::string result;
+        if (family != 'f') {
+            const bool allowed =
+                cmp == "eq" || cmp == "ne" ||
+                (family != 'b' && (cmp == "lt" || cmp == "le" || cmp == "gt" || cmp == "ge")) ||
+                (family == 'u' && (cmp == "lo" || cmp == "ls" || cmp == "hi" || cmp == "hs"));
+            if (!allowed) refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
+            result = compare(cmp);
+        } else if (cmp == "eq" || cmp == "lt" || cmp == "le" || cmp == "gt" || cmp == "ge") {
+            result = compare(cmp);
+        } else if (cmp == "ne" || cmp == "equ") {
+            result =
+                std::string(cmp == "equ" ? "!" : "") + "(" + compare("lt") + " || " + compare("gt") + ")";
+        } else if (cmp == "neu" || cmp == "ltu" || cmp == "leu" || cmp == "gtu" || cmp == "geu") {
+            static const std::map<std::string, std::string_view> kOrderedOpposite = {
+                {"neu", "eq"}, {"ltu", "ge"}, {"leu", "gt"}, {"gtu", "le"}, {"geu", "lt"}};
+            result = "!" + compare(kOrderedOpposite.at(cmp));
+        } else if (cmp == "num" || cmp == "nan") {
+            result =
+                std::string(cmp == "nan" ? "!" : "") + "(" + a + " == " + a + " && " + b + " == " + b + ")";
+        } else {
+            refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
+        }
+        return assign(args_[0], "bool", result);
+    }
+    // selp.b32 d, a, b, p: a where p holds, else b.
+    std::string select() const {
+        if (parts_.size() != 2 || !is_type(parts_[1]))
+            refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
+        expect_operands(4);
+        const std::string type = cpp_type(parts_[1]);
+        return assign(
+            args_[0], type,
+            "(" + predicate(args_[3]) + " ? " + value(args_[1], type) + " : " + value(args_[2], type) + ")");
+    }
+    // cvt.DESTINATION.SOURCE: integers to integers (truncated or extended),
+    // to floats (.rn), floats to integers (.rzi, .rni, .rmi, .rpi; saturated)
+    // and between f32 and f64.
+    std::string convert() const {
+        expect_operands(2);
+        if (parts_.size() < 3) refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
+        const std::string& to = parts_[parts_.size() - 2];
+        const std::string& from = parts_.back();
+        const std::string rounding = parts_.size() == 4 ? parts_[1] : "";
+        const bool from_float = from == "f32" || from == "f64", to_float = to == "f32" || to == "f64";
+        if (parts_.size() > 4 || !is_type(to) || !is_type(from) || to == "f16" || from == "f16")
+            refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
+        const std::string source = value(args_[1], cpp_type(from));
+        static const std::map<std::string, std::string> kRoundings = {{"rzi", "::std::trunc"},
+                                                                      {"rni", "::std::nearbyint"},
+                                                                      {"rmi", "::std::floor"},
+                                                                      {"rpi", "::std::ceil"}};
+        std::string result;
+        if (!from_float && !to_float && rounding.empty()) {
+            result = source;
+        } else if (!from_float && to_float && rounding == "rn") {
+            result = source;
+        } else if (from_float && !to_float && kRoundings.contains(rounding)) {
+            result = std::string(kPtx) + "to_integer<" + cpp_type(to) + ">(" + source +
+                     ", [](auto x) { return " + kRoundings.at(rounding) + "(x); })";
+        } else if (from_float && to_float && (rounding == "rn" || (rounding.empty() && to == "f64"))) {
+            result = source;
+        } else {
+            refuse("cudacc.inline_ptx.reason.qualifier",
+                   {{"qualifier", "." + (rounding.empty() ? to : rounding)}});
+        }
+        return assign(args_[0], cpp_type(to), result);
+    }
+    // Integer and float arithmetic and bit operations, as the PTX ISA has them
+    // (inline_ptx.h's helpers where C++ would leave a case undefined).
+    std::string arithmetic() const {
+        const std::string& name = parts_[0];
+        const std::string& ptx_type = parts_.back();
+        if (ptx_type == "pred") return predicate_logic();
+        const std::string mode = parts_.size() == 3 ? parts_[1] : "";
+        if (parts_.size() > 3 || !is_type(ptx_type) || ptx_type == "f16" || !takes(name, mode, ptx_type))
+            refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
+        const bool floating = ptx_type[0] == 'f';
+        const std::string T = cpp_type(ptx_type), helper(kPtx);
+        const auto arg = [&](std::size_t k, const std::string& type) { return value(args_[k], type); };
+        if (name == "not" || name == "popc" || name == "clz" || name == "brev") {
+            expect_operands(2);
+            if (name == "not") return assign(args_[0], T, "~" + arg(1, T));
+            return assign(args_[0], name == "brev" ? T : "std::uint32_t",
+                          helper + name + "(" + arg(1, T) + ")");
+        }
+        if (name == "mad" || name == "fma" || name == "prmt") {
+            expect_operands(4);
+            const std::string a = arg(1, T), b = arg(2, T), c = arg(3, T);
+            if (name == "prmt") return assign(args_[0], T, helper + "prmt(" + a + ", " + b + ", " + c + ")");
+            if (floating) return assign(args_[0], T, "::std::fma(" + a + ", " + b + ", " + c + ")");
+            return assign(args_[0], T, helper + "add(" + helper + "mul_lo(" + a + ", " + b + "), " + c + ")");
+        }
+        expect_operands(3);
+        const std::string a = arg(1, T);
+        if (name == "shl" || name == "shr")
+            return assign(args_[0], T, helper + name + "(" + a + ", " + arg(2, "std::uint32_t") + ")");
+        const std::string b = arg(2, T);
+        if (name == "and" || name == "or" || name == "xor") {
+            const std::string op = name == "and" ? " & " : name == "or" ? " | " : " ^ ";
+            return assign(args_[0], T, a + op + b);
+        }
+        if (name == "min" || name == "max") {
+            if (!floating) return assign(args_[0], T, "::std::" + name + "(" + a + ", " + b + ")");
+            return assign(args_[0], T,
+                          helper + "min_max(" + a + ", " + b + (name == "max" ? ", true)" : ", false)"));
+        }
+        if (mode == "wide") {  // the product of two 16- or 32-bit integers, twice as wide
+            const std::string wide =
+                cpp_type(ptx_type.substr(0, 1) + std::to_string(2 * std::stoi(ptx_type.substr(1))));
+            return assign(args_[0], wide, helper + "mul_wide(" + a + ", " + b + ")");
+        }
+        if (name == "mul")
+            return assign(args_[0], T, helper + (mode == "hi" ? "mul_hi(" : "mul_lo(") + a + ", " + b + ")");
+        return assign(args_[0], T, helper + name + "(" + a + ", " + b + ")");
+    }
+    // Whether `name` takes the mode and the type: bit operations the b types,
+    // arithmetic the s, u and f types, as ptxas has them.
+    static bool takes(const std::string& name, const std::string& mode, const std::string& ptx_type) {
+        const char family = ptx_type[0];
+        const bool bits = name == "and" || name == "or" || name == "xor" || name == "not" || name == "popc" ||
+                          name == "clz" || name == "brev" || name == "shl";
+        if (bits) return family == 'b' && mode.empty();
+        if (name == "prmt") return ptx_type == "b32" && mode.empty();
+        if (name == "shr") return family != 'f' && mode.empty();
+        if (family == 'b') return false;
+        if (family == 'f') {
+            if (name == "fma" || name == "mad") return mode == "rn";
+            return name == "min" || name == "max" ? mode.empty() : mode.empty() || mode == "rn";
+        }
+        if (name == "mul")
+            return mode == "lo" || mode == "hi" ||
+                   (mode == "wide" && (ptx_type.ends_with("16") || ptx_type.ends_with("32")));
+        if (name == "mad") return mode == "lo";
+        return mode.empty() && name != "fma";
+    }
+    // and.pred, or.pred, xor.pred, not.pred.
+    std::string predicate_logic() const {
+        const std::string& name = parts_[0];
+        if (parts_.size() != 2) refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
+        if (name == "not") {
+            expect_operands(2);
+            return assign(args_[0], "bool", "!" + predicate(args_[1]));
+        }
+        expect_operands(3);
+        const std::string op = name == "and" ? " && " : name == "or" ? " || " : name == "xor" ? " != " : "";
+        if (op.empty()) refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
+        return assign(args_[0], "bool", predicate(args_[1]) + op + predicate(args_[2]));
+    }
     std::string memory_fence() const {
         expect_operands(0);
         const std::string& scope = parts_.back();
@@ -458,6 +738,7 @@ class Translator {
     }
 
     const std::vector<AsmOperand>& operands_;
+    std::map<std::string, Local> locals_;
     std::string opcode_;
     std::vector<std::string> parts_;
     std::vector<std::string> args_;
@@ -524,7 +805,7 @@ PtxTranslation translate_ptx(std::string_view asm_text, const std::vector<AsmOpe
     }
     Translator translator(operands);
     std::string code;
-    for (const std::string& statement : split(numbered, ';')) {
+    for (const std::string& statement : statements(numbered)) {
         if (statement.empty()) continue;
         try {
             code += translator.statement(statement) + " ";

@@ -17,9 +17,16 @@
 //                            each scope, with .relaxed, .acquire, .release
 //                            and .acq_rel
 //   shfl.sync                up, down, bfly and idx, c a constant
+//   vote.sync, activemask    ballot, any and all
+//   add, sub, mul, mad, fma, min, max, and, or, xor, not, shl, shr, popc,
+//   clz, brev, prmt          integers wrap, shifts clamp, .lo/.hi/.wide, .rn
+//   setp, selp, cvt          every comparison; conversions between integers,
+//                            to and from f32 and f64 (saturating, as PTX's)
 //   membar, fence            cta, gl/gpu, sys
 //   bar.sync 0, barrier.sync 0, bar.warp.sync
 //   cvta.to.global, cvta.global, prefetch, prefetchu, nanosleep, trap
+// and { } scopes with registers of their own (.reg .pred p; .reg .b32 r<4>;),
+// predicates and instructions under a guard (@p, @!p).
 #pragma once
 
 #include <string>

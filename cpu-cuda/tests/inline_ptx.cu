@@ -5,7 +5,9 @@
 // nvcc too: on a GPU it holds the hardware to the same answers.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -258,4 +260,288 @@ TEST_CASE("inline PTX atomics, fences and bar.sync", "[inline_ptx]") {
     CHECK(total.download()[0] == 0.5f * kBlocks * kThreads);
     CHECK(lowest.download()[0] == -7);
     for (const unsigned sum : block_sums.download()) CHECK(sum == kThreads);
+}
+
+namespace {
+
+// Predicates of the asm's own, votes, and instructions under a guard.
+__global__ void votes_and_predicates(unsigned* out) {
+    const unsigned lane = lane_id();
+    unsigned ballot, any_five, all_in_warp, guarded = 7, active;
+    asm volatile(
+        "{\n\t.reg .pred odd;\n\tsetp.ne.u32 odd, %1, 0;\n\tvote.sync.ballot.b32 %0, odd, 0xffffffff;\n\t}"
+        : "=r"(ballot)
+        : "r"(lane & 1));
+    asm volatile(
+        "{ .reg .pred p, q; setp.eq.u32 p, %1, 5; vote.sync.any.pred q, p, -1; selp.u32 %0, 1, 0, q; }"
+        : "=r"(any_five)
+        : "r"(lane));
+    asm volatile(
+        "{ .reg .pred %%p<2>; setp.lt.u32 %%p0, %1, 32; vote.sync.all.pred %%p1, %%p0, -1; selp.u32 %0, 1, "
+        "0, %%p1; }"
+        : "=r"(all_in_warp)
+        : "r"(lane));
+    asm volatile(
+        "{ .reg .pred low; setp.lt.u32 low, %1, 16; @low mov.u32 %0, %1; @!low add.u32 %0, %0, 100; }"
+        : "+r"(guarded)
+        : "r"(lane));
+    asm volatile("activemask.b32 %0;" : "=r"(active));
+    unsigned* row = out + 5 * threadIdx.x;
+    row[0] = ballot;
+    row[1] = any_five;
+    row[2] = all_in_warp;
+    row[3] = guarded;
+    row[4] = active >> lane & 1u;  // the caller's own lane, at least
+}
+
+}  // namespace
+
+TEST_CASE("inline PTX predicates, votes and guards", "[inline_ptx]") {
+    DeviceBuffer<unsigned> out(5 * 64);
+    votes_and_predicates<<<1, 64>>>(out.data());
+    check_cuda(cudaGetLastError());
+    const std::vector<unsigned> got = out.download();
+    for (unsigned t = 0; t < 64; ++t) {
+        INFO("thread " << t);
+        CHECK(got[5 * t] == 0xaaaaaaaau);
+        CHECK(got[5 * t + 1] == 1u);
+        CHECK(got[5 * t + 2] == 1u);
+        CHECK(got[5 * t + 3] == (t % 32 < 16 ? t % 32 : 107u));
+        CHECK(got[5 * t + 4] == 1u);
+    }
+}
+
+namespace {
+
+constexpr int kIntegerResults = 24;
+
+// Integer arithmetic and bit operations, where C++ and PTX differ most:
+// overflow wraps, shifts past the width, high halves and wide products.
+__global__ void integer_arithmetic(const unsigned* as, const unsigned* bs, unsigned* out) {
+    const unsigned a = as[threadIdx.x], b = bs[threadIdx.x], shift = b % 40;
+    unsigned* r = out + kIntegerResults * threadIdx.x;
+    asm("add.u32 %0, %1, %2;" : "=r"(r[0]) : "r"(a), "r"(b));
+    asm("sub.s32 %0, %1, %2;" : "=r"(r[1]) : "r"(a), "r"(b));
+    asm("mul.lo.u32 %0, %1, %2;" : "=r"(r[2]) : "r"(a), "r"(b));
+    asm("mul.hi.u32 %0, %1, %2;" : "=r"(r[3]) : "r"(a), "r"(b));
+    asm("mul.hi.s32 %0, %1, %2;" : "=r"(r[4]) : "r"(a), "r"(b));
+    unsigned long long wide;
+    asm("mul.wide.s32 %0, %1, %2;" : "=l"(wide) : "r"(a), "r"(b));
+    r[5] = static_cast<unsigned>(wide);
+    r[6] = static_cast<unsigned>(wide >> 32);
+    asm("mad.lo.s32 %0, %1, %2, 12345;" : "=r"(r[7]) : "r"(a), "r"(b));
+    asm("min.s32 %0, %1, %2;" : "=r"(r[8]) : "r"(a), "r"(b));
+    asm("max.u32 %0, %1, %2;" : "=r"(r[9]) : "r"(a), "r"(b));
+    asm("and.b32 %0, %1, %2;" : "=r"(r[10]) : "r"(a), "r"(b));
+    asm("xor.b32 %0, %1, %2;" : "=r"(r[11]) : "r"(a), "r"(b));
+    asm("not.b32 %0, %1;" : "=r"(r[12]) : "r"(a));
+    asm("shl.b32 %0, %1, %2;" : "=r"(r[13]) : "r"(a), "r"(shift));
+    asm("shr.s32 %0, %1, %2;" : "=r"(r[14]) : "r"(a), "r"(shift));
+    asm("shr.u32 %0, %1, %2;" : "=r"(r[15]) : "r"(a), "r"(shift));
+    asm("popc.b32 %0, %1;" : "=r"(r[16]) : "r"(a));
+    asm("clz.b32 %0, %1;" : "=r"(r[17]) : "r"(a));
+    asm("brev.b32 %0, %1;" : "=r"(r[18]) : "r"(a));
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r[19]) : "r"(a), "r"(b), "r"(b >> 8));
+    asm("{ .reg .pred less; setp.lt.s32 less, %1, %2; selp.u32 %0, 1, 0, less; }"
+        : "=r"(r[20])
+        : "r"(a), "r"(b));
+    asm("{ .reg .pred below; setp.lo.u32 below, %1, %2; selp.u32 %0, 1, 0, below; }"
+        : "=r"(r[21])
+        : "r"(a), "r"(b));
+    unsigned long long a64 = static_cast<unsigned long long>(a) << 32 | b, high;
+    asm("mul.hi.u64 %0, %1, %1;" : "=l"(high) : "l"(a64));
+    r[22] = static_cast<unsigned>(high ^ (high >> 32));
+    asm("{ .reg .b64 t; shl.b64 t, %1, %2; popc.b64 %0, t; }" : "=r"(r[23]) : "l"(a64), "r"(shift + 20));
+}
+
+// The PTX ISA's definitions, written out on the host.
+std::vector<unsigned> integer_reference(unsigned a, unsigned b) {
+    const unsigned shift = b % 40;
+    const int sa = static_cast<int>(a), sb = static_cast<int>(b);
+    const long long wide = static_cast<long long>(sa) * sb;
+    std::vector<unsigned> r(kIntegerResults);
+    r[0] = a + b;
+    r[1] = a - b;
+    r[2] = a * b;
+    r[3] = static_cast<unsigned>(static_cast<unsigned long long>(a) * b >> 32);
+    r[4] = static_cast<unsigned>(static_cast<unsigned long long>(wide) >> 32);
+    r[5] = static_cast<unsigned>(wide);
+    r[6] = static_cast<unsigned>(static_cast<unsigned long long>(wide) >> 32);
+    r[7] = a * b + 12345u;
+    r[8] = static_cast<unsigned>(std::min(sa, sb));
+    r[9] = std::max(a, b);
+    r[10] = a & b;
+    r[11] = a ^ b;
+    r[12] = ~a;
+    r[13] = shift >= 32 ? 0u : a << shift;
+    r[14] = static_cast<unsigned>(sa >> std::min(shift, 31u));
+    r[15] = shift >= 32 ? 0u : a >> shift;
+    r[16] = static_cast<unsigned>(std::popcount(a));
+    r[17] = static_cast<unsigned>(std::countl_zero(a));
+    unsigned reversed = 0;
+    for (int bit = 0; bit < 32; ++bit) reversed |= (a >> bit & 1u) << (31 - bit);
+    r[18] = reversed;
+    const unsigned long long bytes = static_cast<unsigned long long>(b) << 32 | a;
+    r[19] = 0;
+    for (int n = 0; n < 4; ++n) {
+        const unsigned nibble = (b >> 8) >> (4 * n) & 0xfu;
+        unsigned byte = static_cast<unsigned>(bytes >> (8 * (nibble & 7u))) & 0xffu;
+        if (nibble & 8u) byte = byte & 0x80u ? 0xffu : 0u;
+        r[19] |= byte << (8 * n);
+    }
+    r[20] = sa < sb;
+    r[21] = a < b;
+    const unsigned long long a64 = static_cast<unsigned long long>(a) << 32 | b;
+    const unsigned long long high =
+        static_cast<unsigned long long>((static_cast<unsigned __int128>(a64) * a64) >> 64);
+    r[22] = static_cast<unsigned>(high ^ (high >> 32));
+    const unsigned shift64 = shift + 20;
+    r[23] = static_cast<unsigned>(std::popcount(shift64 >= 64 ? 0ull : a64 << shift64));
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("inline PTX integer arithmetic wraps, clamps and widens as the PTX ISA says", "[inline_ptx]") {
+    constexpr unsigned kThreads = 256;
+    std::vector<unsigned> as(kThreads), bs(kThreads);
+    unsigned state = 12345;
+    const auto next = [&state] { return state = state * 1664525u + 1013904223u; };
+    for (unsigned i = 0; i < kThreads; ++i) {
+        as[i] = i < 8 ? std::vector<unsigned>{0, 1, 0x7fffffffu, 0x80000000u, 0xffffffffu, 31, 32, 33}[i]
+                      : next();
+        bs[i] = i % 8 == 0 ? 0xffffffffu : next();
+    }
+    DeviceBuffer<unsigned> d_as{std::span<const unsigned>(as)}, d_bs{std::span<const unsigned>(bs)};
+    DeviceBuffer<unsigned> out(kIntegerResults * kThreads);
+    integer_arithmetic<<<1, kThreads>>>(d_as.data(), d_bs.data(), out.data());
+    check_cuda(cudaGetLastError());
+    const std::vector<unsigned> got = out.download();
+    for (unsigned i = 0; i < kThreads; ++i) {
+        const std::vector<unsigned> expected = integer_reference(as[i], bs[i]);
+        for (int k = 0; k < kIntegerResults; ++k) {
+            INFO("a = " << as[i] << ", b = " << bs[i] << ", result " << k);
+            CHECK(got[kIntegerResults * i + k] == expected[k]);
+        }
+    }
+}
+
+namespace {
+
+constexpr int kFloatResults = 18;
+
+// Float arithmetic, comparisons with NaN, and conversions that saturate.
+__global__ void float_arithmetic(const float* as, const float* bs, unsigned* out) {
+    const float a = as[threadIdx.x], b = bs[threadIdx.x];
+    unsigned* r = out + kFloatResults * threadIdx.x;
+    float f;
+    asm("add.rn.f32 %0, %1, %2;" : "=f"(f) : "f"(a), "f"(b));
+    r[0] = __float_as_uint(f);
+    asm("mul.f32 %0, %1, %2;" : "=f"(f) : "f"(a), "f"(b));
+    r[1] = __float_as_uint(f);
+    asm("fma.rn.f32 %0, %1, %2, 0f3F800000;" : "=f"(f) : "f"(a), "f"(b));
+    r[2] = __float_as_uint(f);
+    asm("max.f32 %0, %1, %2;" : "=f"(f) : "f"(a), "f"(b));
+    r[3] = __float_as_uint(f);
+    asm("{ .reg .pred p; setp.ne.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(r[4]) : "f"(a), "f"(b));
+    asm("{ .reg .pred p; setp.neu.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(r[5]) : "f"(a), "f"(b));
+    asm("{ .reg .pred p; setp.equ.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(r[6]) : "f"(a), "f"(b));
+    asm("{ .reg .pred p; setp.num.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(r[7]) : "f"(a), "f"(b));
+    asm("{ .reg .pred p; setp.gtu.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(r[8]) : "f"(a), "f"(b));
+    asm("cvt.rzi.s32.f32 %0, %1;" : "=r"(r[9]) : "f"(a));
+    asm("cvt.rni.s32.f32 %0, %1;" : "=r"(r[10]) : "f"(a));
+    asm("cvt.rmi.u32.f32 %0, %1;" : "=r"(r[11]) : "f"(a));
+    asm("cvt.rpi.s32.f32 %0, %1;" : "=r"(r[12]) : "f"(a));
+    asm("cvt.rn.f32.s32 %0, %1;" : "=f"(f) : "r"(__float_as_uint(b)));
+    r[13] = __float_as_uint(f);
+    double d;
+    asm("cvt.f64.f32 %0, %1;" : "=d"(d) : "f"(a));
+    asm("cvt.rn.f32.f64 %0, %1;" : "=f"(f) : "d"(d * 3.0));
+    r[14] = __float_as_uint(f);
+    asm("min.f32 %0, %1, %2;" : "=f"(f) : "f"(a), "f"(b));
+    r[15] = __float_as_uint(f);
+    asm("max.f64 %0, %1, %2;" : "=d"(d) : "d"(static_cast<double>(a)), "d"(static_cast<double>(b)));
+    r[16] = static_cast<unsigned>(__double_as_longlong(d));
+    r[17] = static_cast<unsigned>(__double_as_longlong(d) >> 32);
+}
+
+// min and max as an H200 computes them: a NaN loses to a number, and -0 is
+// less than +0. (Of two NaNs, f32's give the canonical NaN: the caller's.)
+template <class T>
+T ptx_min_max(T a, T b, bool larger) {
+    if (std::isnan(a) && std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? b : a;
+    if (a == b)
+        return std::signbit(a) == larger ? b : a;  // of two zeros, the one with the sign (min) or without
+    return (a < b) == larger ? b : a;
+}
+
+// A float rounded as cvt's .rzi, .rni, .rmi or .rpi does, then held to the integer's range (NaN: 0).
+template <class Integer>
+unsigned saturated(float value, float (*round)(float)) {
+    if (std::isnan(value)) return 0;
+    const double rounded = round(value);
+    const double low = std::numeric_limits<Integer>::min(), high = std::numeric_limits<Integer>::max();
+    return static_cast<unsigned>(static_cast<Integer>(std::clamp(rounded, low, high)));
+}
+
+std::vector<unsigned> float_reference(float a, float b) {
+    const bool unordered = std::isnan(a) || std::isnan(b);
+    const auto bits = [](float x) { return std::bit_cast<unsigned>(x); };
+    std::vector<unsigned> r(kFloatResults);
+    r[0] = bits(a + b);
+    r[1] = bits(a * b);
+    r[2] = bits(std::fma(a, b, 1.0f));
+    const auto canonical = [](float x) { return std::isnan(x) ? 0x7fffffffu : std::bit_cast<unsigned>(x); };
+    r[3] = canonical(ptx_min_max(a, b, true));
+    r[4] = !unordered && a != b;
+    r[5] = unordered || a != b;
+    r[6] = unordered || a == b;
+    r[7] = !unordered;
+    r[8] = unordered || a > b;
+    r[9] = saturated<int>(a, [](float x) { return std::trunc(x); });
+    r[10] = saturated<int>(a, [](float x) { return std::nearbyint(x); });
+    r[11] = saturated<unsigned>(a, [](float x) { return std::floor(x); });
+    r[12] = saturated<int>(a, [](float x) { return std::ceil(x); });
+    r[13] = bits(static_cast<float>(static_cast<int>(bits(b))));
+    r[14] = bits(static_cast<float>(static_cast<double>(a) * 3.0));
+    r[15] = canonical(ptx_min_max(a, b, false));
+    const double larger = ptx_min_max<double>(a, b, true);
+    const unsigned long long larger_bits =
+        std::bit_cast<unsigned long long>(larger);  // two NaNs: the one both are
+    r[16] = static_cast<unsigned>(larger_bits);
+    r[17] = static_cast<unsigned>(larger_bits >> 32);
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("inline PTX float arithmetic, NaN comparisons and saturating conversions", "[inline_ptx]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    const std::vector<float> values = {0.0f, -0.0f, 0.5f, -0.5f, 1.5f,  2.5f,   -2.5f,     3.5f,
+                                       nan,  inf,   -inf, 3e9f,  -3e9f, 1e-40f, 123456.7f, 1.0f};
+    std::vector<float> as, bs;
+    for (const float a : values) {
+        for (const float b : values) {
+            as.push_back(a);
+            bs.push_back(b);
+        }
+    }
+    DeviceBuffer<float> d_as{std::span<const float>(as)}, d_bs{std::span<const float>(bs)};
+    DeviceBuffer<unsigned> out(kFloatResults * as.size());
+    float_arithmetic<<<1, static_cast<unsigned>(as.size())>>>(d_as.data(), d_bs.data(), out.data());
+    check_cuda(cudaGetLastError());
+    const std::vector<unsigned> got = out.download();
+    for (std::size_t i = 0; i < as.size(); ++i) {
+        const std::vector<unsigned> expected = float_reference(as[i], bs[i]);
+        for (int k = 0; k < kFloatResults; ++k) {
+            INFO("a = " << as[i] << ", b = " << bs[i] << ", result " << k);
+            if (k <= 2 &&
+                (std::isnan(as[i]) || std::isnan(bs[i]) || std::isnan(std::bit_cast<float>(expected[k])))) {
+                CHECK(std::isnan(std::bit_cast<float>(got[kFloatResults * i + k])));  // any NaN
+            } else {
+                CHECK(got[kFloatResults * i + k] == expected[k]);
+            }
+        }
+    }
 }

@@ -10,7 +10,9 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace warpdrill::cpu::ptx {
@@ -64,6 +66,121 @@ template <class T, int N>
 struct alignas(sizeof(T) * N) Vector {
     T element[N];
 };
+
+// Arithmetic as the PTX ISA defines it, where C++ would leave it undefined:
+// integers wrap, shifts past the width give 0 (or the sign), and a float
+// converted to an integer saturates (NaN gives 0).
+template <class T>
+using Unsigned = std::make_unsigned_t<std::conditional_t<(sizeof(T) < 4), std::uint32_t, T>>;
+
+template <class T>
+T add(T a, T b) {
+    if constexpr (std::is_integral_v<T>)
+        return static_cast<T>(static_cast<Unsigned<T>>(a) + static_cast<Unsigned<T>>(b));
+    else
+        return a + b;
+}
+template <class T>
+T sub(T a, T b) {
+    if constexpr (std::is_integral_v<T>)
+        return static_cast<T>(static_cast<Unsigned<T>>(a) - static_cast<Unsigned<T>>(b));
+    else
+        return a - b;
+}
+template <class T>
+T mul_lo(T a, T b) {
+    if constexpr (std::is_integral_v<T>)
+        return static_cast<T>(static_cast<Unsigned<T>>(a) * static_cast<Unsigned<T>>(b));
+    else
+        return a * b;
+}
+// The full product of two 32-bit (or 16-bit) integers, twice as wide.
+template <class T>
+auto mul_wide(T a, T b) {
+    using Wide = std::conditional_t<std::is_signed_v<T>,
+                                    std::conditional_t<sizeof(T) == 4, std::int64_t, std::int32_t>,
+                                    std::conditional_t<sizeof(T) == 4, std::uint64_t, std::uint32_t>>;
+    return static_cast<Wide>(static_cast<Wide>(a) * static_cast<Wide>(b));
+}
+// The high half of the full product.
+template <class T>
+T mul_hi(T a, T b) {
+    if constexpr (sizeof(T) == 8) {
+        using Wide = std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>;
+        return static_cast<T>((static_cast<Wide>(a) * static_cast<Wide>(b)) >> 64);
+    } else {
+        return static_cast<T>(mul_wide(a, b) >> (8 * sizeof(T)));
+    }
+}
+template <class T>
+T shl(T a, std::uint32_t bits) {
+    return bits >= 8 * sizeof(T) ? T{0} : static_cast<T>(static_cast<Unsigned<T>>(a) << bits);
+}
+template <class T>
+T shr(T a, std::uint32_t bits) {
+    if constexpr (std::is_signed_v<T>)
+        return a >> (bits >= 8 * sizeof(T) ? 8 * sizeof(T) - 1 : bits);
+    else
+        return bits >= 8 * sizeof(T) ? T{0} : static_cast<T>(a >> bits);
+}
+template <class T>
+std::uint32_t popc(T a) {
+    return static_cast<std::uint32_t>(std::popcount(static_cast<std::make_unsigned_t<T>>(a)));
+}
+template <class T>
+std::uint32_t clz(T a) {
+    return static_cast<std::uint32_t>(std::countl_zero(static_cast<std::make_unsigned_t<T>>(a)));
+}
+template <class T>
+T brev(T a) {
+    auto bits = static_cast<std::make_unsigned_t<T>>(a);
+    decltype(bits) reversed = 0;
+    for (unsigned k = 0; k < 8 * sizeof(T); ++k, bits >>= 1)
+        reversed = static_cast<decltype(bits)>(reversed << 1 | (bits & 1u));
+    return static_cast<T>(reversed);
+}
+// min and max of floats as an H200 computes them (results/float-min-max-probe-h200.txt):
+// a NaN loses to a number, and -0 is less than +0 (the C library's fmin and
+// fmax may give either zero). Of two NaNs, min.f32 and max.f32 give the
+// canonical NaN; min.f64 and max.f64 give the second operand's, quieted,
+// where ptxas may have swapped the two.
+template <class T>
+T min_max(T a, T b, bool larger) {
+    if (std::isnan(a) && std::isnan(b)) {
+        if constexpr (sizeof(T) == 4)
+            return std::bit_cast<T>(std::uint32_t{0x7fffffff});
+        else
+            return std::bit_cast<T>(std::bit_cast<std::uint64_t>(b) | std::uint64_t{1} << 51);
+    }
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? b : a;
+    if (a == b) return std::signbit(a) == larger ? b : a;
+    return (a < b) == larger ? b : a;
+}
+// prmt.b32's default mode: byte n of the result is the byte of b:a that
+// selector nibble n's low three bits pick, or, where its high bit is set,
+// that byte's sign bit repeated (which __byte_perm's description leaves out).
+inline std::uint32_t prmt(std::uint32_t a, std::uint32_t b, std::uint32_t selectors) {
+    const std::uint64_t bytes = static_cast<std::uint64_t>(b) << 32 | a;
+    std::uint32_t result = 0;
+    for (int n = 0; n < 4; ++n) {
+        const std::uint32_t nibble = selectors >> (4 * n) & 0xfu;
+        std::uint32_t byte = static_cast<std::uint32_t>(bytes >> (8 * (nibble & 7u))) & 0xffu;
+        if (nibble & 8u) byte = byte & 0x80u ? 0xffu : 0u;
+        result |= byte << (8 * n);
+    }
+    return result;
+}
+// cvt.rzi, .rni, .rmi and .rpi of a float to an integer: rounded as `round` does, then saturated.
+template <class Integer, class Float, class Round>
+Integer to_integer(Float value, Round round) {
+    if (std::isnan(value)) return 0;
+    const Float rounded = round(value);
+    if (rounded <= static_cast<Float>(std::numeric_limits<Integer>::min()))
+        return std::numeric_limits<Integer>::min();
+    if (rounded >= static_cast<Float>(std::numeric_limits<Integer>::max()))
+        return std::numeric_limits<Integer>::max();
+    return static_cast<Integer>(rounded);
+}
 
 // Special registers. The thread's own ones are worked out from threadIdx
 // and blockDim; the rest come from the backend (special_registers.cpp).
