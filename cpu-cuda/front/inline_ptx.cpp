@@ -398,12 +398,29 @@ class Translator {
     }
 
     // ---- instructions ----
+    // mov.u32 d, a; and mov.b64 d, {lo, hi} / mov.b64 {lo, hi}, d (mov.b32
+    // alike, in 16-bit halves), which pack and unpack a register's halves.
     std::string mov() const {
         expect_operands(2);
         if (parts_.size() != 2 || !is_type(parts_[1]))
             refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
         const std::string type = cpp_type(parts_[1]);
-        return assign(args_[0], type, value(args_[1], type));
+        const bool packs = args_[1].starts_with("{"), unpacks = args_[0].starts_with("{");
+        if (!packs && !unpacks) return assign(args_[0], type, value(args_[1], type));
+        if (parts_[1] != "b64" && parts_[1] != "b32")
+            refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
+        const std::string half = parts_[1] == "b64" ? "std::uint32_t" : "std::uint16_t";
+        const std::string bits = parts_[1] == "b64" ? "32" : "16";
+        if (packs) {
+            const std::vector<std::string> halves = elements(args_[1], 2);
+            return assign(args_[0], type,
+                          "static_cast<" + type + ">(" + value(halves[1], half) + ") << " + bits + " | " +
+                              value(halves[0], half));
+        }
+        const std::vector<std::string> halves = elements(args_[0], 2);
+        const std::string whole = value(args_[1], type);
+        return assign(halves[0], half, whole) + " " +
+               assign(halves[1], half, "(" + whole + " >> " + bits + ")");
     }
     // ld's and st's modifiers, where the only order besides .relaxed is `order`.
     MemoryForm access_form(std::string_view order) const {

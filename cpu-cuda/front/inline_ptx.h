@@ -9,7 +9,8 @@
 //   mov                      registers, constants and special registers
 //                            (%laneid, %warpid, %nwarpid, %smid, %nsmid,
 //                            %lanemask_*, %tid, %ntid, %ctaid, %nctaid,
-//                            %clock, %clock64, %globaltimer, %dynamic_smem_size)
+//                            %clock, %clock64, %globaltimer, %dynamic_smem_size);
+//                            .b64 and .b32 packed from and unpacked into halves
 //   ld, st                   global and generic addresses, scalars and .v2/.v4,
 //                            with any cache hint; .volatile, .relaxed, .acquire
 //                            and .release as the C++ memory model has them

@@ -94,7 +94,7 @@ namespace {
 
 // Loads and stores of each width and form; every thread copies its slot.
 __global__ void load_and_store(const float* in, const signed char* bytes, const float4* packs, float* out,
-                               int* widened, float4* packs_out, unsigned* flags) {
+                               int* widened, float4* packs_out, unsigned* flags, unsigned* words) {
     const unsigned i = threadIdx.x;
     float value;
     asm("ld.global.nc.f32 %0, [%1];" : "=f"(value) : "l"(in + i));
@@ -116,6 +116,17 @@ __global__ void load_and_store(const float* in, const signed char* bytes, const 
                  : "memory");
     unsigned bits;
     asm("mov.b32 %0, %1;" : "=r"(bits) : "f"(value));
+    unsigned low, high;  // a double's halves, and back (a double shuffled as two words)
+    double doubled = 2.0 * value, repacked;
+    asm("mov.b64 {%0, %1}, %2;" : "=r"(low), "=r"(high) : "d"(doubled));
+    asm("mov.b64 %0, {%1, %2};" : "=d"(repacked) : "r"(low), "r"(high));
+    unsigned short half_low, half_high;
+    unsigned halves;
+    asm("mov.b32 {%0, %1}, %2;" : "=h"(half_low), "=h"(half_high) : "r"(bits));
+    asm("mov.b32 %0, {%1, %2};" : "=r"(halves) : "h"(half_high), "h"(half_low));
+    words[3 * i] = low;
+    words[3 * i + 1] = repacked == doubled ? high : 0u;
+    words[3 * i + 2] = halves;
     unsigned loaded;
     asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(loaded) : "l"(flags + i));
     asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flags + i), "r"(loaded ^ bits) : "memory");
@@ -141,13 +152,15 @@ TEST_CASE("inline PTX loads and stores as the GPU does", "[inline_ptx]") {
     DeviceBuffer<float4> d_packs{std::span<const float4>(packs)}, packs_out(kThreads);
     DeviceBuffer<int> widened(2 * kThreads);
     DeviceBuffer<unsigned> d_flags{std::span<const unsigned>(flags)};
+    DeviceBuffer<unsigned> words(3 * kThreads);
     load_and_store<<<1, kThreads>>>(d_in.data(), d_bytes.data(), d_packs.data(), out.data(), widened.data(),
-                                    packs_out.data(), d_flags.data());
+                                    packs_out.data(), d_flags.data(), words.data());
     check_cuda(cudaGetLastError());
     const std::vector<float> sums = out.download();
     const std::vector<int> ints = widened.download();
     const std::vector<float4> swapped = packs_out.download();
     const std::vector<unsigned> flags_after = d_flags.download();
+    const std::vector<unsigned> packed = words.download();
     for (int i = 0; i < kThreads; ++i) {
         INFO("thread " << i);
         CHECK(sums[i] == in[i] + in[i + 1]);
@@ -157,6 +170,11 @@ TEST_CASE("inline PTX loads and stores as the GPU does", "[inline_ptx]") {
         CHECK(swapped[i].w == packs[i].x);
         CHECK(swapped[i].y == packs[i].z);
         CHECK(flags_after[i] == ((flags[i] ^ std::bit_cast<unsigned>(in[i])) + 1));
+        const auto doubled = std::bit_cast<unsigned long long>(2.0 * in[i]);
+        CHECK(packed[3 * i] == static_cast<unsigned>(doubled));
+        CHECK(packed[3 * i + 1] == static_cast<unsigned>(doubled >> 32));
+        const unsigned bits = std::bit_cast<unsigned>(in[i]);
+        CHECK(packed[3 * i + 2] == (bits << 16 | bits >> 16));  // the halves swapped
     }
 }
 
