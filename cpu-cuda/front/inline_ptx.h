@@ -3,7 +3,8 @@
 // half is warpdrill/cpu/inline_ptx.h). The rewrite (rewrite.cpp) keeps each
 // operand's expression where the program wrote it, binds it to a register
 // variable named by register_name(), and puts translate_ptx()'s code after
-// them. What the backend cannot run stops the build, naming the PTX.
+// them (ptx_translator.h, one file for each family of instructions). What
+// the backend cannot run stops the build, naming the PTX.
 //
 // It runs:
 //   mov                      registers, constants and special registers
