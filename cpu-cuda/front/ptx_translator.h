@@ -74,7 +74,7 @@ class Translator {
     // mask (bits 8-12) and the clamp (bits 0-4) that __shfl_*_sync make.
     std::string shuffle() const;
     // c as a constant: written in the PTX, or an "n" operand's expression.
-    std::string shuffle_control(std::string_view text) const;
+    std::string constant_control(std::string_view text) const;
     // vote.sync.ballot.b32 d, p, m;  vote.sync.any.pred d, p, m;  activemask.b32 d;
     std::string vote() const;
     // bar.sync 0 and barrier.sync 0 are __syncthreads(); bar.warp.sync is __syncwarp().

@@ -18,16 +18,19 @@ std::string Translator::shuffle() const {
         refuse("cudacc.inline_ptx.reason.instruction", {{"instruction", opcode_}});
     expect_operands(5);
     if (args_[0].find('|') != std::string::npos) refuse("cudacc.inline_ptx.reason.predicate");
-    const std::string c = shuffle_control(args_[3]);
     const std::string clamp = parts_[2] == "up" ? "0" : "31";
-    const std::string width = "(32 - ((" + c + ") >> 8 & 31))";
-    const std::string check =
-        "static_assert(((" + c + ") & 31) == " + clamp + " && ((" + c + ") >> 13) == 0 && (" + width +
-        " & (" + width + " - 1)) == 0, \"" +
-        escaped_for_literal(messages::text(
-            "cudacc.inline_ptx",
-            {{"ptx", opcode_}, {"reason", messages::text("cudacc.inline_ptx.reason.shuffle_c")}})) +
-        "\");";
+    std::string width, check;
+    if (const std::string c = constant_control(args_[3]); !c.empty()) {
+        width = "(32 - ((" + c + ") >> 8 & 31))";
+        check = "static_assert(((" + c + ") & 31) == " + clamp + " && ((" + c + ") >> 13) == 0 && (" + width +
+                " & (" + width + " - 1)) == 0, \"" +
+                escaped_for_literal(messages::text(
+                    "cudacc.inline_ptx",
+                    {{"ptx", opcode_}, {"reason", messages::text("cudacc.inline_ptx.reason.shuffle_c")}})) +
+                "\");";
+    } else {  // in a register: checked as the kernel runs
+        width = std::string(kPtx) + "shuffle_width(" + value(args_[3], "std::uint32_t") + ", " + clamp + ")";
+    }
     const std::string call =
         "::warpdrill::cpu::detail::warp_shuffle(::warpdrill::cpu::detail::SyncKind::" + kKinds.at(parts_[2]) +
         ", " + value(args_[4], "unsigned") + ", " + value(args_[1], "std::uint32_t") + ", static_cast<int>(" +
@@ -35,12 +38,12 @@ std::string Translator::shuffle() const {
     return check + " " + assign(args_[0], "std::uint32_t", call);
 }
 
-// c as a constant: written in the PTX, or an "n" operand's expression.
-std::string Translator::shuffle_control(std::string_view text) const {
+// c as a constant: written in the PTX, or an "n" operand's expression; empty
+// where a register holds it.
+std::string Translator::constant_control(std::string_view text) const {
     if (!text.starts_with("$")) return "(" + constant(text) + ")";
     const AsmOperand& operand = operands_[operand_index(text)];
-    if (operand.constraint != "n") refuse("cudacc.inline_ptx.reason.shuffle_c");
-    return "(" + operand.expression + ")";
+    return operand.constraint == "n" ? "(" + operand.expression + ")" : "";
 }
 
 // vote.sync.ballot.b32 d, p, m;  vote.sync.any.pred d, p, m;  activemask.b32 d;

@@ -74,8 +74,10 @@ std::string kernel_never_finished(long long seconds, const std::vector<RunningTh
            messages::text("backend.launch.never_finished", {{"seconds", seconds}, {"running", where}}) + "\n";
 }
 
-std::string program_stopped(const std::string& fault) {
-    return messages::text("backend.fault.program_stopped") + "\n" + fault + "\n";
+std::string program_stopped(const std::string& fault, bool backend_lacks) {
+    return messages::text(backend_lacks ? "backend.fault.program_stopped_lacking"
+                                        : "backend.fault.program_stopped") +
+           "\n" + fault + "\n";
 }
 
 }  // namespace warpdrill::cpu::detail

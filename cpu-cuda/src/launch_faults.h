@@ -44,7 +44,8 @@ std::string kernel_crashed(int signal, const RunningThread& running, bool in_dev
 // where each worker still is.
 std::string kernel_never_finished(long long seconds, const std::vector<RunningThread>& running);
 // A program of its own (`warpdrill run`) that did not catch the KernelFault
-// of a kernel ends with this, and the fault's message.
-std::string program_stopped(const std::string& fault);
+// of a kernel ends with this, and the fault's message; a BackendLacks says
+// that the backend, not the program, is short.
+std::string program_stopped(const std::string& fault, bool backend_lacks);
 
 }  // namespace warpdrill::cpu::detail

@@ -648,6 +648,10 @@ void BlockRunner::fault_here(const std::string& what) const {
     fault(by_thread(describe_thread(running_->rank), what));
 }
 
+void BlockRunner::lacks_here(const std::string& what) const {
+    throw BackendLacks(in_block(block_idx_, by_thread(describe_thread(running_->rank), what)));
+}
+
 void BlockRunner::fail_here(const std::string& what) {
     fail_running(by_thread(describe_thread(running_->rank), what));
 }

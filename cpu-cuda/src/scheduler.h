@@ -118,6 +118,8 @@ class BlockRunner {
     // The block's dynamic shared memory, aligned to a page.
     std::byte* dynamic_shared_memory() { return dynamic_smem_.data(); }
     [[noreturn]] void fault_here(const std::string& what) const;
+    // As fault_here, for what the backend does not run (a BackendLacks).
+    [[noreturn]] void lacks_here(const std::string& what) const;
     // From an instrumentation callback: ends the running thread's kernel with
     // a fault, without returning (the callback cannot throw).
     [[noreturn]] void fail_running(const std::string& what);

@@ -281,7 +281,8 @@ std::terminate_handler previous_terminate = nullptr;
         if (std::current_exception()) std::rethrow_exception(std::current_exception());
     } catch (const KernelFault& fault) {
         std::fflush(nullptr);  // what the program printed before comes first
-        std::fputs(program_stopped(fault.what()).c_str(), stderr);
+        const bool backend_lacks = dynamic_cast<const BackendLacks*>(&fault) != nullptr;
+        std::fputs(program_stopped(fault.what(), backend_lacks).c_str(), stderr);
         std::_Exit(1);
     } catch (...) {
     }

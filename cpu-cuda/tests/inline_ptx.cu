@@ -191,6 +191,11 @@ __global__ void shuffles(unsigned* out) {
                      : "r"(sum), "r"(offset));
         sum += other;
     }
+    unsigned neighbour;  // c in a register, as CUB's shuffles pass it
+    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, %3, %4;"
+                 : "=r"(neighbour)
+                 : "r"(lane), "r"(1), "r"(0x1f), "r"(0xffffffffu));
+    sum += neighbour == (lane ^ 1u) ? 0u : 1000u;
     unsigned down, up, broadcast;
     asm volatile("shfl.sync.down.b32 %0, %1, 3, 0x101f, %2;" : "=r"(down) : "r"(lane * 10), "r"(0xffffffffu));
     asm volatile("shfl.sync.up.b32 %0, %1, 2, 0x1800, -1;" : "=r"(up) : "r"(lane * 10));

@@ -35,7 +35,24 @@ __global__ void barrier_in_a_branch(float* out) {
     out[threadIdx.x] = 1.0f;
 }
 
+__global__ void shuffle_with_control(unsigned* out, unsigned c) {
+    unsigned value;
+    asm volatile("shfl.sync.down.b32 %0, %1, 1, %2, -1;" : "=r"(value) : "r"(threadIdx.x), "r"(c));
+    out[threadIdx.x] = value;
+}
+
 }  // namespace
+
+TEST_CASE("a shfl.sync whose c in a register is none __shfl_*_sync makes is named, not guessed",
+          "[inline_ptx][diagnostics]") {
+    DeviceBuffer<unsigned> out(32);
+    launch(shuffle_with_control, {1, 32}, out.data(), 0x101fu);  // width 16
+    warpdrill::check_launch();
+    const std::vector<unsigned> got = out.download();
+    for (unsigned lane = 0; lane < 32; ++lane) CHECK(got[lane] == (lane % 16 == 15 ? lane : lane + 1));
+    const std::string message = fault_of([&] { launch(shuffle_with_control, {1, 32}, out.data(), 0x1eu); });
+    expect_says(message, {"inline PTX shfl.sync at cpu-cuda/tests/inline_ptx_faults.cu:", "with c = 0x1e"});
+}
 
 TEST_CASE("a load of inline PTX past a buffer's end is named at the asm", "[inline_ptx][diagnostics]") {
     DeviceBuffer<float> in(32), out(33);

@@ -267,4 +267,12 @@ class KernelFault : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Thrown by a launch whose kernel asked for something the CPU backend does
+// not run (inline PTX it has no translation for, say), which a GPU would run:
+// no mistake of the program's, but no result the backend can vouch for.
+class BackendLacks : public KernelFault {
+  public:
+    using KernelFault::KernelFault;
+};
+
 }  // namespace warpdrill::cpu

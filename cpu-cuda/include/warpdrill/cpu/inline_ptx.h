@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <source_location>
 #include <type_traits>
 
 namespace warpdrill::cpu::ptx {
@@ -183,7 +184,7 @@ Integer to_integer(Float value, Round round) {
 }
 
 // Special registers. The thread's own ones are worked out from threadIdx
-// and blockDim; the rest come from the backend (special_registers.cpp).
+// and blockDim; the rest come from the backend (src/inline_ptx.cpp).
 std::uint32_t laneid();
 std::uint32_t warpid();  // the warp's rank in its block, as long as it runs
 std::uint32_t nwarpid();
@@ -191,6 +192,11 @@ std::uint32_t smid();  // the SM the backend says the block runs on
 std::uint32_t nsmid();
 std::uint32_t dynamic_smem_size();
 std::uint64_t globaltimer();  // nanoseconds
+// The lanes of a shuffle whose c operand (a register) packs a width's
+// segment mask and `clamp` as __shfl_*_sync make them; any other c stops the
+// kernel, saying so (the backend's shuffles take widths).
+int shuffle_width(std::uint32_t c, std::uint32_t clamp,
+                  std::source_location where = std::source_location::current());
 inline std::uint32_t lanemask_eq() { return 1u << laneid(); }
 inline std::uint32_t lanemask_lt() { return lanemask_eq() - 1; }
 inline std::uint32_t lanemask_le() { return lanemask_lt() | lanemask_eq(); }

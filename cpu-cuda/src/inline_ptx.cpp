@@ -1,10 +1,14 @@
-// The special registers inline PTX reads (%laneid, %smid, ...), for the
-// backend's running kernel thread (inline_ptx.h).
+// Inline PTX's half at run time (warpdrill/cpu/inline_ptx.h): the special
+// registers it reads (%laneid, %smid, ...) for the running kernel thread, and
+// the check of a shuffle's c operand that only the run knows.
 #include <chrono>
+#include <cstdio>
 
 #include "device.h"
+#include "faults.h"
 #include "scheduler.h"
 #include "warpdrill/cpu/cuda_runtime.h"
+#include "warpdrill/messages.h"
 
 namespace warpdrill::cpu::ptx {
 namespace {
@@ -39,6 +43,15 @@ std::uint64_t globaltimer() {
     const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
     return static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(since_epoch).count());
+}
+
+int shuffle_width(std::uint32_t c, std::uint32_t clamp, std::source_location where) {
+    const std::uint32_t width = kLanesPerWarp - (c >> 8 & 31u);
+    if ((c & 31u) == clamp && c >> 13 == 0 && (width & (width - 1)) == 0) return static_cast<int>(width);
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%x", c);
+    detail::block_of_caller().lacks_here(messages::text(
+        "backend.ptx.shuffle_control", {{"c", hex}, {"clamp", clamp}, {"where", detail::where_text(where)}}));
 }
 
 }  // namespace warpdrill::cpu::ptx
