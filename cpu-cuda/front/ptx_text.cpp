@@ -120,27 +120,20 @@ std::string constant(std::string_view text) {
 
 // A special register's value, as the backend gives it.
 std::string special_register(std::string_view name) {
-    static const std::map<std::string_view, std::string> kRegisters = [] {
-        std::map<std::string_view, std::string> registers;
+    static const std::map<std::string, std::string, std::less<>> kRegisters = [] {
+        std::map<std::string, std::string, std::less<>> registers;
         for (const char* own :
              {"laneid", "warpid", "nwarpid", "smid", "nsmid", "lanemask_eq", "lanemask_lt", "lanemask_le",
               "lanemask_ge", "lanemask_gt", "dynamic_smem_size", "globaltimer"})
             registers[own] = std::string(kPtx) + own + "()";
         registers["clock"] = "static_cast<std::uint32_t>(::clock64())";
         registers["clock64"] = "::clock64()";
-        const std::pair<std::string_view, std::string_view> kBuiltIns[] = {
-            {"tid", "thread_idx"}, {"ntid", "block_dim"}, {"ctaid", "block_idx"}, {"nctaid", "grid_dim"}};
-        static const std::vector<std::string> kNames = [&] {
-            std::vector<std::string> names;
-            for (const auto& [ptx, call] : kBuiltIns)
-                for (const char* axis : {"x", "y", "z"}) names.push_back(std::string(ptx) + "." + axis);
-            return names;
-        }();
-        for (const std::string& name : kNames) {
-            const std::string_view ptx = std::string_view(name).substr(0, name.size() - 2);
-            const auto call =
-                std::ranges::find(kBuiltIns, ptx, &std::pair<std::string_view, std::string_view>::first);
-            registers[name] = "::warpdrill::cpu::detail::" + std::string(call->second) + "()." + name.back();
+        // %tid.x is threadIdx.x; %ntid, blockDim; %ctaid, blockIdx; %nctaid, gridDim.
+        for (const auto& [ptx, call] : {std::pair{"tid", "thread_idx"}, std::pair{"ntid", "block_dim"},
+                                        std::pair{"ctaid", "block_idx"}, std::pair{"nctaid", "grid_dim"}}) {
+            for (const char* axis : {"x", "y", "z"})
+                registers[std::string(ptx) + "." + axis] =
+                    "::warpdrill::cpu::detail::" + std::string(call) + "()." + axis;
         }
         return registers;
     }();

@@ -728,6 +728,7 @@ class Rewriter {
                    std::to_string(j) + "); ";
         return "; " + type + " " + name + "{}; ";
     }
+
     // ---- __grid_constant__ ----
     // A kernel's parameter that stays in the launch's parameter memory, one
     // copy for all threads, whose address may be taken. Here the mark goes;
