@@ -11,16 +11,15 @@ namespace cudacc {
 namespace messages = warpdrill::messages;
 using ptx::as_written;
 using ptx::Refusal;
-using ptx::split;
 using ptx::statements;
 using ptx::Translator;
 using ptx::with_operand_numbers;
 
 bool is_ptx(std::string_view asm_text) {
     static constexpr std::string_view kOneWord[] = {"trap", "exit", "ret", "brkpt"};
-    for (const std::string& statement : split(asm_text, ';')) {
+    for (const std::string& statement : statements(asm_text)) {
         std::string_view text = statement;
-        if (text.starts_with("{") || text.starts_with(".reg")) return true;
+        if (text == "{" || text.starts_with(".reg")) return true;
         if (text.starts_with("@")) text = text.substr(std::min(text.size(), text.find_first_of(" \t") + 1));
         const std::string_view word = text.substr(0, text.find_first_of(" \t\r\n"));
         if (word.empty() || word.starts_with(".")) continue;
@@ -65,7 +64,6 @@ PtxTranslation translate_ptx(std::string_view asm_text, const std::vector<AsmOpe
     Translator translator(operands);
     std::string code;
     for (const std::string& statement : statements(numbered)) {
-        if (statement.empty()) continue;
         try {
             code += translator.statement(statement) + " ";
         } catch (const Refusal& refusal) {

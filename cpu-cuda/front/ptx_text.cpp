@@ -18,6 +18,11 @@ std::string trimmed(std::string_view text) {
     return std::string(text.substr(first, last - first + 1));
 }
 
+bool is_number(std::string_view text) {
+    return !text.empty() && text.size() <= 9 &&
+           std::ranges::all_of(text, [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
 // `text` cut at each `separator` outside braces and brackets.
 std::vector<std::string> split(std::string_view text, char separator) {
     std::vector<std::string> parts;
@@ -48,7 +53,7 @@ std::string with_operand_numbers(std::string_view text, const std::vector<AsmOpe
             std::size_t end = i + 1;
             while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
             const std::string number(text.substr(i + 1, end - i - 1));
-            if (std::stoul(number) >= operands.size())
+            if (!is_number(number) || std::stoul(number) >= operands.size())
                 refuse("cudacc.inline_ptx.reason.operand", {{"operand", "%" + number}});
             out += "$" + number;
             i = end - 1;
@@ -66,7 +71,8 @@ std::vector<std::string> statements(std::string_view text) {
     std::vector<std::string> found;
     std::string current;
     const auto end_statement = [&] {
-        if (!trimmed(current).empty()) found.push_back(trimmed(current));
+        if (std::string statement = trimmed(current); !statement.empty())
+            found.push_back(std::move(statement));
         current.clear();
     };
     int vector_depth = 0;

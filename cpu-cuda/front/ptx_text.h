@@ -26,6 +26,8 @@ struct Refusal {
 [[noreturn]] void refuse(std::string_view reason_id, std::initializer_list<messages::Field> fields = {});
 
 std::string trimmed(std::string_view text);
+// One to nine decimal digits (a count or an operand's number).
+bool is_number(std::string_view text);
 // `text` cut at each `separator` outside braces and brackets.
 std::vector<std::string> split(std::string_view text, char separator);
 // The operand references of the template, %0, as $0; %% as %.

@@ -40,7 +40,8 @@ std::string Translator::statement(std::string_view text) {
 }
 
 std::size_t Translator::operand_index(std::string_view text) const {
-    if (!text.starts_with("$")) refuse("cudacc.inline_ptx.reason.operand", {{"operand", std::string(text)}});
+    if (!text.starts_with("$") || !is_number(text.substr(1)))
+        refuse("cudacc.inline_ptx.reason.operand", {{"operand", std::string(text)}});
     return std::stoul(std::string(text.substr(1)));
 }
 
@@ -79,9 +80,9 @@ std::string Translator::predicate(std::string_view text) const {
 
 // [%1], [%1+8], [%rd2-4]: a 64-bit register and a constant.
 std::string Translator::address(std::string_view text) const {
-    const std::string inside = trimmed(text.substr(1, text.size() - 2));
-    if (!text.starts_with("[") || !text.ends_with("]"))
+    if (text.size() < 2 || !text.starts_with("[") || !text.ends_with("]"))
         refuse("cudacc.inline_ptx.reason.address", {{"operand", std::string(text)}});
+    const std::string inside = trimmed(text.substr(1, text.size() - 2));
     const std::size_t sign = inside.find_first_of("+-", 1);
     const std::string base = trimmed(inside.substr(0, sign));
     const Local* local = local_register(base);
@@ -129,7 +130,11 @@ std::string Translator::declare_registers(std::string_view declaration) {
     const std::string names = trimmed(text.substr(text.find(ptx_type) + ptx_type.size()));
     for (const std::string& declared : split(names, ',')) {
         const std::size_t angle = declared.find('<');
-        const int count = angle == std::string::npos ? 0 : std::stoi(declared.substr(angle + 1));
+        const std::string counted = angle == std::string::npos ? "" : declared.substr(angle + 1);
+        if (angle != std::string::npos &&
+            (!counted.ends_with(">") || !is_number(counted.substr(0, counted.size() - 1))))
+            refuse("cudacc.inline_ptx.reason.operand", {{"operand", std::string(declaration)}});
+        const int count = angle == std::string::npos ? 0 : std::stoi(counted);
         const std::string stem = declared.substr(0, angle);
         for (int k = 0; k < std::max(count, 1); ++k) {
             const std::string name = count == 0 ? stem : stem + std::to_string(k);

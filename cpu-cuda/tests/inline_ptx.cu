@@ -336,6 +336,18 @@ TEST_CASE("inline PTX predicates, votes and guards", "[inline_ptx]") {
 
 namespace {
 
+// Runs `kernel` with a thread for each pair (as[i], bs[i]), which writes
+// `results` words of its own, and returns them all, thread after thread.
+template <class T>
+std::vector<unsigned> run_over_pairs(void (*kernel)(const T*, const T*, unsigned*), const std::vector<T>& as,
+                                     const std::vector<T>& bs, int results) {
+    DeviceBuffer<T> d_as{std::span<const T>(as)}, d_bs{std::span<const T>(bs)};
+    DeviceBuffer<unsigned> out(results * as.size());
+    kernel<<<1, static_cast<unsigned>(as.size())>>>(d_as.data(), d_bs.data(), out.data());
+    check_cuda(cudaGetLastError());
+    return out.download();
+}
+
 constexpr int kIntegerResults = 24;
 
 // Integer arithmetic and bit operations, where C++ and PTX differ most:
@@ -435,11 +447,7 @@ TEST_CASE("inline PTX integer arithmetic wraps, clamps and widens as the PTX ISA
                       : next();
         bs[i] = i % 8 == 0 ? 0xffffffffu : next();
     }
-    DeviceBuffer<unsigned> d_as{std::span<const unsigned>(as)}, d_bs{std::span<const unsigned>(bs)};
-    DeviceBuffer<unsigned> out(kIntegerResults * kThreads);
-    integer_arithmetic<<<1, kThreads>>>(d_as.data(), d_bs.data(), out.data());
-    check_cuda(cudaGetLastError());
-    const std::vector<unsigned> got = out.download();
+    const std::vector<unsigned> got = run_over_pairs(integer_arithmetic, as, bs, kIntegerResults);
     for (unsigned i = 0; i < kThreads; ++i) {
         const std::vector<unsigned> expected = integer_reference(as[i], bs[i]);
         for (int k = 0; k < kIntegerResults; ++k) {
@@ -550,11 +558,7 @@ TEST_CASE("inline PTX float arithmetic, NaN comparisons and saturating conversio
             bs.push_back(b);
         }
     }
-    DeviceBuffer<float> d_as{std::span<const float>(as)}, d_bs{std::span<const float>(bs)};
-    DeviceBuffer<unsigned> out(kFloatResults * as.size());
-    float_arithmetic<<<1, static_cast<unsigned>(as.size())>>>(d_as.data(), d_bs.data(), out.data());
-    check_cuda(cudaGetLastError());
-    const std::vector<unsigned> got = out.download();
+    const std::vector<unsigned> got = run_over_pairs(float_arithmetic, as, bs, kFloatResults);
     for (std::size_t i = 0; i < as.size(); ++i) {
         const std::vector<unsigned> expected = float_reference(as[i], bs[i]);
         for (int k = 0; k < kFloatResults; ++k) {
