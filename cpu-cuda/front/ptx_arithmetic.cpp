@@ -115,12 +115,14 @@ std::string Translator::arithmetic() const {
     if (name == "not" || name == "popc" || name == "clz" || name == "brev") {
         expect_operands(2);
         if (name == "not") return assign(args_[0], T, "~" + arg(1, T));
-        return assign(args_[0], name == "brev" ? T : "std::uint32_t", helper + name + "(" + arg(1, T) + ")");
+        if (name == "brev") return assign(args_[0], T, helper + "reverse_bits(" + arg(1, T) + ")");
+        return assign(args_[0], "std::uint32_t", helper + name + "(" + arg(1, T) + ")");
     }
     if (name == "mad" || name == "fma" || name == "prmt") {
         expect_operands(4);
         const std::string a = arg(1, T), b = arg(2, T), c = arg(3, T);
-        if (name == "prmt") return assign(args_[0], T, helper + "prmt(" + a + ", " + b + ", " + c + ")");
+        if (name == "prmt")
+            return assign(args_[0], T, helper + "permute_bytes(" + a + ", " + b + ", " + c + ")");
         if (floating) return assign(args_[0], T, "::std::fma(" + a + ", " + b + ", " + c + ")");
         return assign(args_[0], T, helper + "add(" + helper + "mul_lo(" + a + ", " + b + "), " + c + ")");
     }

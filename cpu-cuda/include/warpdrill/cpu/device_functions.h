@@ -191,11 +191,33 @@ inline int __ffsll(long long x) {
 }
 inline int __clz(int x) { return std::countl_zero(static_cast<unsigned>(x)); }
 inline int __clzll(long long x) { return std::countl_zero(static_cast<unsigned long long>(x)); }
-inline unsigned __brev(unsigned x) {
-    unsigned reversed = 0;
-    for (int bit = 0; bit < 32; ++bit) reversed |= ((x >> bit) & 1u) << (31 - bit);
-    return reversed;
+namespace warpdrill::cpu::detail {
+// x's bits in the opposite order (brev, of any width).
+template <class T>
+T reverse_bits(T x) {
+    auto bits = static_cast<std::make_unsigned_t<T>>(x);
+    decltype(bits) reversed = 0;
+    for (unsigned k = 0; k < 8 * sizeof(T); ++k, bits >>= 1)
+        reversed = static_cast<decltype(bits)>(reversed << 1 | (bits & 1u));
+    return static_cast<T>(reversed);
 }
+// prmt.b32's default mode: byte n of the result is the byte of y:x (x's
+// lowest byte is 0, y's highest 7) that selector nibble n's low three bits
+// pick, or, where its high bit is set, that byte's sign bit repeated.
+inline unsigned permute_bytes(unsigned x, unsigned y, unsigned selectors) {
+    const unsigned long long bytes = static_cast<unsigned long long>(y) << 32 | x;
+    unsigned result = 0;
+    for (int n = 0; n < 4; ++n) {
+        const unsigned nibble = selectors >> (4 * n) & 0xfu;
+        unsigned byte = static_cast<unsigned>(bytes >> (8 * (nibble & 7u))) & 0xffu;
+        if (nibble & 8u) byte = byte & 0x80u ? 0xffu : 0u;
+        result |= byte << (8 * n);
+    }
+    return result;
+}
+}  // namespace warpdrill::cpu::detail
+
+inline unsigned __brev(unsigned x) { return warpdrill::cpu::detail::reverse_bits(x); }
 inline int __mul24(int a, int b) {  // the low 24 bits of each, sign-extended
     return (static_cast<int>(static_cast<unsigned>(a) << 8) >> 8) *
            (static_cast<int>(static_cast<unsigned>(b) << 8) >> 8);
@@ -206,16 +228,10 @@ inline unsigned __umulhi(unsigned a, unsigned b) {
     return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
 }
 
-// Byte n of the result is byte s[4n+2:4n] of the eight bytes y:x (x's
-// lowest byte is 0, y's highest 7).
+// Byte n of the result is byte s[4n+2:4n] of the eight bytes y:x: prmt
+// without the selectors' sign bits.
 inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
-    const unsigned long long bytes = static_cast<unsigned long long>(y) << 32 | x;
-    unsigned result = 0;
-    for (int n = 0; n < 4; ++n) {
-        const unsigned selected = (s >> (4 * n)) & 7u;
-        result |= static_cast<unsigned>((bytes >> (8 * selected)) & 0xffu) << (8 * n);
-    }
-    return result;
+    return warpdrill::cpu::detail::permute_bytes(x, y, s & 0x7777u);
 }
 // hi:lo shifted left (the high 32 bits) or right (the low 32) by shift % 32,
 // or, in the _lc and _rc forms, by min(shift, 32).

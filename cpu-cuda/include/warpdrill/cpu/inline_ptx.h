@@ -132,14 +132,6 @@ template <class T>
 std::uint32_t clz(T a) {
     return static_cast<std::uint32_t>(std::countl_zero(static_cast<std::make_unsigned_t<T>>(a)));
 }
-template <class T>
-T brev(T a) {
-    auto bits = static_cast<std::make_unsigned_t<T>>(a);
-    decltype(bits) reversed = 0;
-    for (unsigned k = 0; k < 8 * sizeof(T); ++k, bits >>= 1)
-        reversed = static_cast<decltype(bits)>(reversed << 1 | (bits & 1u));
-    return static_cast<T>(reversed);
-}
 // min and max of floats as an H200 computes them (results/float-min-max-probe-h200.txt):
 // a NaN loses to a number, and -0 is less than +0 (the C library's fmin and
 // fmax may give either zero). Of two NaNs, min.f32 and max.f32 give the
@@ -157,20 +149,9 @@ T min_max(T a, T b, bool larger) {
     if (a == b) return std::signbit(a) == larger ? b : a;
     return (a < b) == larger ? b : a;
 }
-// prmt.b32's default mode: byte n of the result is the byte of b:a that
-// selector nibble n's low three bits pick, or, where its high bit is set,
-// that byte's sign bit repeated (which __byte_perm's description leaves out).
-inline std::uint32_t prmt(std::uint32_t a, std::uint32_t b, std::uint32_t selectors) {
-    const std::uint64_t bytes = static_cast<std::uint64_t>(b) << 32 | a;
-    std::uint32_t result = 0;
-    for (int n = 0; n < 4; ++n) {
-        const std::uint32_t nibble = selectors >> (4 * n) & 0xfu;
-        std::uint32_t byte = static_cast<std::uint32_t>(bytes >> (8 * (nibble & 7u))) & 0xffu;
-        if (nibble & 8u) byte = byte & 0x80u ? 0xffu : 0u;
-        result |= byte << (8 * n);
-    }
-    return result;
-}
+// brev and prmt, which CUDA's __brev and __byte_perm share (device_functions.h).
+using detail::permute_bytes;
+using detail::reverse_bits;
 // cvt.rzi, .rni, .rmi and .rpi of a float to an integer: rounded as `round` does, then saturated.
 template <class Integer, class Float, class Round>
 Integer to_integer(Float value, Round round) {
