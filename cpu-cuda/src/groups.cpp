@@ -66,6 +66,10 @@ void check_tile_memory(unsigned max_block_size, Where where) {
 
 unsigned coalesce(Where where) { return static_cast<unsigned>(block_of_caller().group_sync(SyncKind::coalesce, 0, 0, 0, where)); }
 
+unsigned active_mask(Where where) {
+    return static_cast<unsigned>(block_of_caller().group_sync(SyncKind::activemask, 0, 0, 0, where));
+}
+
 std::uint64_t tile_collective(SyncKind kind, unsigned tile_size, unsigned source_rank, std::uint64_t bits,
                               Where where) {
     BlockRunner& block = block_of_caller();
@@ -84,19 +88,20 @@ std::uint64_t BlockRunner::group_sync(SyncKind kind, int width, int param, std::
 }
 
 // A GPU runs the lanes of a warp that took the same path together, and
-// coalesced_threads() names them (__activemask()). The fibers of a warp run one
+// coalesced_threads() and __activemask() name them. The fibers of a warp run one
 // at a time, so the group is found when no lane of the warp can run any more:
 // the lanes that wait at this same call are the ones that got there together;
 // the others took another path (and wait elsewhere, or have returned).
 bool BlockRunner::complete_coalesce_from(int rank) {
     const int base = rank / kWarpSize * kWarpSize;
     const unsigned live = live_lanes(rank / kWarpSize);
+    const SyncPoint& mine = threads_[rank].sync;
     unsigned together = 0;
     for (int lane = 0; lane < kWarpSize; ++lane) {
         if (!(live >> lane & 1u)) continue;
         const FiberThread& other = threads_[base + lane];
         if (other.state != ThreadState::waiting) return false;  // may still get here
-        if (other.sync.kind == SyncKind::coalesce && same_place(other.sync.where, threads_[rank].sync.where)) {
+        if (other.sync.kind == mine.kind && same_place(other.sync.where, mine.where)) {
             together |= 1u << lane;
         }
     }

@@ -373,8 +373,6 @@ void BlockRunner::watch_spin(std::uintptr_t address) {
     self.in_callback = false;
 }
 
-unsigned BlockRunner::active_mask() const { return live_lanes(running_->rank / kWarpSize); }
-
 unsigned BlockRunner::existing_lanes(int warp) const {
     const int lanes = std::min(kWarpSize, thread_count_ - warp * kWarpSize);
     return lanes >= kWarpSize ? kFullMask : (1u << lanes) - 1;
@@ -398,7 +396,7 @@ bool BlockRunner::complete_warp_syncs() {
         const FiberThread& thread = threads_[rank];
         if (thread.state != ThreadState::waiting || is_block_kind(thread.sync.kind)) continue;
         if (is_barrier_wait(thread.sync.kind)) continue;  // woken by the phase's last arrival
-        if (thread.sync.kind == SyncKind::coalesce) {
+        if (is_coalesce(thread.sync.kind)) {
             progressed |= complete_coalesce_from(rank);  // groups.cpp
         } else if (is_tile_collective(thread.sync.kind)) {
             progressed |= complete_tile_collective_from(rank);  // groups.cpp
@@ -675,8 +673,6 @@ std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std:
                         Where where) {
     return block_of_caller().warp_sync(kind, mask, width, param, bits, where);
 }
-
-unsigned active_mask() { return block_of_caller().active_mask(); }
 
 void note_branch(bool taken, const char* statement, Where where) {
     if (BlockRunner* block = running_block()) block->note_branch(taken, statement, where);

@@ -111,7 +111,6 @@ class BlockRunner {
     void barrier_complete_phase(BarrierState& barrier);
     void barrier_wait(const BarrierState& barrier, std::uint32_t phase, Where where, SyncKind kind);
     bool barrier_try_wait(const BarrierState& barrier, std::uint32_t phase, Where where);
-    unsigned active_mask() const;
     void count_atomic() { ++stats_.atomics; }
     void note_branch(bool taken, const char* statement, Where where);
     void count_wide_access() { ++stats_.wide_accesses; }
@@ -241,6 +240,8 @@ inline bool is_barrier_wait(SyncKind kind) {
     return kind == SyncKind::barrier_wait || kind == SyncKind::barrier_try_wait ||
            kind == SyncKind::pipeline_producer_acquire || kind == SyncKind::pipeline_consumer_wait;
 }
+// The calls that find the lanes running together: coalesced_threads() and __activemask().
+inline bool is_coalesce(SyncKind kind) { return kind == SyncKind::coalesce || kind == SyncKind::activemask; }
 inline bool is_tile_collective(SyncKind kind) { return kind == SyncKind::tile_sync || kind == SyncKind::tile_shfl; }
 // Whether two sync points are the same line of source.
 inline bool same_place(const Where& a, const Where& b) {

@@ -77,6 +77,7 @@ std::string name_of(SyncKind kind) {
         case SyncKind::cluster_sync: return "this_cluster().sync()";
         case SyncKind::syncwarp: return "__syncwarp()";
         case SyncKind::coalesce: return "cg::coalesced_threads()";
+        case SyncKind::activemask: return "__activemask()";
         case SyncKind::tile_sync: return messages::text("backend.sync.tile_sync");
         case SyncKind::tile_shfl: return messages::text("backend.sync.tile_collective");
         case SyncKind::shfl_idx: return "__shfl_sync()";

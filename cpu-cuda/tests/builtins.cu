@@ -75,6 +75,22 @@ __global__ void typed_min_max(unsigned long long* out) {
     out[2] = ullmin(1ull << 40, 5ull) + ullmax(1ull << 40, 5ull);                          // 2^40 + 5
 }
 
+// __activemask() with no sync after it, so that a lane may run ahead of the
+// others: where the whole warp runs it, after the lanes from 24 up have
+// returned, and on each side of a branch on the lane's parity.
+__global__ void active_masks(unsigned* out) {
+    const unsigned lane = threadIdx.x % 32;
+    unsigned* mine = out + 3 * threadIdx.x;
+    mine[0] = __activemask();
+    if (lane >= 24) return;
+    mine[1] = __activemask();
+    if (lane % 2 == 1) {
+        mine[2] = __activemask();
+    } else {
+        mine[2] = ~__activemask();
+    }
+}
+
 // Spins until clock64() has counted `cycles`, and says what clock64() and
 // clock() (its low 32 bits) counted meanwhile.
 __global__ void spin_cycles(long long cycles, long long* counted) {
@@ -182,6 +198,24 @@ TEST_CASE("umin, umax, llmin, llmax, ullmin and ullmax", "[builtins]") {
     typed_min_max<<<1, 1>>>(out.data());
     check_cuda(cudaDeviceSynchronize());
     CHECK(out.download() == std::vector<unsigned long long>{10, 7, (1ull << 40) + 5});
+}
+
+TEST_CASE("__activemask(): the lanes that run the call together, not those that ran ahead or returned",
+          "[builtins]") {
+    constexpr unsigned kThreads = 80;  // a last warp of 16 lanes
+    DeviceBuffer<unsigned> out(std::vector<unsigned>(3 * kThreads, 0xdeadbeefu));
+    active_masks<<<1, kThreads>>>(out.data());
+    check_cuda(cudaDeviceSynchronize());
+    const std::vector<unsigned> got = out.download();
+    for (unsigned t = 0; t < kThreads; ++t) {
+        INFO("thread " << t);
+        const unsigned lane = t % 32;
+        const unsigned warp_lanes = t < 64 ? 0xffffffffu : 0xffffu;
+        CHECK(got[3 * t] == warp_lanes);
+        if (lane >= 24) continue;
+        CHECK(got[3 * t + 1] == (warp_lanes & 0x00ffffffu));
+        CHECK(got[3 * t + 2] == (lane % 2 == 1 ? warp_lanes & 0x00aaaaaau : ~(warp_lanes & 0x00555555u)));
+    }
 }
 
 TEST_CASE("an event that blocks the host while it waits is timed as any other, and a poll of it ends",

@@ -125,9 +125,10 @@ answers_as_gpu memcpy_probe memcpy-probe-h200.txt ', driver API ' "copies and me
 # the device).
 answers_as_gpu pitched_probe pitched-probe-h200.txt ': texturePitchAlignment ' "pitched copies and memsets"
 
-# min and max of floats in inline PTX: of two zeros, of a NaN and a number,
-# and of two NaNs, the bits an H200 gave (all lines).
-answers_as_gpu float_min_max_probe float-min-max-probe-h200.txt '^$' "inline PTX's min and max"
+# min and max of floats, in inline PTX and through CUDA's min() and max(): of
+# two zeros, of a NaN and a number, and of two NaNs, the bits an H200 gave
+# (all lines).
+answers_as_gpu float_min_max_probe float-min-max-probe-h200.txt '^$' "min and max of floats"
 
 # Managed memory's hints and prefetches refuse what an H200 refused, with its
 # error codes, but where the H200's driver crashed the program (attach flags

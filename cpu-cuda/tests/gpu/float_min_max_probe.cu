@@ -1,9 +1,10 @@
 // What a GPU's min.f32, max.f32, min.f64 and max.f64 give where C leaves a
 // choice: two zeros of either sign, and two NaNs with their own bits (a
-// signaling one too). The operands come from memory, so that nothing is
-// folded at compile time. results/float-min-max-probe-h200.txt keeps what an
-// H200 printed; inline_ptx.h's min_max() follows it, and tests/runner/cc_run.sh
-// holds the CPU backend to it.
+// signaling one too); in inline PTX, and through CUDA's min() and max() of
+// floats. The operands come from memory, so that nothing is folded at
+// compile time. results/float-min-max-probe-h200.txt keeps what an H200
+// printed; device_functions.h's min_max() follows it, and
+// tests/runner/cc_run.sh holds the CPU backend to it.
 //   nvcc -arch=sm_90 -o float_min_max_probe cpu-cuda/tests/gpu/float_min_max_probe.cu &&
 //   ./float_min_max_probe
 #include <cstdio>
@@ -17,12 +18,15 @@ __device__ To bits_as(From from) {
     return to;
 }
 
-// Each thread: min and max of its pair, as bits.
-template <class Float, class Bits>
+// Each thread: min and max of its pair, as bits, from PTX or from CUDA's min() and max().
+template <class Float, class Bits, bool kPtx>
 __global__ void min_and_max(const Bits* pairs, Bits* out) {
     const Float a = bits_as<Float>(pairs[2 * threadIdx.x]), b = bits_as<Float>(pairs[2 * threadIdx.x + 1]);
     Float low, high;
-    if constexpr (sizeof(Float) == 4) {
+    if constexpr (!kPtx) {
+        low = min(a, b);
+        high = max(a, b);
+    } else if constexpr (sizeof(Float) == 4) {
         asm("min.f32 %0, %2, %3;\n\tmax.f32 %1, %2, %3;" : "=f"(low), "=f"(high) : "f"(a), "f"(b));
     } else {
         asm("min.f64 %0, %2, %3;\n\tmax.f64 %1, %2, %3;" : "=d"(low), "=d"(high) : "d"(a), "d"(b));
@@ -31,13 +35,13 @@ __global__ void min_and_max(const Bits* pairs, Bits* out) {
     out[2 * threadIdx.x + 1] = bits_as<Bits>(high);
 }
 
-template <class Float, class Bits>
+template <class Float, bool kPtx, class Bits>
 void probe(const char* type, const Bits* pairs, int count) {
     Bits *in, *out, results[64];
     cudaMalloc(&in, 2 * count * sizeof(Bits));
     cudaMalloc(&out, 2 * count * sizeof(Bits));
     cudaMemcpy(in, pairs, 2 * count * sizeof(Bits), cudaMemcpyHostToDevice);
-    min_and_max<Float><<<1, count>>>(in, out);
+    min_and_max<Float, Bits, kPtx><<<1, count>>>(in, out);
     cudaMemcpy(results, out, 2 * count * sizeof(Bits), cudaMemcpyDeviceToHost);
     for (int i = 0; i < count; ++i) {
         std::printf("%s %0*llx %0*llx: min %0*llx max %0*llx\n", type, int(2 * sizeof(Bits)),
@@ -57,6 +61,8 @@ int main() {
         0x0000000000000000, 0x8000000000000000, 0x8000000000000000, 0x0000000000000000, 0x7ff8000000000001,
         0x7ff8000000000002, 0x7ff8000000000002, 0x7ff8000000000001, 0xfff8000000000001, 0x7ff8000000000002,
         0x7ff0000000000001, 0x7ff8000000000000, 0x7ff0000000000001, 0x3ff0000000000000};
-    probe<float>("f32", f32, sizeof f32 / sizeof f32[0] / 2);
-    probe<double>("f64", f64, sizeof f64 / sizeof f64[0] / 2);
+    probe<float, true>("f32", f32, sizeof f32 / sizeof f32[0] / 2);
+    probe<double, true>("f64", f64, sizeof f64 / sizeof f64[0] / 2);
+    probe<float, false>("min(float, float), max(float, float)", f32, sizeof f32 / sizeof f32[0] / 2);
+    probe<double, false>("min(double, double), max(double, double)", f64, sizeof f64 / sizeof f64[0] / 2);
 }

@@ -479,6 +479,7 @@ enum class SyncKind : std::uint8_t {
     cluster_sync,
     syncwarp,
     coalesce,
+    activemask,
     tile_sync,
     tile_shfl,
     shfl_idx,
@@ -514,7 +515,9 @@ unsigned block_sync(SyncKind kind, int predicate, Where where);
 // this lane's result (shuffled bits, or the vote).
 std::uint64_t warp_sync(SyncKind kind, unsigned mask, int width, int param, std::uint64_t bits,
                         Where where);
-unsigned active_mask();
+// __activemask(): the lanes of the caller's warp that reach this call
+// together with it (as cg::coalesced_threads() finds them).
+unsigned active_mask(Where where);
 // A copy a kernel's thread makes (cuda::memcpy_async): the access checks see
 // its read of `source` and its write of `destination` as the thread's own.
 void copy_in_kernel(void* destination, const void* source, std::size_t bytes);
@@ -759,9 +762,11 @@ WARPDRILL_WARP_MATCH(float)
 WARPDRILL_WARP_MATCH(double)
 #undef WARPDRILL_WARP_MATCH
 
-// The lanes of this warp that have not exited (the CPU backend has no notion
-// of divergence between sync points).
-inline unsigned __activemask() { return warpdrill::cpu::detail::active_mask(); }
+// The lanes of this warp that run this call together with the caller: a lane
+// that took another path, or has returned, is not in it.
+inline unsigned __activemask(std::source_location where = std::source_location::current()) {
+    return warpdrill::cpu::detail::active_mask(where);
+}
 [[noreturn]] inline void __trap(std::source_location where = std::source_location::current()) {
     warpdrill::cpu::detail::trap(where);
 }

@@ -21,16 +21,36 @@
 // ---- min and max: CUDA's overloads, and no others ---------------------------------
 // For int, long and long long, signed and unsigned (a mixed pair compares as
 // the unsigned type), and float and double (a mixed pair as double): so
-// max(x, 0) with a float x is ambiguous here as it is under nvcc.
+// max(x, 0) with a float x is ambiguous here as it is under nvcc. A kernel's
+// min and max of floats are min.f32 and max.f32 (.f64) on a GPU, and so here
+// (in host code too, where nvcc's are the C library's fmin and fmax, which
+// differ only in which zero or which NaN they give).
 namespace warpdrill::cpu::detail {
+// min and max of floats as an H200 computes them (results/float-min-max-probe-h200.txt):
+// a NaN loses to a number, and -0 is less than +0 (the C library's fmin and
+// fmax may give either zero). Of two NaNs, min.f32 and max.f32 give the
+// canonical NaN; min.f64 and max.f64 give the second operand's, quieted,
+// where ptxas may have swapped the two.
+template <class T>
+T min_max(T a, T b, bool larger) {
+    if (std::isnan(a) && std::isnan(b)) {
+        if constexpr (sizeof(T) == 4)
+            return std::bit_cast<T>(std::uint32_t{0x7fffffff});
+        else
+            return std::bit_cast<T>(std::bit_cast<std::uint64_t>(b) | std::uint64_t{1} << 51);
+    }
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? b : a;
+    if (a == b) return std::signbit(a) == larger ? b : a;
+    return (a < b) == larger ? b : a;
+}
 template <class T>
 T smaller(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) return std::fmin(a, b);  // a NaN loses, as in fminf
+    if constexpr (std::is_floating_point_v<T>) return min_max(a, b, false);
     else return a < b ? a : b;
 }
 template <class T>
 T larger(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) return std::fmax(a, b);
+    if constexpr (std::is_floating_point_v<T>) return min_max(a, b, true);
     else return a > b ? a : b;
 }
 }  // namespace warpdrill::cpu::detail

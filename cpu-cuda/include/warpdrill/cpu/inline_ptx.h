@@ -132,23 +132,9 @@ template <class T>
 std::uint32_t clz(T a) {
     return static_cast<std::uint32_t>(std::countl_zero(static_cast<std::make_unsigned_t<T>>(a)));
 }
-// min and max of floats as an H200 computes them (results/float-min-max-probe-h200.txt):
-// a NaN loses to a number, and -0 is less than +0 (the C library's fmin and
-// fmax may give either zero). Of two NaNs, min.f32 and max.f32 give the
-// canonical NaN; min.f64 and max.f64 give the second operand's, quieted,
-// where ptxas may have swapped the two.
-template <class T>
-T min_max(T a, T b, bool larger) {
-    if (std::isnan(a) && std::isnan(b)) {
-        if constexpr (sizeof(T) == 4)
-            return std::bit_cast<T>(std::uint32_t{0x7fffffff});
-        else
-            return std::bit_cast<T>(std::bit_cast<std::uint64_t>(b) | std::uint64_t{1} << 51);
-    }
-    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? b : a;
-    if (a == b) return std::signbit(a) == larger ? b : a;
-    return (a < b) == larger ? b : a;
-}
+// min and max of floats as min.f32 and max.f32 compute them, which CUDA's min
+// and max share (device_functions.h).
+using detail::min_max;
 // brev and prmt, which CUDA's __brev and __byte_perm share (device_functions.h).
 using detail::permute_bytes;
 using detail::reverse_bits;
