@@ -418,17 +418,21 @@ int source_column(const std::string& file, int line, const std::string& callee) 
 }
 
 // Says, as the compiler says an error (file:line:column: error: ...), each
-// call from device code to a host function; whether there was one.
-bool report_host_calls_from_device(const std::string& preprocessed) {
-    const std::vector<cudacc::HostCallFromDevice> calls = cudacc::host_calls_from_device(preprocessed);
-    for (const cudacc::HostCallFromDevice& call : calls) {
+// call from device code to a host function and from host code to a
+// __device__ function; whether there was one.
+bool report_calls_across_spaces(const std::string& preprocessed) {
+    const std::vector<cudacc::CallAcrossSpaces> calls = cudacc::calls_across_spaces(preprocessed);
+    for (const cudacc::CallAcrossSpaces& call : calls) {
         const int column = source_column(call.file, call.line, call.callee);
+        const std::string error =
+            call.caller_space == "__host__"
+                ? messages::text("cudacc.device_call_from_host",
+                                 {{"callee", call.callee}, {"caller", call.caller}})
+                : messages::text(
+                      "cudacc.host_call_from_device",
+                      {{"callee", call.callee}, {"space", call.caller_space}, {"caller", call.caller}});
         std::cerr << call.file << ':' << call.line << ':' << (column > 0 ? std::to_string(column) + ":" : "")
-                  << " error: "
-                  << messages::text(
-                         "cudacc.host_call_from_device",
-                         {{"callee", call.callee}, {"space", call.caller_space}, {"caller", call.caller}})
-                  << '\n';
+                  << " error: " << error << '\n';
     }
     return !calls.empty();
 }
@@ -465,10 +469,11 @@ int compile_cuda(Args compile, const std::string& source, const std::string& obj
     const std::string text = read_file(preprocessed);
     fs::remove(preprocessed);
 
-    // 2. Device code that calls host code, refused as nvcc refuses it. A file
-    // that names __CUDA_ARCH__ may keep such calls on paths that nvcc's
-    // device compile never reads: there nvcc alone can tell.
-    if (!names_arch && report_host_calls_from_device(text)) return 1;
+    // 2. Device code that calls host code, and host code that calls device
+    // code, refused as nvcc refuses them. A file that names __CUDA_ARCH__ may
+    // keep such calls on paths that one of nvcc's two compiles never reads:
+    // there nvcc alone can tell.
+    if (!names_arch && report_calls_across_spaces(text)) return 1;
 
     // 3. The rewrite.
     std::ofstream(rewritten, std::ios::binary) << cudacc::rewrite(text, rewrite_options);

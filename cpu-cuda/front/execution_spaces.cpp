@@ -18,7 +18,7 @@ namespace {
 struct Function {
     std::size_t name;
     std::size_t body_open = 0, body_close = 0;  // 0: a declaration only
-    bool global = false, device = false, host = false, constexpr_ = false;
+    bool global = false, device = false, host = false, constexpr_ = false, template_ = false;
     bool in_program_file = false;
 };
 
@@ -34,40 +34,80 @@ class ExecutionSpaces {
         find_closings();
     }
 
-    std::vector<HostCallFromDevice> host_calls_from_device() {
+    std::vector<CallAcrossSpaces> calls_across_spaces() {
         for (std::size_t i = 0; i + 1 < tokens_.size(); ++i) {
             if (is(i + 1, "(") && is_function_name(i)) functions_.push_back(function_at(i));
         }
-        // A name is certain to mean a host function only where every function
-        // of that name is one the program defines or declares for the host
-        // alone: a device overload, or a library's function of the same name
-        // (cg::reduce beside the program's own reduce), leaves it to nvcc.
-        std::set<std::string_view> defined_for_host, declared_otherwise;
-        for (const Function& f : functions_) {
-            const bool host_only = f.in_program_file && !f.global && !f.device && !f.constexpr_;
-            if (!host_only) declared_otherwise.insert(text(f.name));
-            if (host_only && f.body_open) defined_for_host.insert(text(f.name));
+        mark_namespace_scope();
+        std::vector<CallAcrossSpaces> found;
+        find_calls(names_only_of(is_host_only), is_device_caller, found);
+        const auto host_caller = [this](const Function& f) { return is_host_caller(f); };
+        find_calls(names_only_of(is_device_only), host_caller, found);
+        return found;
+    }
+
+  private:
+    // The program's own functions for one side alone, constexpr ones left
+    // out (nvcc takes those on either side with --expt-relaxed-constexpr).
+    static bool is_host_only(const Function& f) {
+        return f.in_program_file && !f.global && !f.device && !f.constexpr_;
+    }
+    static bool is_device_only(const Function& f) {
+        return f.in_program_file && f.device && !f.host && !f.global && !f.constexpr_;
+    }
+    // Code that may not call host functions: kernels and __device__ functions
+    // (not __host__ __device__ ones: nvcc only warns there).
+    static bool is_device_caller(const Function& f) { return f.global || (f.device && !f.host); }
+    // Host code of the program's own that may not call __device__ functions:
+    // a function at namespace scope (not a class's member, nor what only
+    // looks like a function inside another's body), not constexpr, not a
+    // template (nvcc judges a template's dependent calls only where it is
+    // instantiated), and with no device lambda in its body, whose calls are
+    // device code.
+    bool is_host_caller(const Function& f) const {
+        if (!is_host_only(f) || f.template_ || !at_namespace_scope_[f.name]) return false;
+        for (std::size_t k = f.body_open; k < f.body_close; ++k) {
+            if (is(k, "__cudacc_device__") || is(k, "__cudacc_global__")) return false;
         }
-        std::set<std::string_view> host_only;
-        std::ranges::set_difference(defined_for_host, declared_otherwise,
-                                    std::inserter(host_only, host_only.end()));
-        const std::set<std::string_view> members = only_functions_and_calls(host_only);
-        std::vector<HostCallFromDevice> found;
+        return true;
+    }
+
+    // The names that `side` is certain to mean: every function of the name
+    // is one the program defines or declares for that side alone, and one
+    // of them is defined. An overload for the other side, or a library's
+    // function of the same name (cg::reduce beside the program's own
+    // reduce), leaves the name to nvcc.
+    std::set<std::string_view> names_only_of(bool (*side)(const Function&)) const {
+        std::set<std::string_view> defined, declared_otherwise;
         for (const Function& f : functions_) {
-            if (!f.body_open || !(f.global || (f.device && !f.host))) continue;
+            if (!side(f)) declared_otherwise.insert(text(f.name));
+            if (side(f) && f.body_open) defined.insert(text(f.name));
+        }
+        std::set<std::string_view> only;
+        std::ranges::set_difference(defined, declared_otherwise, std::inserter(only, only.end()));
+        return only;
+    }
+
+    // Each function that `is_caller` picks and that calls one of `callees`
+    // (its first such call).
+    template <class IsCaller>
+    void find_calls(const std::set<std::string_view>& callees, IsCaller is_caller,
+                    std::vector<CallAcrossSpaces>& found) const {
+        const std::set<std::string_view> members = only_functions_and_calls(callees);
+        for (const Function& f : functions_) {
+            if (!f.body_open || !is_caller(f)) continue;
             for (std::size_t k = f.body_open + 1; k < f.body_close; ++k) {
+                if (is_unevaluated_operand(k)) k = closing_[k + 1];  // names a call that never runs
                 const std::string_view name = text(k);
                 const bool call = is_plain_call(k) || (members.contains(name) && is_member_call(k));
-                if (host_only.contains(name) && call && only_called_in(f, name, members.contains(name))) {
+                if (callees.contains(name) && call && only_called_in(f, name, members.contains(name))) {
                     found.push_back(located(k, f));
                     break;  // one call a function is enough to name
                 }
             }
         }
-        return found;
     }
 
-  private:
     std::string_view spelling(const Token& token) const {
         return text_.substr(token.begin, token.end - token.begin);
     }
@@ -91,6 +131,32 @@ class ExecutionSpaces {
         }
     }
 
+    // Which tokens stand at namespace scope: inside no braces but a
+    // namespace's and extern "C"'s.
+    void mark_namespace_scope() {
+        at_namespace_scope_.assign(tokens_.size(), false);
+        std::vector<bool> opened;  // each open brace: whether it opens a namespace
+        std::size_t other_braces = 0;
+        for (std::size_t k = 0; k < tokens_.size(); ++k) {
+            at_namespace_scope_[k] = other_braces == 0;
+            if (tokens_[k].kind != Kind::punctuation) continue;
+            if (is(k, "{")) {
+                opened.push_back(opens_namespace(k));
+                other_braces += !opened.back();
+            } else if (is(k, "}") && !opened.empty()) {
+                other_braces -= !opened.back();
+                opened.pop_back();
+            }
+        }
+    }
+    // `namespace a {`, `namespace a::b {`, `namespace {`, `extern "C" {`.
+    bool opens_namespace(std::size_t brace) const {
+        std::size_t k = brace;
+        while (k > 0 && ((is_identifier(k - 1) && !is(k - 1, "namespace")) || is(k - 1, ":"))) --k;
+        if (k > 0 && is(k - 1, "namespace")) return true;
+        return k == brace && brace >= 2 && is(brace - 2, "extern");
+    }
+
     // Token i names a function being declared or defined: `name(...)`
     // followed by `;` or a body (after const, noexcept, override, a
     // trailing return type, ...), with a type or specifier before it. Not
@@ -100,7 +166,7 @@ class ExecutionSpaces {
         static const std::set<std::string_view> not_names = {
             "if", "while", "for", "switch", "catch", "return", "sizeof", "alignof", "typeid", "decltype",
             "noexcept", "requires", "static_assert", "__attribute__", "alignas", "new", "delete", "throw",
-            "co_return", "co_await", "co_yield", "operator", "case", "do",
+            "co_return", "co_await", "co_yield", "operator", "case", "do", "constexpr", "consteval",
             "__cudacc_host__", "__cudacc_device__", "__cudacc_global__"};
         // clang-format on
         if (!is_identifier(i) || not_names.contains(text(i)) || i == 0) return false;
@@ -138,8 +204,17 @@ class ExecutionSpaces {
             f.device |= is(k, "__cudacc_device__");
             f.host |= is(k, "__cudacc_host__");
             f.constexpr_ |= is(k, "constexpr") || is(k, "consteval");
+            f.template_ |= is(k, "template");
         }
         return f;
+    }
+
+    // `decltype(`, `sizeof(`, ...: what the parentheses hold is not run, and
+    // nvcc takes a call of either side's function there.
+    bool is_unevaluated_operand(std::size_t k) const {
+        static const std::set<std::string_view> operators = {"decltype", "sizeof", "alignof", "noexcept",
+                                                             "typeid"};
+        return operators.contains(text(k)) && is(k + 1, "(");
     }
 
     // A call by the name alone: not `a.f(`, `p->f(`, `ns::f(`, nor a declaration.
@@ -183,11 +258,11 @@ class ExecutionSpaces {
         return true;
     }
 
-    HostCallFromDevice located(std::size_t call, const Function& caller) const {
-        HostCallFromDevice found;
+    CallAcrossSpaces located(std::size_t call, const Function& caller) const {
+        CallAcrossSpaces found;
         found.callee = text(call);
         found.caller = text(caller.name);
-        found.caller_space = caller.global ? "__global__" : "__device__";
+        found.caller_space = caller.global ? "__global__" : caller.device ? "__device__" : "__host__";
         // The last line marker before the call names its file and the line after it.
         std::size_t marker = call;
         std::optional<LineMarker> line;
@@ -207,12 +282,13 @@ class ExecutionSpaces {
     std::vector<bool> program_file_;  // each token's
     std::vector<std::size_t> closing_;
     std::vector<Function> functions_;
+    std::vector<bool> at_namespace_scope_;  // each token's
 };
 
 }  // namespace
 
-std::vector<HostCallFromDevice> host_calls_from_device(std::string_view preprocessed) {
-    return ExecutionSpaces(preprocessed).host_calls_from_device();
+std::vector<CallAcrossSpaces> calls_across_spaces(std::string_view preprocessed) {
+    return ExecutionSpaces(preprocessed).calls_across_spaces();
 }
 
 }  // namespace cudacc

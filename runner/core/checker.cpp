@@ -32,12 +32,15 @@ std::string kernel_text(const Lesson& lesson) {
 // On the CPU backend where nvcc is installed (but no GPU is seen): the
 // learner's kernels compiled by nvcc for an H100, beside the CPU build and
 // checks. Code that only the CPU backend accepts is named before it meets a
-// GPU. -cuda runs all of nvcc that judges CUDA code (cudafe++ on the host and
-// device code, cicc and ptxas on the kernels) and stops before GCC compiles
-// the host code it wrote, which the CPU build compiles already: 2.5 s over
-// lesson 7's kernels instead of 3.8-4.5 (results/README.md). Kernels nvcc
-// took as they are now are not compiled again. Nothing to wait for when there
-// is no nvcc, or when WARPDRILL_NVCC_CHECK=0 asks for the CPU checks alone.
+// GPU. -cubin runs nvcc's device compile (its front end over the whole
+// translation unit, host code included, then cicc and ptxas on the
+// kernels); of the host compile, which the CPU build does already, GCC's
+// errors are the CPU build's and the execution spaces' are cudacc's (host
+// code calling a __device__ function). 0.5 s over lesson 7's kernels where
+// -cuda, host compile included, took 1.25 (results/README.md). Kernels nvcc
+// took as they are now are not compiled again. Nothing to wait for when
+// there is no nvcc, or when WARPDRILL_NVCC_CHECK=0 asks for the CPU checks
+// alone.
 struct NvccCheck {
     std::future<ProcessResult> compiled;
     fs::path stamp;  // holds the hash of the kernels nvcc last took
@@ -60,7 +63,7 @@ NvccCheck start_nvcc_check(const Course& course, const Lesson& lesson) {
                                            "-I" + (course.root / "common" / "include").string(),
                                            "-x",
                                            "cu",
-                                           "-cuda",
+                                           "-cubin",
                                            (lesson.dir / "check" / "launch.cu").string(),
                                            "-o",
                                            "/dev/null"};  // its verdict is all that is wanted
