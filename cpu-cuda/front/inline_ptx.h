@@ -21,7 +21,7 @@
 //   shfl.sync                up, down, bfly and idx, c a constant
 //   vote.sync, activemask    ballot, any and all
 //   add, sub, mul, mad, fma, min, max, and, or, xor, not, shl, shr, popc,
-//   clz, brev, prmt          integers wrap, shifts clamp, .lo/.hi/.wide, .rn
+//   clz, brev, prmt, bfe, bfi  integers wrap, shifts clamp, .lo/.hi/.wide, .rn
 //   setp, selp, cvt          every comparison; conversions between integers,
 //                            to and from f32 and f64 (saturating, as PTX's)
 //   membar, fence            cta, gl/gpu, sys

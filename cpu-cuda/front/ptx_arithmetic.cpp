@@ -8,9 +8,9 @@
 namespace cudacc::ptx {
 
 bool Translator::is_arithmetic(std::string_view name) {
-    static constexpr std::string_view kNames[] = {"add", "sub",  "mul", "mad",  "fma", "min",
-                                                  "max", "and",  "or",  "xor",  "not", "shl",
-                                                  "shr", "popc", "clz", "brev", "prmt"};
+    static constexpr std::string_view kNames[] = {"add", "sub",  "mul",  "mad", "fma", "min", "max",
+                                                  "and", "or",   "xor",  "not", "shl", "shr", "popc",
+                                                  "clz", "brev", "prmt", "bfe", "bfi"};
     return std::ranges::find(kNames, name) != std::end(kNames);
 }
 
@@ -118,6 +118,18 @@ std::string Translator::arithmetic() const {
         if (name == "brev") return assign(args_[0], T, helper + "reverse_bits(" + arg(1, T) + ")");
         return assign(args_[0], "std::uint32_t", helper + name + "(" + arg(1, T) + ")");
     }
+    if (name == "bfe") {
+        expect_operands(4);
+        return assign(args_[0], T,
+                      helper + "extract_bits(" + arg(1, T) + ", " + arg(2, "std::uint32_t") + ", " +
+                          arg(3, "std::uint32_t") + ")");
+    }
+    if (name == "bfi") {
+        expect_operands(5);
+        return assign(args_[0], T,
+                      helper + "insert_bits(" + arg(1, T) + ", " + arg(2, T) + ", " +
+                          arg(3, "std::uint32_t") + ", " + arg(4, "std::uint32_t") + ")");
+    }
     if (name == "mad" || name == "fma" || name == "prmt") {
         expect_operands(4);
         const std::string a = arg(1, T), b = arg(2, T), c = arg(3, T);
@@ -158,6 +170,9 @@ bool Translator::takes(const std::string& name, const std::string& mode, const s
                       name == "clz" || name == "brev" || name == "shl";
     if (bits) return family == 'b' && mode.empty();
     if (name == "prmt") return ptx_type == "b32" && mode.empty();
+    const bool wide = ptx_type.ends_with("32") || ptx_type.ends_with("64");
+    if (name == "bfe") return (family == 's' || family == 'u') && wide && mode.empty();
+    if (name == "bfi") return family == 'b' && wide && mode.empty();
     if (name == "shr") return family != 'f' && mode.empty();
     if (family == 'b') return false;
     if (family == 'f') {

@@ -36,6 +36,8 @@ class Rewriter {
                 grid_constant(i);
             } else if (in_program_file_ && is_call_of_clock(i)) {
                 replace(i, i, "::warpdrill::cpu::detail::program_clock");
+            } else if (const std::size_t first = min_max_call(i); in_program_file_ && first != kNotACall) {
+                replace(first, i, "::warpdrill::cpu::detail::program_" + std::string(text(i)));
             } else if (in_program_file_ && (is_call_of(i, "malloc") || is_call_of(i, "free"))) {
                 replace(i, i,
                         is(i, "malloc") ? "::warpdrill::cpu::detail::program_malloc"
@@ -765,6 +767,25 @@ class Rewriter {
     // library's, one function for both under nvcc. program_clock() asks the
     // backend which one runs (device_functions.h).
     bool is_call_of_clock(std::size_t i) const { return is_call_of(i, "clock") && is(i + 2, ")"); }
+
+    // ---- fminf, fmaxf, fmin and fmax ----
+    // A call of one, plain, `::` or `std::` qualified: in a kernel they are
+    // min.f32 and max.f32 (.f64), which differ from the C library's in the
+    // zero and the NaN they give, in host code the C library's.
+    // program_fminf() and the rest ask the backend which one runs
+    // (device_functions.h). Returns the call's first token (its qualifier's),
+    // or kNotACall.
+    static constexpr std::size_t kNotACall = ~std::size_t{0};
+    std::size_t min_max_call(std::size_t i) const {
+        if (!(is(i, "fminf") || is(i, "fmaxf") || is(i, "fmin") || is(i, "fmax")) || !is(i + 1, "("))
+            return kNotACall;
+        if (is_call_of(i, text(i))) return i;
+        if (i < 2 || !is_pair(i - 2, ':', ':')) return kNotACall;
+        const auto unqualified = [&](std::size_t k) { return k == 0 || !is(k - 1, ":"); };
+        if (i >= 3 && is(i - 3, "std")) return unqualified(i - 3) ? i - 3 : kNotACall;  // not cuda::std::
+        const bool global = i == 2 || (!is_identifier(i - 3) && !is(i - 3, ">"));
+        return global ? i - 2 : kNotACall;
+    }
     // A call of the function `name` that is not qualified, not a member's,
     // and not its declaration.
     bool is_call_of(std::size_t i, std::string_view name) const {

@@ -35,6 +35,10 @@
 //   clock()   (in the program's own files)
 //       program_clock(), which is the GPU's cycle counter in a kernel and
 //       the C library's clock() in host code, as clock() is under nvcc;
+//   fminf(a, b)  fmaxf(a, b)  fmin(a, b)  fmax(a, b)   (also `::` or `std::`
+//   qualified, in the program's own files)
+//       program_fminf() and the rest: min.f32 and max.f32 (.f64) in a
+//       kernel, the C library's in host code, as under nvcc;
 //   asm("..." : outputs : inputs : clobbers)   (PTX, in the program's own files)
 //       C++ that does what the PTX does (inline_ptx.h), each operand's
 //       expression left where it was written; PTX the backend cannot run, a

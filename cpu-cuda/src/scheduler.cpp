@@ -658,6 +658,8 @@ void BlockRunner::fail_here(const std::string& what) {
 
 BlockRunner* running_block() { return current_block && current_block->running() ? current_block : nullptr; }
 
+bool in_kernel() { return running_block() != nullptr; }
+
 BlockRunner& block_of_caller() {
     if (!current_block || !current_block->running()) {
         throw KernelFault(intrinsic_outside_kernel());

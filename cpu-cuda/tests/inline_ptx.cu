@@ -348,10 +348,12 @@ std::vector<unsigned> run_over_pairs(void (*kernel)(const T*, const T*, unsigned
     return out.download();
 }
 
-constexpr int kIntegerResults = 24;
+constexpr int kIntegerResults = 29;
 
 // Integer arithmetic and bit operations, where C++ and PTX differ most:
-// overflow wraps, shifts past the width, high halves and wide products.
+// overflow wraps, shifts past the width, high halves and wide products, bit
+// fields that reach past the register (positions and lengths are their
+// operands' low bytes: b % 300 tries both).
 __global__ void integer_arithmetic(const unsigned* as, const unsigned* bs, unsigned* out) {
     const unsigned a = as[threadIdx.x], b = bs[threadIdx.x], shift = b % 40;
     unsigned* r = out + kIntegerResults * threadIdx.x;
@@ -387,6 +389,35 @@ __global__ void integer_arithmetic(const unsigned* as, const unsigned* bs, unsig
     asm("mul.hi.u64 %0, %1, %1;" : "=l"(high) : "l"(a64));
     r[22] = static_cast<unsigned>(high ^ (high >> 32));
     asm("{ .reg .b64 t; shl.b64 t, %1, %2; popc.b64 %0, t; }" : "=r"(r[23]) : "l"(a64), "r"(shift + 20));
+    const unsigned pos = b % 300, len = (b >> 9) % 300, pos64 = (b >> 3) % 80, len64 = (b >> 17) % 80;
+    asm("bfe.u32 %0, %1, %2, %3;" : "=r"(r[24]) : "r"(a), "r"(pos), "r"(len));
+    asm("bfe.s32 %0, %1, %2, %3;" : "=r"(r[25]) : "r"(a), "r"(pos), "r"(len));
+    asm("bfi.b32 %0, %1, %2, %3, %4;" : "=r"(r[26]) : "r"(a), "r"(b), "r"(pos), "r"(len));
+    long long field;
+    asm("bfe.s64 %0, %1, %2, %3;" : "=l"(field) : "l"(a64), "r"(pos64), "r"(len64));
+    r[27] = static_cast<unsigned>(field ^ (field >> 32));
+    unsigned long long inserted;
+    asm("bfi.b64 %0, %1, %2, %3, %4;" : "=l"(inserted) : "l"(a64), "l"(~a64), "r"(pos64), "r"(len64));
+    r[28] = static_cast<unsigned>(inserted ^ (inserted >> 32));
+}
+
+// bfe and bfi as the PTX ISA defines them, bit by bit, over `bits` bits.
+unsigned long long bit_field(unsigned long long a, unsigned pos, unsigned len, int bits, bool is_signed) {
+    pos &= 0xffu;
+    len &= 0xffu;
+    const unsigned msb = bits - 1;
+    const unsigned long long sign = !is_signed || len == 0 ? 0 : a >> std::min(pos + len - 1, msb) & 1u;
+    unsigned long long d = 0;
+    for (unsigned i = 0; i <= msb; ++i) d |= (i < len && pos + i <= msb ? a >> (pos + i) & 1u : sign) << i;
+    return d;
+}
+unsigned long long insert_field(unsigned long long a, unsigned long long b, unsigned pos, unsigned len,
+                                int bits) {
+    pos &= 0xffu;
+    len &= 0xffu;
+    for (unsigned i = 0; i < len && pos + i < static_cast<unsigned>(bits); ++i)
+        b = (b & ~(1ull << (pos + i))) | ((a >> i & 1u) << (pos + i));
+    return b;
 }
 
 // The PTX ISA's definitions, written out on the host.
@@ -432,6 +463,14 @@ std::vector<unsigned> integer_reference(unsigned a, unsigned b) {
     r[22] = static_cast<unsigned>(high ^ (high >> 32));
     const unsigned shift64 = shift + 20;
     r[23] = static_cast<unsigned>(std::popcount(shift64 >= 64 ? 0ull : a64 << shift64));
+    const unsigned pos = b % 300, len = (b >> 9) % 300, pos64 = (b >> 3) % 80, len64 = (b >> 17) % 80;
+    r[24] = static_cast<unsigned>(bit_field(a, pos, len, 32, false));
+    r[25] = static_cast<unsigned>(bit_field(a, pos, len, 32, true));
+    r[26] = static_cast<unsigned>(insert_field(a, b, pos, len, 32));
+    const unsigned long long field = bit_field(a64, pos64, len64, 64, true);
+    r[27] = static_cast<unsigned>(field ^ (field >> 32));
+    const unsigned long long inserted = insert_field(a64, ~a64, pos64, len64, 64);
+    r[28] = static_cast<unsigned>(inserted ^ (inserted >> 32));
     return r;
 }
 

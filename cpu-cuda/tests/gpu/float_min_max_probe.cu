@@ -1,10 +1,11 @@
 // What a GPU's min.f32, max.f32, min.f64 and max.f64 give where C leaves a
 // choice: two zeros of either sign, and two NaNs with their own bits (a
-// signaling one too); in inline PTX, and through CUDA's min() and max() of
-// floats. The operands come from memory, so that nothing is folded at
-// compile time. results/float-min-max-probe-h200.txt keeps what an H200
-// printed; device_functions.h's min_max() follows it, and
-// tests/runner/cc_run.sh holds the CPU backend to it.
+// signaling one too); in inline PTX, through CUDA's min() and max() of
+// floats, and through the C library's fminf, fmaxf, fmin and fmax. The
+// operands come from memory, so that nothing is folded at compile time.
+// results/float-min-max-probe-h200.txt keeps what an H200 printed;
+// device_functions.h's min_max() follows it, and tests/runner/cc_run.sh
+// holds the CPU backend to it.
 //   nvcc -arch=sm_90 -o float_min_max_probe cpu-cuda/tests/gpu/float_min_max_probe.cu &&
 //   ./float_min_max_probe
 #include <cstdio>
@@ -18,14 +19,22 @@ __device__ To bits_as(From from) {
     return to;
 }
 
-// Each thread: min and max of its pair, as bits, from PTX or from CUDA's min() and max().
-template <class Float, class Bits, bool kPtx>
+enum class Via { ptx, cuda_min_max, c_library };
+
+// Each thread: min and max of its pair, as bits, by way of `via`.
+template <class Float, class Bits, Via via>
 __global__ void min_and_max(const Bits* pairs, Bits* out) {
     const Float a = bits_as<Float>(pairs[2 * threadIdx.x]), b = bits_as<Float>(pairs[2 * threadIdx.x + 1]);
     Float low, high;
-    if constexpr (!kPtx) {
+    if constexpr (via == Via::cuda_min_max) {
         low = min(a, b);
         high = max(a, b);
+    } else if constexpr (via == Via::c_library && sizeof(Float) == 4) {
+        low = fminf(a, b);
+        high = fmaxf(a, b);
+    } else if constexpr (via == Via::c_library) {
+        low = fmin(a, b);
+        high = fmax(a, b);
     } else if constexpr (sizeof(Float) == 4) {
         asm("min.f32 %0, %2, %3;\n\tmax.f32 %1, %2, %3;" : "=f"(low), "=f"(high) : "f"(a), "f"(b));
     } else {
@@ -35,13 +44,13 @@ __global__ void min_and_max(const Bits* pairs, Bits* out) {
     out[2 * threadIdx.x + 1] = bits_as<Bits>(high);
 }
 
-template <class Float, bool kPtx, class Bits>
+template <class Float, Via via, class Bits>
 void probe(const char* type, const Bits* pairs, int count) {
     Bits *in, *out, results[64];
     cudaMalloc(&in, 2 * count * sizeof(Bits));
     cudaMalloc(&out, 2 * count * sizeof(Bits));
     cudaMemcpy(in, pairs, 2 * count * sizeof(Bits), cudaMemcpyHostToDevice);
-    min_and_max<Float, Bits, kPtx><<<1, count>>>(in, out);
+    min_and_max<Float, Bits, via><<<1, count>>>(in, out);
     cudaMemcpy(results, out, 2 * count * sizeof(Bits), cudaMemcpyDeviceToHost);
     for (int i = 0; i < count; ++i) {
         std::printf("%s %0*llx %0*llx: min %0*llx max %0*llx\n", type, int(2 * sizeof(Bits)),
@@ -61,8 +70,11 @@ int main() {
         0x0000000000000000, 0x8000000000000000, 0x8000000000000000, 0x0000000000000000, 0x7ff8000000000001,
         0x7ff8000000000002, 0x7ff8000000000002, 0x7ff8000000000001, 0xfff8000000000001, 0x7ff8000000000002,
         0x7ff0000000000001, 0x7ff8000000000000, 0x7ff0000000000001, 0x3ff0000000000000};
-    probe<float, true>("f32", f32, sizeof f32 / sizeof f32[0] / 2);
-    probe<double, true>("f64", f64, sizeof f64 / sizeof f64[0] / 2);
-    probe<float, false>("min(float, float), max(float, float)", f32, sizeof f32 / sizeof f32[0] / 2);
-    probe<double, false>("min(double, double), max(double, double)", f64, sizeof f64 / sizeof f64[0] / 2);
+    const int f32_pairs = sizeof f32 / sizeof f32[0] / 2, f64_pairs = sizeof f64 / sizeof f64[0] / 2;
+    probe<float, Via::ptx>("f32", f32, f32_pairs);
+    probe<double, Via::ptx>("f64", f64, f64_pairs);
+    probe<float, Via::cuda_min_max>("min(float, float), max(float, float)", f32, f32_pairs);
+    probe<double, Via::cuda_min_max>("min(double, double), max(double, double)", f64, f64_pairs);
+    probe<float, Via::c_library>("fminf, fmaxf", f32, f32_pairs);
+    probe<double, Via::c_library>("fmin, fmax", f64, f64_pairs);
 }

@@ -22,8 +22,8 @@
 // For int, long and long long, signed and unsigned (a mixed pair compares as
 // the unsigned type), and float and double (a mixed pair as double): so
 // max(x, 0) with a float x is ambiguous here as it is under nvcc. A kernel's
-// min and max of floats are min.f32 and max.f32 (.f64) on a GPU, and so here
-// (in host code too, where nvcc's are the C library's fmin and fmax, which
+// min and max of floats are min.f32 and max.f32 (.f64) on a GPU, and so here;
+// in host code they are the C library's fmin and fmax, as under nvcc (which
 // differ only in which zero or which NaN they give).
 namespace warpdrill::cpu::detail {
 // min and max of floats as an H200 computes them (results/float-min-max-probe-h200.txt):
@@ -43,15 +43,39 @@ T min_max(T a, T b, bool larger) {
     if (a == b) return std::signbit(a) == larger ? b : a;
     return (a < b) == larger ? b : a;
 }
+// Whether the calling thread runs a kernel's thread (scheduler.cpp).
+bool in_kernel();
+// min or max of two floats: in a kernel as a GPU computes them, in host code
+// as the C library's fmin and fmax do, which nvcc's host code calls.
+template <class T>
+T float_min_max(T a, T b, bool larger) {
+    if (in_kernel()) return min_max(a, b, larger);
+    return larger ? std::fmax(a, b) : std::fmin(a, b);
+}
 template <class T>
 T smaller(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) return min_max(a, b, false);
+    if constexpr (std::is_floating_point_v<T>) return float_min_max(a, b, false);
     else return a < b ? a : b;
 }
 template <class T>
 T larger(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) return min_max(a, b, true);
+    if constexpr (std::is_floating_point_v<T>) return float_min_max(a, b, true);
     else return a > b ? a : b;
+}
+// fminf, fmaxf, fmin and fmax as the program calls them (cudacc turns its
+// calls into these, rewrite.h). fmin and fmax take any pair of arithmetic
+// types, as C++'s do (an int and a float as two doubles).
+inline float program_fminf(float a, float b) { return float_min_max(a, b, false); }
+inline float program_fmaxf(float a, float b) { return float_min_max(a, b, true); }
+template <class A, class B>
+auto program_fmin(A a, B b) {
+    using T = decltype(std::fmin(a, b));
+    return float_min_max(static_cast<T>(a), static_cast<T>(b), false);
+}
+template <class A, class B>
+auto program_fmax(A a, B b) {
+    using T = decltype(std::fmax(a, b));
+    return float_min_max(static_cast<T>(a), static_cast<T>(b), true);
 }
 }  // namespace warpdrill::cpu::detail
 

@@ -9,6 +9,7 @@
 // says (.u32, .f32, .s8, ...), as PTX does.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -131,6 +132,35 @@ std::uint32_t popc(T a) {
 template <class T>
 std::uint32_t clz(T a) {
     return static_cast<std::uint32_t>(std::countl_zero(static_cast<std::make_unsigned_t<T>>(a)));
+}
+// bfe: the field of `len` bits from bit `pos` of a, to the right; past the
+// register's top bit, and for a signed type above the field, the field's
+// sign bit (0 for an unsigned type or an empty field). pos and len are their
+// operands' low bytes.
+template <class T>
+T extract_bits(T a, std::uint32_t pos_operand, std::uint32_t len_operand) {
+    constexpr std::uint32_t msb = 8 * sizeof(T) - 1;
+    const std::uint32_t pos = pos_operand & 0xff, len = len_operand & 0xff;
+    const auto bits = static_cast<Unsigned<T>>(a);
+    const auto bit = [&](std::uint32_t i) { return static_cast<Unsigned<T>>(bits >> i & 1u); };
+    const Unsigned<T> sign = std::is_unsigned_v<T> || len == 0 ? 0 : bit(std::min(pos + len - 1, msb));
+    Unsigned<T> field = 0;
+    for (std::uint32_t i = 0; i <= msb; ++i)
+        field |= static_cast<Unsigned<T>>(i < len && pos + i <= msb ? bit(pos + i) : sign) << i;
+    return static_cast<T>(field);
+}
+// bfi: b with the `len` bits from bit `pos` replaced by a's lowest ones (as
+// far as b's top bit); pos and len are their operands' low bytes.
+template <class T>
+T insert_bits(T a, T b, std::uint32_t pos_operand, std::uint32_t len_operand) {
+    constexpr std::uint32_t msb = 8 * sizeof(T) - 1;
+    const std::uint32_t pos = pos_operand & 0xff, len = len_operand & 0xff;
+    T result = b;
+    for (std::uint32_t i = 0; i < len && pos + i <= msb; ++i) {
+        const T one{1};
+        result = (result & ~(one << (pos + i))) | ((a >> i & one) << (pos + i));
+    }
+    return result;
 }
 // min and max of floats as min.f32 and max.f32 compute them, which CUDA's min
 // and max share (device_functions.h).
