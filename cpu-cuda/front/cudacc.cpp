@@ -403,38 +403,47 @@ std::string depfile_of(const Args& compile) {
     return flag != compile.end() && flag + 1 != compile.end() ? *(flag + 1) : "";
 }
 
-// The column of the call of `callee` on line `line` of `file`, as the source
-// spells it (the preprocessed line may differ: its macros are expanded); 0
-// when the file cannot say.
-int source_column(const std::string& file, int line, const std::string& callee) {
+// The column where `pattern` (a regular expression) first matches line
+// `line` of `file`, as the source spells it (the preprocessed line may
+// differ: its macros are expanded); 0 when the file cannot say.
+int source_column(const std::string& file, int line, const std::string& pattern) {
     std::ifstream in(file);
     std::string text;
     for (int n = 0; n < line && std::getline(in, text); ++n) {
     }
-    const std::regex call("\\b" + callee + "\\s*\\(");
     std::smatch found;
-    if (!in || !std::regex_search(text, found, call)) return 0;
+    if (!in || !std::regex_search(text, found, std::regex(pattern))) return 0;
     return static_cast<int>(found.position(0)) + 1;
 }
 
 // Says, as the compiler says an error (file:line:column: error: ...), each
 // call from device code to a host function and from host code to a
-// __device__ function; whether there was one.
-bool report_calls_across_spaces(const std::string& preprocessed) {
-    const std::vector<cudacc::CallAcrossSpaces> calls = cudacc::calls_across_spaces(preprocessed);
-    for (const cudacc::CallAcrossSpaces& call : calls) {
-        const int column = source_column(call.file, call.line, call.callee);
-        const std::string error =
-            call.caller_space == "__host__"
-                ? messages::text("cudacc.device_call_from_host",
-                                 {{"callee", call.callee}, {"caller", call.caller}})
-                : messages::text(
-                      "cudacc.host_call_from_device",
-                      {{"callee", call.callee}, {"space", call.caller_space}, {"caller", call.caller}});
-        std::cerr << call.file << ':' << call.line << ':' << (column > 0 ? std::to_string(column) + ":" : "")
+// __device__ function, and each __shared__ variable of a host function;
+// whether there was one.
+bool report_execution_space_errors(const std::string& preprocessed) {
+    const cudacc::ExecutionSpaceErrors errors = cudacc::execution_space_errors(preprocessed);
+    // At the call of a function, or the name of a variable.
+    const auto report = [](const std::string& file, int line, const std::string& pattern,
+                           const std::string& error) {
+        const int column = source_column(file, line, pattern);
+        std::cerr << file << ':' << line << ':' << (column > 0 ? std::to_string(column) + ":" : "")
                   << " error: " << error << '\n';
+    };
+    for (const cudacc::CallAcrossSpaces& call : errors.calls) {
+        report(call.file, call.line, "\\b" + call.callee + "\\s*\\(",
+               call.caller_space == "__host__"
+                   ? messages::text("cudacc.device_call_from_host",
+                                    {{"callee", call.callee}, {"caller", call.caller}})
+                   : messages::text(
+                         "cudacc.host_call_from_device",
+                         {{"callee", call.callee}, {"space", call.caller_space}, {"caller", call.caller}}));
     }
-    return !calls.empty();
+    for (const cudacc::SharedInHost& shared : errors.shared) {
+        report(shared.file, shared.line, "\\b" + shared.variable + "\\b",
+               messages::text("cudacc.shared_in_host",
+                              {{"variable", shared.variable}, {"function", shared.function}}));
+    }
+    return !errors.calls.empty() || !errors.shared.empty();
 }
 
 // Compiles one .cu file: `compile` is the compiler's command for it (with
@@ -469,11 +478,11 @@ int compile_cuda(Args compile, const std::string& source, const std::string& obj
     const std::string text = read_file(preprocessed);
     fs::remove(preprocessed);
 
-    // 2. Device code that calls host code, and host code that calls device
-    // code, refused as nvcc refuses them. A file that names __CUDA_ARCH__ may
+    // 2. Device code that calls host code, host code that calls device code
+    // or declares __shared__ memory, refused as nvcc refuses them. A file that names __CUDA_ARCH__ may
     // keep such calls on paths that one of nvcc's two compiles never reads:
     // there nvcc alone can tell.
-    if (!names_arch && report_calls_across_spaces(text)) return 1;
+    if (!names_arch && report_execution_space_errors(text)) return 1;
 
     // 3. The rewrite.
     std::ofstream(rewritten, std::ios::binary) << cudacc::rewrite(text, rewrite_options);

@@ -32,17 +32,34 @@ class ExecutionSpaces {
             program_file_.push_back(in_program_file);
         }
         find_closings();
-    }
-
-    std::vector<CallAcrossSpaces> calls_across_spaces() {
         for (std::size_t i = 0; i + 1 < tokens_.size(); ++i) {
             if (is(i + 1, "(") && is_function_name(i)) functions_.push_back(function_at(i));
         }
         mark_namespace_scope();
+    }
+
+    std::vector<CallAcrossSpaces> calls_across_spaces() const {
         std::vector<CallAcrossSpaces> found;
         find_calls(names_only_of(is_host_only), is_device_caller, found);
         const auto host_caller = [this](const Function& f) { return is_host_caller(f); };
         find_calls(names_only_of(is_device_only), host_caller, found);
+        return found;
+    }
+
+    // The host functions that declare a static __shared__ variable (the
+    // first one in each).
+    std::vector<SharedInHost> shared_in_host() const {
+        std::vector<SharedInHost> found;
+        for (const Function& f : functions_) {
+            if (!f.body_open || !is_host_caller(f)) continue;
+            for (std::size_t k = f.body_open + 1; k < f.body_close; ++k) {
+                if (!is(k, "__cudacc_shared__") || is_extern_declaration(k)) continue;
+                const Place place = place_of(k);
+                found.push_back(
+                    {place.file, place.line, std::string(declared_name(k)), std::string(text(f.name))});
+                break;
+            }
+        }
         return found;
     }
 
@@ -258,23 +275,51 @@ class ExecutionSpaces {
         return true;
     }
 
-    CallAcrossSpaces located(std::size_t call, const Function& caller) const {
-        CallAcrossSpaces found;
-        found.callee = text(call);
-        found.caller = text(caller.name);
-        found.caller_space = caller.global ? "__global__" : caller.device ? "__device__" : "__host__";
-        // The last line marker before the call names its file and the line after it.
-        std::size_t marker = call;
+    // `extern` among the specifiers before the marker of a __shared__
+    // declaration: dynamic shared memory, which nvcc words otherwise.
+    bool is_extern_declaration(std::size_t marker) const {
+        for (std::size_t k = marker; k-- > 0 && !is(k, ";") && !is(k, "{") && !is(k, "}");) {
+            if (is(k, "extern")) return true;
+        }
+        return false;
+    }
+    // The name a declaration declares: the last identifier before its
+    // declarator ends (`[`, `=`, `;`, `{`, `(`, `,`).
+    std::string_view declared_name(std::size_t marker) const {
+        std::string_view name;
+        for (std::size_t k = marker + 1; k < tokens_.size(); ++k) {
+            if (is(k, "[") || is(k, "=") || is(k, ";") || is(k, "{") || is(k, "(") || is(k, ",")) break;
+            if (is_identifier(k)) name = text(k);
+        }
+        return name;
+    }
+
+    struct Place {
+        std::string file;  // as the line markers name it
+        int line = 0;
+    };
+    // Where token k stands: the last line marker before it names its file
+    // and the line after it.
+    Place place_of(std::size_t k) const {
+        std::size_t marker = k;
         std::optional<LineMarker> line;
         while (marker-- > 0 &&
                !(tokens_[marker].kind == Kind::directive && (line = line_marker(text(marker))))) {
         }
-        if (!line) return found;
-        found.file = std::string(line->file);
-        found.line = line->line - 1;
-        const std::size_t from = tokens_[marker].end, to = tokens_[call].begin;
-        found.line += static_cast<int>(std::count(text_.begin() + from, text_.begin() + to, '\n'));
-        return found;
+        if (!line) return {};
+        const std::size_t from = tokens_[marker].end, to = tokens_[k].begin;
+        const auto lines_between =
+            static_cast<int>(std::count(text_.begin() + from, text_.begin() + to, '\n'));
+        return {std::string(line->file), line->line - 1 + lines_between};
+    }
+
+    CallAcrossSpaces located(std::size_t call, const Function& caller) const {
+        const Place place = place_of(call);
+        const std::string_view caller_space = caller.global   ? "__global__"
+                                              : caller.device ? "__device__"
+                                                              : "__host__";
+        return {place.file, place.line, std::string(text(call)), std::string(text(caller.name)),
+                std::string(caller_space)};
     }
 
     std::string_view text_;
@@ -287,8 +332,9 @@ class ExecutionSpaces {
 
 }  // namespace
 
-std::vector<CallAcrossSpaces> calls_across_spaces(std::string_view preprocessed) {
-    return ExecutionSpaces(preprocessed).calls_across_spaces();
+ExecutionSpaceErrors execution_space_errors(std::string_view preprocessed) {
+    const ExecutionSpaces spaces(preprocessed);
+    return {spaces.calls_across_spaces(), spaces.shared_in_host()};
 }
 
 }  // namespace cudacc

@@ -1,10 +1,11 @@
-// Calls across CUDA's execution spaces, which nvcc refuses: device code that
-// calls a host function ("calling a __host__ function("square") from a
-// __global__ function("k") is not allowed"), and host code that calls a
-// __device__ function ("calling a __device__ function("twice") from a
-// __host__ function("main") is not allowed"). On the CPU backend every
-// function is host code, so without this check such a program would build
-// and run, and fail only on a GPU.
+// What nvcc refuses of CUDA's execution spaces: device code that calls a
+// host function ("calling a __host__ function("square") from a __global__
+// function("k") is not allowed"), host code that calls a __device__
+// function ("calling a __device__ function("twice") from a __host__
+// function("main") is not allowed"), and a host function that declares a
+// __shared__ variable. On the CPU backend every function is host code, so
+// without this check such a program would build and run, and fail only on a
+// GPU.
 //
 // Read from the preprocessed text with cudacc's markers (__cudacc_global__,
 // __cudacc_host__, __cudacc_device__), by name, as far as that is certain:
@@ -17,8 +18,8 @@
 // such functions and calls) from the body of a function of the program's
 // side (a __global__ or __device__ function, not __host__ __device__, where
 // nvcc only warns; or a host function of the program's own with no device
-// lambda in it) that uses the name for nothing else. What the check cannot
-// be sure of, it leaves to nvcc.
+// lambda in it, not a template, at namespace scope) that uses the name for
+// nothing else. What the check cannot be sure of, it leaves to nvcc.
 #pragma once
 
 #include <string>
@@ -34,6 +35,20 @@ struct CallAcrossSpaces {
     std::string caller_space;  // "__global__" or "__device__" (the callee is host code), or "__host__"
 };
 
-std::vector<CallAcrossSpaces> calls_across_spaces(std::string_view preprocessed);
+// A static __shared__ variable declared in the body of a host function of
+// the program's own (as the callers above): "a static "__shared__" variable
+// declaration is not allowed inside a host function body".
+struct SharedInHost {
+    std::string file;
+    int line = 0;
+    std::string variable, function;
+};
+
+struct ExecutionSpaceErrors {
+    std::vector<CallAcrossSpaces> calls;
+    std::vector<SharedInHost> shared;
+};
+
+ExecutionSpaceErrors execution_space_errors(std::string_view preprocessed);
 
 }  // namespace cudacc
