@@ -2,6 +2,7 @@
 // code uses of each, at compile time, and a kernel that uses array, pair, tuple, span, the bit functions,
 // the numeric algorithms and <cuda/std/cmath> in device code. The file uses only libcu++'s public API: it
 // compiles with nvcc against libcu++ too. libcu++ 3.0 has no <cuda/std/algorithm>, so no min, max or clamp.
+#include <bit>
 #include <cmath>
 #include <vector>
 
@@ -135,7 +136,34 @@ __global__ void use_cuda_std(const float* in, const unsigned* words, float* floa
     ints[7] = d.quot * 10 + d.rem + cs::abs(-100);
 }
 
+// libcu++'s fmin and fmax where C leaves a choice: two zeros of either sign,
+// two NaNs with their own bits, and a mixed pair (an int and a float, as two
+// doubles). Each result as bits.
+__global__ void cuda_std_min_max(const float* zeros_and_nans, unsigned long long* bits) {
+    const float plus = zeros_and_nans[0], minus = zeros_and_nans[1], nan1 = zeros_and_nans[2],
+                nan2 = zeros_and_nans[3];
+    bits[0] = cs::bit_cast<unsigned>(cs::fmin(plus, minus));
+    bits[1] = cs::bit_cast<unsigned>(cs::fmaxf(minus, plus));
+    bits[2] = cs::bit_cast<unsigned>(cs::fminf(nan1, nan2));
+    bits[3] = cs::bit_cast<unsigned long long>(cs::fmax(static_cast<double>(minus), 0.0));
+    bits[4] = cs::bit_cast<unsigned long long>(cs::fmin(1, plus - 0.5f));
+}
+
 }  // namespace
+
+TEST_CASE("libcu++'s fmin and fmax in device code give a GPU's zero and NaN", "[cuda_std]") {
+    // +0, -0 and two NaNs with payloads of their own.
+    const std::vector<float> zeros_and_nans{0.0f, -0.0f, std::bit_cast<float>(0x7fc00001u),
+                                            std::bit_cast<float>(0xffc00002u)};
+    DeviceBuffer<float> in(zeros_and_nans);
+    DeviceBuffer<unsigned long long> bits(5);
+    warpdrill::poison(bits);
+    cuda_std_min_max<<<1, 1>>>(in.data(), bits.data());
+    check_cuda(cudaGetLastError());
+    // min.f32 and max.f32 (results/float-min-max-probe-h200.txt): -0 below +0, two NaNs the canonical one.
+    CHECK(bits.download() ==
+          std::vector<unsigned long long>{0x80000000u, 0x00000000u, 0x7fffffffu, 0, 0xbfe0000000000000u});
+}
 
 TEST_CASE("libcu++'s array, pair, tuple, span, bit, numeric and cmath in device code", "[cuda_std]") {
     const std::vector<float> in{3.0f, 4.0f, -2.5f, 16.0f};
