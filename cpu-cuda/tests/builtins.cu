@@ -91,6 +91,23 @@ __global__ void active_masks(unsigned* out) {
     }
 }
 
+}  // namespace
+
+// A program's own fmax, for its own type: a kernel's fmax of that type is
+// this one (found by the argument's type), not the math library's.
+namespace geometry {
+struct Extent {
+    float width, height;
+};
+__host__ __device__ inline Extent fmax(Extent a, Extent b) {
+    return {a.width > b.width ? a.width : b.width, a.height > b.height ? a.height : b.height};
+}
+}  // namespace geometry
+
+namespace {
+
+__global__ void larger_extent(geometry::Extent* extents) { extents[0] = fmax(extents[0], extents[1]); }
+
 // Spins until clock64() has counted `cycles`, and says what clock64() and
 // clock() (its low 32 bits) counted meanwhile.
 __global__ void spin_cycles(long long cycles, long long* counted) {
@@ -216,6 +233,18 @@ TEST_CASE("__activemask(): the lanes that run the call together, not those that 
         CHECK(got[3 * t + 1] == (warp_lanes & 0x00ffffffu));
         CHECK(got[3 * t + 2] == (lane % 2 == 1 ? warp_lanes & 0x00aaaaaau : ~(warp_lanes & 0x00555555u)));
     }
+}
+
+TEST_CASE("fmax of a program's own type is the program's; fmin of long doubles in host code the C library's",
+          "[builtins]") {
+    DeviceBuffer<geometry::Extent> extents(std::vector<geometry::Extent>{{1.0f, 4.0f}, {3.0f, 2.0f}});
+    larger_extent<<<1, 1>>>(extents.data());
+    check_cuda(cudaDeviceSynchronize());
+    const geometry::Extent larger = extents.download()[0];
+    CHECK(larger.width == 3.0f);
+    CHECK(larger.height == 4.0f);
+    const long double a = 1.0L, b = 2.0L;
+    CHECK(fmin(a, b) == 1.0L);
 }
 
 TEST_CASE("an event that blocks the host while it waits is timed as any other, and a poll of it ends",

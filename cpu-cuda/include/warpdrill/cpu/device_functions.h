@@ -46,10 +46,12 @@ T min_max(T a, T b, bool larger) {
 // Whether the calling thread runs a kernel's thread (scheduler.cpp).
 bool in_kernel();
 // min or max of two floats: in a kernel as a GPU computes them, in host code
-// as the C library's fmin and fmax do, which nvcc's host code calls.
+// as the C library's fmin and fmax do, which nvcc's host code calls (and a
+// long double's, which only host code has).
 template <class T>
 T float_min_max(T a, T b, bool larger) {
-    if (in_kernel()) return min_max(a, b, larger);
+    if constexpr (!std::is_same_v<T, long double>)
+        if (in_kernel()) return min_max(a, b, larger);
     return larger ? std::fmax(a, b) : std::fmin(a, b);
 }
 template <class T>
@@ -64,18 +66,24 @@ T larger(T a, T b) {
 }
 // fminf, fmaxf, fmin and fmax as the program calls them (cudacc turns its
 // calls into these, rewrite.h). fmin and fmax take any pair of arithmetic
-// types, as C++'s do (an int and a float as two doubles).
+// types, as C++'s do (an int and a float as two doubles); a type of the
+// program's goes to the program's own fmin or fmax (found by its type).
 inline float program_fminf(float a, float b) { return float_min_max(a, b, false); }
 inline float program_fmaxf(float a, float b) { return float_min_max(a, b, true); }
 template <class A, class B>
-auto program_fmin(A a, B b) {
+auto arithmetic_min_max(A a, B b, bool larger) {
     using T = decltype(std::fmin(a, b));
-    return float_min_max(static_cast<T>(a), static_cast<T>(b), false);
+    return float_min_max(static_cast<T>(a), static_cast<T>(b), larger);
+}
+template <class A, class B>
+auto program_fmin(A a, B b) {
+    if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) return arithmetic_min_max(a, b, false);
+    else return fmin(a, b);
 }
 template <class A, class B>
 auto program_fmax(A a, B b) {
-    using T = decltype(std::fmax(a, b));
-    return float_min_max(static_cast<T>(a), static_cast<T>(b), true);
+    if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) return arithmetic_min_max(a, b, true);
+    else return fmax(a, b);
 }
 }  // namespace warpdrill::cpu::detail
 
