@@ -42,7 +42,7 @@ class ExecutionSpaces {
         std::vector<CallAcrossSpaces> found;
         find_calls(names_only_of(is_host_only), is_device_caller, found);
         const auto host_caller = [this](const Function& f) { return is_host_caller(f); };
-        find_calls(names_only_of(is_device_only), host_caller, found);
+        find_calls(device_only_names(), host_caller, found);
         return found;
     }
 
@@ -103,6 +103,33 @@ class ExecutionSpaces {
         std::set<std::string_view> only;
         std::ranges::set_difference(defined, declared_otherwise, std::inserter(only, only.end()));
         return only;
+    }
+
+    // CUDA's built-in functions that nvcc declares for the device alone, which
+    // the CPU backend declares as host functions: each one's call from a host
+    // function, nvcc 13.0 refuses ("calling a __device__ function("__popc")
+    // from a __host__ function"), tried one by one. Not rsqrtf, which CUDA's
+    // math library gives host code too.
+    static constexpr std::string_view kDeviceBuiltins[] = {
+        "__activemask", "__any_sync", "__ballot_sync", "__brev", "__brevll", "__byte_perm", "__clz", "__clzll",
+        "__cosf", "__dadd_rn", "__expf", "__fadd_rn", "__fdividef", "__ffs", "__ffsll", "__float2int_rn",
+        "__float_as_int", "__fmul_rn", "__frcp_rn", "__fsqrt_rn", "__funnelshift_l", "__funnelshift_lc",
+        "__funnelshift_r", "__funnelshift_rc", "__hadd", "__int_as_float", "__logf", "__mul24", "__mul64hi",
+        "__mulhi", "__nanosleep", "__popc", "__popcll", "__powf", "__rhadd", "__sad", "__saturatef", "__shfl_sync",
+        "__sinf", "__syncthreads", "__syncwarp", "__threadfence", "__threadfence_block", "__uhadd", "__umul24",
+        "__umul64hi", "__umulhi", "__urhadd", "__usad", "atomicAdd", "atomicCAS", "atomicExch", "clock64"};
+    // The names a host function may not call: the program's own __device__
+    // functions (names_only_of) and CUDA's device built-ins, but for one the
+    // program gives host code a function of that name of its own.
+    std::set<std::string_view> device_only_names() const {
+        std::set<std::string_view> names = names_only_of(is_device_only);
+        for (const std::string_view builtin : kDeviceBuiltins) {
+            const bool program_has_its_own = std::ranges::any_of(functions_, [&](const Function& f) {
+                return f.in_program_file && !is_device_only(f) && text(f.name) == builtin;
+            });
+            if (!program_has_its_own) names.insert(builtin);
+        }
+        return names;
     }
 
     // Each function that `is_caller` picks and that calls one of `callees`
