@@ -479,9 +479,9 @@ int compile_cuda(Args compile, const std::string& source, const std::string& obj
     fs::remove(preprocessed);
 
     // 2. Device code that calls host code, host code that calls device code
-    // or declares __shared__ memory, refused as nvcc refuses them. A file that names __CUDA_ARCH__ may
-    // keep such calls on paths that one of nvcc's two compiles never reads:
-    // there nvcc alone can tell.
+    // or declares __shared__ memory, refused as nvcc refuses them. A file
+    // that names __CUDA_ARCH__ may keep such calls on paths that one of
+    // nvcc's two compiles never reads: there nvcc alone can tell.
     if (!names_arch && report_execution_space_errors(text)) return 1;
 
     // 3. The rewrite.

@@ -122,13 +122,11 @@ class ExecutionSpaces {
     // functions (names_only_of) and CUDA's device built-ins, but for one the
     // program gives host code a function of that name of its own.
     std::set<std::string_view> device_only_names() const {
-        std::set<std::string_view> names = names_only_of(is_device_only);
-        for (const std::string_view builtin : kDeviceBuiltins) {
-            const bool program_has_its_own = std::ranges::any_of(functions_, [&](const Function& f) {
-                return f.in_program_file && !is_device_only(f) && text(f.name) == builtin;
-            });
-            if (!program_has_its_own) names.insert(builtin);
-        }
+        std::set<std::string_view> names = names_only_of(is_device_only), programs_own;
+        for (const Function& f : functions_)
+            if (f.in_program_file && !is_device_only(f)) programs_own.insert(text(f.name));
+        for (const std::string_view builtin : kDeviceBuiltins)
+            if (!programs_own.contains(builtin)) names.insert(builtin);
         return names;
     }
 
